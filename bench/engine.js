@@ -1,0 +1,155 @@
+/**
+ * Engine benchmarks (issue: the engine): parsing and checking against robots-parser, side by side; how a check scales
+ * with group size; pathological wildcards; how parsing time grows with input size.
+ */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import robotsParser from 'robots-parser';
+import { parseRobotsTxt } from 'robotskit';
+import { compare, corpusDir, fmt, measure, table, timeOnce } from './harness.js';
+
+function loadCorpus() {
+  const dir = corpusDir();
+  const robots = readdirSync(join(dir, 'robots'))
+    .sort()
+    .map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(dir, 'robots', name))) }));
+  const index = readFileSync(join(dir, 'urls', 'INDEX.tsv'), 'utf8')
+    .trim()
+    .split('\n');
+  const header = index[0].split('\t');
+  const sites = index.slice(1).map((row) => {
+    const cells = row.split('\t');
+    const urls = readFileSync(join(dir, 'urls', cells[header.indexOf('urls_file')]), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const bytes = new Uint8Array(readFileSync(join(dir, 'robots', cells[header.indexOf('robots_file')])));
+    return { urls, bytes, origin: new URL(urls[0]).origin };
+  });
+  return { robots, sites };
+}
+
+const utf8 = new TextDecoder();
+
+export function runEngineBench() {
+  const { robots, sites } = loadCorpus();
+  const totalBytes = robots.reduce((n, f) => n + f.bytes.length, 0);
+  const totalUrls = sites.reduce((n, s) => n + s.urls.length, 0);
+  console.log(
+    `corpus: ${robots.length} robots.txt files, ${fmt(totalBytes / 1e6, 2)} MB; ${sites.length} sites with ${totalUrls} URLs`,
+  );
+
+  // Both start from the bytes as served; robots-parser takes text, so it decodes first (as any caller must).
+  const parse = compare(
+    () => {
+      for (const f of robots) parseRobotsTxt(f.bytes);
+    },
+    () => {
+      for (const f of robots) robotsParser('https://example.com/robots.txt', utf8.decode(f.bytes));
+    },
+    { rounds: 21 },
+  );
+
+  let sink = 0;
+  const check = compare(
+    () => {
+      for (const s of sites) {
+        const r = parseRobotsTxt(s.bytes);
+        for (const u of s.urls) if (r.isAllowed(u, 'Googlebot')) sink++;
+      }
+    },
+    () => {
+      for (const s of sites) {
+        const r = robotsParser(`${s.origin}/robots.txt`, utf8.decode(s.bytes));
+        for (const u of s.urls) if (r.isAllowed(u, 'Googlebot')) sink++;
+      }
+    },
+    { rounds: 15 },
+  );
+
+  table(
+    'robotskit vs robots-parser (median of paired rounds; target: at least 5x)',
+    ['workload', 'robotskit', 'robots-parser', 'ratio'],
+    [
+      [
+        'parse the corpus (MB/s)',
+        fmt(totalBytes / 1e6 / (parse.ours / 1000)),
+        fmt(totalBytes / 1e6 / (parse.theirs / 1000)),
+        `${fmt(parse.ratio, 2)}x`,
+      ],
+      [
+        'parse once + check every URL as Googlebot (checks/s)',
+        fmt(totalUrls / (check.ours / 1000), 0),
+        fmt(totalUrls / (check.theirs / 1000), 0),
+        `${fmt(check.ratio, 2)}x`,
+      ],
+    ],
+  );
+
+  // Scaling with group size: a check against a 50,000-rule group vs a 10-rule group.
+  const group = (n) => {
+    const lines = ['User-agent: *'];
+    for (let i = 0; i < n; i++) {
+      lines.push(i % 4 === 0 ? `Disallow: /*/item-${i}.php$` : `${i % 3 ? 'Disallow' : 'Allow'}: /section-${i}/page`);
+    }
+    return parseRobotsTxt(lines.join('\n'), { maxBytes: 50_000_000 });
+  };
+  const paths = Array.from({ length: 2000 }, (_, i) => `/section-${(i * 7919) % 60000}/page/${i}?q=${i}`);
+  const perCheck = (robots) => {
+    robots.isAllowed(paths[0], 'Googlebot'); // builds the matcher once, outside the timing
+    return (
+      (measure(() => {
+        for (const p of paths) if (robots.isAllowed(p, 'Googlebot')) sink++;
+      }) *
+        1e6) /
+      paths.length
+    );
+  };
+  const small = perCheck(group(10));
+  const large = perCheck(group(50_000));
+
+  // Pathological: 100 wildcards against a 20,000-character path.
+  const pathological = parseRobotsTxt(`User-agent: *\nDisallow: /${'*a'.repeat(100)}b\nAllow: /${'*a'.repeat(100)}$`);
+  const longPath = `/${'a'.repeat(20_000)}`;
+  pathological.isAllowed(longPath, 'x');
+  const worst = Math.max(...Array.from({ length: 20 }, () => timeOnce(() => pathological.isAllowed(longPath, 'x'))));
+
+  table(
+    'matching cost',
+    ['case', 'value', 'limit'],
+    [
+      ['check, 10-rule group (ns)', fmt(small, 0), ''],
+      ['check, 50,000-rule group (ns)', fmt(large, 0), ''],
+      ['50,000 rules vs 10 rules', `${fmt(large / small, 1)}x slower`, '< 1000x'],
+      ['100 wildcards vs 20,000-char path, worst of 20 (ms)', fmt(worst, 3), '< 5 ms'],
+    ],
+  );
+
+  // Linearity: parsing time per byte stays flat as adversarial inputs grow.
+  const shapes = {
+    'short lines': (n) => 'Disallow: /a\n'.repeat(n / 13),
+    'one long line': (n) => `Disallow: /${'a'.repeat(n)}`,
+    'colons and hashes': (n) => ':#'.repeat(n / 2),
+    wildcards: (n) => `Disallow: /${'*a'.repeat(n / 2)}`,
+    'no line breaks, spaces': (n) => 'a '.repeat(n / 2),
+    'CR only': (n) => 'User-agent: x\r'.repeat(n / 14),
+  };
+  const rows = [];
+  for (const [name, make] of Object.entries(shapes)) {
+    const sizes = [100_000, 1_000_000, 10_000_000];
+    for (let i = 0; i < 3; i++) parseRobotsTxt(make(1_000_000), { maxBytes: 20_000_000 }); // warm the JIT up
+    const nsPerByte = sizes.map((size) => {
+      const input = make(size);
+      return (
+        (measure(() => parseRobotsTxt(input, { maxBytes: 20_000_000 }), { rounds: 5, warmup: 1 }) * 1e6) / input.length
+      );
+    });
+    rows.push([name, ...nsPerByte.map((v) => fmt(v, 2)), `${fmt(nsPerByte[2] / nsPerByte[0], 2)}x`]);
+  }
+  table(
+    'parse time per byte as input grows (linear: the last column stays near 1)',
+    ['input', '100 KB', '1 MB', '10 MB', '10 MB / 100 KB'],
+    rows,
+  );
+  return sink;
+}

@@ -1,0 +1,80 @@
+/**
+ * Side-by-side timing. This machine (and CI's) is shared and noisy: the same work can take twice as long for
+ * seconds at a time. So a comparison runs its two contenders alternately, round after round, and reports the median
+ * of the per-round ratios: both sides of one round see the same conditions.
+ */
+
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The shared corpus: ROBOTSKIT_CORPUS, else ../shared/corpus next to the repository. */
+export function corpusDir() {
+  const candidates = [process.env.ROBOTSKIT_CORPUS, resolve(here, '../../shared/corpus')].filter(Boolean);
+  const found = candidates.find((p) => existsSync(join(p, 'robots')));
+  if (!found) throw new Error(`corpus not found (looked in ${candidates.join(', ')}); set ROBOTSKIT_CORPUS`);
+  return found;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Milliseconds one call of `fn` takes. No forced garbage collection between runs: a full GC shrinks the young
+ * generation and makes the next run of any allocating code ~30% slower, which is not how a parser runs in a crawler.
+ * Alternating the order of the contenders round by round spreads each one's garbage evenly over both.
+ */
+export function timeOnce(fn) {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * Runs `ours` and `theirs` alternately for `rounds` rounds (after `warmup` rounds of each) and returns the median
+ * time of each and the median of theirs/ours per round (how many times faster we are).
+ */
+export function compare(ours, theirs, { rounds = 15, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i++) {
+    ours();
+    theirs();
+  }
+  const a = [];
+  const b = [];
+  const ratios = [];
+  for (let i = 0; i < rounds; i++) {
+    // Alternate who goes first, so neither always runs right after the other's garbage.
+    const [ta, tb] = i % 2 === 0 ? [timeOnce(ours), timeOnce(theirs)] : [timeOnce(theirs), timeOnce(ours)].reverse();
+    a.push(ta);
+    b.push(tb);
+    ratios.push(tb / ta);
+  }
+  return { ours: median(a), theirs: median(b), ratio: median(ratios) };
+}
+
+/** Median time of `fn` over `rounds` runs after `warmup`. */
+export function measure(fn, { rounds = 15, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i++) fn();
+  const times = [];
+  for (let i = 0; i < rounds; i++) times.push(timeOnce(fn));
+  return median(times);
+}
+
+/** Prints rows as an aligned table. */
+export function table(title, header, rows) {
+  const all = [header, ...rows].map((r) => r.map(String));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(all[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of all.slice(1)) console.log(line(r));
+}
+
+/** Formats a number with a fixed number of decimals. */
+export const fmt = (n, d = 1) => n.toFixed(d);

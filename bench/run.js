@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: every benchmark, printed as tables. Ratios are robotskit against the peers named in the issues,
+ * measured side by side in this one run.
+ */
+
+import { runEngineBench } from './engine.js';
+
+const only = new Set(process.argv.slice(2));
+const want = (name) => only.size === 0 || only.has(name);
+
+console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOString()}`);
+if (want('engine')) runEngineBench();

@@ -1,0 +1,64 @@
+/**
+ * The command's contact with the outside world, injectable so tests can run commands in-process.
+ */
+
+import { readFile } from 'node:fs/promises';
+
+/** Where a command reads and writes. */
+export interface Io {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** Reads all of standard input. */
+  readStdin(): Promise<Uint8Array>;
+  /** Environment variables (NO_COLOR, CI…). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The real process. */
+export const processIo: Io = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  },
+  env: process.env,
+};
+
+/** A failure the user caused or can fix: printed as one line, never as a stack trace. */
+export class CliError extends Error {
+  /** The exit code: 2 for usage and I/O errors. */
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 2, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Reads a file, or standard input for `-`, as bytes. */
+export async function readInput(io: Io, path: string, what: string): Promise<Uint8Array> {
+  if (path === '-') return io.readStdin();
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new CliError(`cannot read ${what} '${path}': ${describeFsError(error)}`, 2, { cause: error });
+  }
+}

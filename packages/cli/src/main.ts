@@ -1,0 +1,78 @@
+/**
+ * The `robotskit` command. Thin: argument parsing with commander, reading inputs, calling the engine, printing.
+ * Exit codes: 0 allowed / clean, 1 disallowed / issues found, 2 usage or I/O error.
+ */
+
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { runExplain } from './commands/explain.js';
+import { runTest } from './commands/test.js';
+import { CliError, type Io, processIo } from './io.js';
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+/** Builds the program; each action stores its exit code in `result`. */
+function program(io: Io, result: { code: number }): Command {
+  const cmd = new Command('robotskit')
+    .description('robots.txt exactly as Google reads it: test, explain, lint and check URLs')
+    .version(version, '-V, --version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  cmd
+    .command('test')
+    .description('decide one URL for one crawler (exit 0 allowed, 1 disallowed, 2 error), like Google\u2019s runner')
+    .argument('<robots-file>', 'robots.txt file, or - for standard input')
+    .argument('<user-agent>', 'the crawler\u2019s product token, e.g. Googlebot')
+    .argument('<url>', 'the URL to check, percent-encoded')
+    .action(async (file: string, ua: string, url: string) => {
+      result.code = await runTest(io, file, ua, url);
+    });
+
+  cmd
+    .command('explain')
+    .description('explain the verdict for a URL: which groups applied and which line decided')
+    .argument('<robots-file>', 'robots.txt file, or - for standard input')
+    .argument('<url>', 'the URL to check, percent-encoded')
+    .requiredOption('--ua <tokens>', 'crawler product token(s), comma-separated (their groups are pooled)')
+    .option('--json', 'print JSON')
+    .action(async (file: string, url: string, options: { ua: string; json?: boolean }) => {
+      result.code = await runExplain(io, file, url, options);
+    });
+
+  return cmd;
+}
+
+/** Runs the command line `argv` (without node and script); returns the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  const result = { code: 0 };
+  const cmd = program(io, result);
+  if (argv.length === 0) {
+    io.stdout.write(cmd.helpInformation());
+    return 0;
+  }
+  try {
+    await cmd.parseAsync([...argv], { from: 'user' });
+    return result.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; commander has already printed them.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`robotskit: ${error.message}\n`);
+      return error.exitCode;
+    }
+    // A bug, not a user mistake: say so plainly, with the details, and exit 2.
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr.write(`robotskit: internal error (please report it): ${detail}\n`);
+    return 2;
+  }
+}

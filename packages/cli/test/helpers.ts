@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Io } from '../src/io.js';
+import { main } from '../src/main.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The installed command, as `npx robotskit` runs it. */
+export const BIN = join(here, '../bin/robotskit.js');
+
+/** The outcome of one command run. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command in-process with captured output. */
+export async function run(
+  argv: string[],
+  options: { stdin?: string | Uint8Array; tty?: boolean; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    readStdin: async () =>
+      typeof options.stdin === 'string' ? new TextEncoder().encode(options.stdin) : (options.stdin ?? new Uint8Array()),
+    env: { NO_COLOR: '1', ...options.env },
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** Runs the real `robotskit` executable in a child process. */
+export function spawn(argv: string[], input?: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
+      resolve({ code, stdout, stderr });
+    });
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * A dialect is how a crawler reads a robots.txt: which lines form a group, which groups apply to a crawler, and which
+ * rule decides a path. The parser and the model are shared; a dialect is a small strategy object they consult.
+ */
+
+import type { SourceText } from '../model/source-text.js';
+import type {
+  DecidingRule,
+  GroupMatch,
+  RobotsAgent,
+  RobotsExtension,
+  RobotsGroup,
+  RobotsRule,
+} from '../model/types.js';
+
+/** The dialects robotskit implements. `google` is RFC 9309 as Google's reference parser reads it. */
+export type DialectName = 'google';
+
+/** Receives the directives of a file in order and forms groups. */
+export interface GroupBuilder {
+  userAgent(agent: RobotsAgent): void;
+  /**
+   * An allow or disallow line whose value is `[start, end)` of the parsed text. Returns false when the rule belongs to
+   * no group (it comes before any user-agent line) and is ignored.
+   */
+  rule(allow: boolean, line: number, start: number, end: number): boolean;
+  extension(extension: RobotsExtension): void;
+  /** A blank line (whitespace only; comment-only lines are not blank). */
+  blank(line: number): void;
+  finish(): RobotsGroup[];
+}
+
+/** The groups that apply to a crawler. */
+export interface Selection {
+  readonly match: GroupMatch;
+  /** Indexes of the applying groups, in file order. */
+  readonly groups: readonly number[];
+  /** Lines of the user-agent records that selected them. */
+  readonly agentLines: readonly number[];
+}
+
+/** A decision for one path. */
+export interface Verdict {
+  readonly allowed: boolean;
+  /** The rule that decided (the reference's matching line), or null. */
+  readonly rule: DecidingRule | null;
+}
+
+/** Decides paths against a fixed pool of rules. */
+export interface PoolMatcher {
+  /** The verdict and the deciding rule. */
+  decide(path: string): Verdict;
+  /** Just the verdict, without allocating. */
+  allows(path: string): boolean;
+}
+
+/** A way of reading robots.txt. */
+export interface Dialect {
+  readonly name: DialectName;
+  /** A builder that forms the groups of the text `text`. */
+  groupBuilder(text: SourceText): GroupBuilder;
+  /**
+   * The groups that apply to crawlers named by `agents` (product tokens, ASCII lower-case). Called once per distinct
+   * set of agents; the result is cached by the model.
+   */
+  select(groups: readonly RobotsGroup[], agents: readonly string[]): Selection;
+  /** A matcher for the rules of the selected groups, in file order. */
+  matcher(rules: readonly RobotsRule[]): PoolMatcher;
+}

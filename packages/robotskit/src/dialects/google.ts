@@ -1,0 +1,136 @@
+/**
+ * The `google` dialect: RFC 9309 exactly as Google's reference parser (google/robotstxt) applies it.
+ *
+ * - Groups: consecutive user-agent lines share a group; the first user-agent line after a rule starts a new one.
+ *   Blank lines, sitemaps and unknown lines end nothing. Rules before any user-agent line are ignored.
+ * - Selection: every group whose product token equals one of the crawler's names (ASCII case-insensitively) applies,
+ *   merged, even when it holds no rules; only if there is none do the `*` groups apply. A group naming both the crawler
+ *   and `*` counts as the crawler's.
+ * - Matching: the longest matching pattern wins, equal lengths go to allow, an empty pattern matches with priority 0
+ *   (it never beats a real match, but can be the reported line), and `allow: <dir>/index.htm[l]` also allows `<dir>/`.
+ */
+
+import { type BestMatches, matchRulesFor, RuleMatcher } from '../match/rule-matcher.js';
+import { Group, RuleTable } from '../model/group.js';
+import type { SourceText } from '../model/source-text.js';
+import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
+import type { Dialect, GroupBuilder, PoolMatcher, Selection, Verdict } from './dialect.js';
+
+class GoogleGroupBuilder implements GroupBuilder {
+  private readonly text: SourceText;
+  private readonly table = new RuleTable();
+  private readonly groups: Group[] = [];
+  private current: Group | null = null;
+  private sawRule = false;
+
+  constructor(text: SourceText) {
+    this.text = text;
+  }
+
+  userAgent(agent: RobotsAgent): void {
+    if (this.current === null || this.sawRule) {
+      this.current = new Group(this.text, this.table, this.groups.length, agent.line);
+      this.groups.push(this.current);
+      this.sawRule = false;
+    }
+    this.current.agents.push(agent);
+    this.current.endLine = agent.line;
+  }
+
+  rule(allow: boolean, line: number, start: number, end: number): boolean {
+    if (this.current === null) return false;
+    this.current.addRule(allow, line, start, end);
+    this.sawRule = true;
+    return true;
+  }
+
+  extension(extension: RobotsExtension): void {
+    if (this.current === null) return;
+    this.current.extensions.push(extension);
+    this.current.endLine = extension.line;
+  }
+
+  blank(): void {}
+
+  finish(): RobotsGroup[] {
+    return this.groups;
+  }
+}
+
+function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[]): Selection {
+  const specific: number[] = [];
+  const specificLines: number[] = [];
+  const global: number[] = [];
+  const globalLines: number[] = [];
+  for (const group of groups) {
+    let named = false;
+    let globalLine = 0;
+    for (const agent of group.agents) {
+      if (agent.global) {
+        if (globalLine === 0) globalLine = agent.line;
+        continue;
+      }
+      const token = agent.token.toLowerCase();
+      if (agents.includes(token)) {
+        named = true;
+        specificLines.push(agent.line);
+      }
+    }
+    if (named) specific.push(group.index);
+    else if (globalLine > 0) {
+      global.push(group.index);
+      for (const agent of group.agents) if (agent.global) globalLines.push(agent.line);
+    }
+  }
+  if (specific.length > 0) return { match: 'specific', groups: specific, agentLines: specificLines };
+  if (global.length > 0) return { match: 'global', groups: global, agentLines: globalLines };
+  return { match: 'none', groups: [], agentLines: [] };
+}
+
+class LongestMatch implements PoolMatcher {
+  private readonly rules: RuleMatcher;
+  private readonly scratch: BestMatches = { allow: null, disallow: null };
+
+  constructor(rules: readonly RobotsRule[]) {
+    this.rules = new RuleMatcher(rules.flatMap((r) => matchRulesFor(r.kind === 'allow', r.pattern, r.line)));
+  }
+
+  allows(path: string): boolean {
+    const best = this.scratch;
+    this.rules.best(path, best);
+    const a = best.allow === null ? -1 : best.allow.priority;
+    const d = best.disallow === null ? -1 : best.disallow.priority;
+    // The reference: a disallow decides only when it is strictly longer and a real (non-empty) match.
+    return !(d > a && d > 0);
+  }
+
+  decide(path: string): Verdict {
+    const best: BestMatches = { allow: null, disallow: null };
+    this.rules.best(path, best);
+    const { allow, disallow } = best;
+    const a = allow === null ? -1 : allow.priority;
+    const d = disallow === null ? -1 : disallow.priority;
+    // The reported line is the disallow's when it is longer, else the allow's (0 when nothing matched).
+    const winner = d > a ? disallow : allow;
+    return {
+      allowed: !(d > a && d > 0),
+      rule:
+        winner === null
+          ? null
+          : {
+              kind: winner.allow ? 'allow' : 'disallow',
+              pattern: winner.pattern.source,
+              line: winner.line,
+              indexHtml: winner.indexHtml,
+            },
+    };
+  }
+}
+
+/** RFC 9309 as Google's reference parser reads it. */
+export const googleDialect: Dialect = {
+  name: 'google',
+  groupBuilder: (text) => new GoogleGroupBuilder(text),
+  select: selectGoogle,
+  matcher: (rules) => new LongestMatch(rules),
+};

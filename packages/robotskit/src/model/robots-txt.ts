@@ -1,0 +1,228 @@
+/**
+ * `RobotsTxt`: a parsed robots.txt, its groups, sitemaps and lines, and the questions a crawler asks of it.
+ */
+
+import type { Dialect, DialectName, PoolMatcher, Selection } from '../dialects/dialect.js';
+import { googleDialect } from '../dialects/google.js';
+import { DEFAULT_MAX_BYTES, type RobotsInput, toSourceBytes } from '../parse/input.js';
+import { bomLength } from '../parse/lines.js';
+import { pathToMatch } from '../url/path.js';
+import { asciiLower, productToken } from '../url/user-agent.js';
+import { buildModel } from './build.js';
+import type { RuleTable } from './group.js';
+import { buildRecords } from './records.js';
+import { SourceText } from './source-text.js';
+import type { Explanation, RobotsGroup, RobotsRecord, RobotsRule } from './types.js';
+
+/** Options of {@link parseRobotsTxt}. */
+export interface ParseOptions {
+  /**
+   * Parse only this many bytes of the input; the rest is ignored and {@link RobotsTxt.truncated} says so. Google
+   * parses the first 500 KiB.
+   * @default 512000
+   */
+  readonly maxBytes?: number;
+  /**
+   * How to read the file.
+   * @default 'google'
+   */
+  readonly dialect?: DialectName;
+}
+
+/** The crawler(s) a question is asked for: a product token, a full User-Agent string, or several names at once. */
+export type UserAgentInput = string | readonly string[];
+
+const DIALECTS: Record<DialectName, Dialect> = { google: googleDialect };
+
+/** Caches per distinct set of crawler names; bounded so a caller cycling through names cannot grow it forever. */
+const MAX_CACHED_AGENTS = 256;
+
+interface AgentPlan {
+  readonly tokens: readonly string[];
+  readonly selection: Selection;
+  readonly matcher: PoolMatcher | null;
+}
+
+function absoluteHttpUrl(value: string): string | null {
+  if (!/^https?:\/\//i.test(value)) return null;
+  try {
+    return new URL(value).href;
+  } catch {
+    return null;
+  }
+}
+
+/** A parsed robots.txt. Create one with {@link parseRobotsTxt}. */
+export class RobotsTxt {
+  /** The dialect the file was read with. */
+  readonly dialect: DialectName;
+  /** Groups in file order, as written (not merged). */
+  readonly groups: readonly RobotsGroup[];
+  private readonly orphans: RuleTable;
+  private cachedOrphans: readonly RobotsRule[] | null = null;
+  /** Size of the whole input in bytes (UTF-8 bytes for string input). */
+  get size(): number {
+    return this.text.totalBytes();
+  }
+  /** Number of bytes parsed (at most `maxBytes`). */
+  readonly parsedSize: number;
+  /** True when the input was longer than `maxBytes` and only its prefix was parsed. */
+  readonly truncated: boolean;
+  /** Number of lines, blank ones included (the text after the last line break counts as a line). */
+  readonly lineCount: number;
+
+  private readonly impl: Dialect;
+  private readonly text: SourceText;
+  private readonly sitemapValues: readonly string[];
+  private cachedSitemaps: readonly string[] | null = null;
+  private cachedRecords: readonly RobotsRecord[] | null = null;
+  private plans: Map<string, AgentPlan> | null = null;
+  private matchers: Map<string, PoolMatcher> | null = null;
+
+  /** @internal Use {@link parseRobotsTxt}. */
+  constructor(input: RobotsInput, options: ParseOptions = {}) {
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError('maxBytes must be a non-negative integer');
+    const dialect = options.dialect ?? 'google';
+    const impl = DIALECTS[dialect];
+    if (impl === undefined) throw new RangeError(`unknown dialect: ${String(dialect)}`);
+    this.dialect = dialect;
+    this.impl = impl;
+
+    const source = toSourceBytes(input, maxBytes);
+    this.text = new SourceText(source);
+    this.parsedSize = source.bin.length;
+    this.truncated = source.truncated;
+    const model = buildModel(this.text, impl);
+    this.groups = model.groups;
+    this.sitemapValues = model.sitemapValues;
+    this.orphans = model.orphans;
+    this.lineCount = model.lineCount;
+  }
+
+  /**
+   * `sitemap:` URLs that are absolute http(s) URLs, normalised by the WHATWG URL parser, in file order, without
+   * repeats. Other values are left out (the linter reports them).
+   */
+  get sitemaps(): readonly string[] {
+    if (this.cachedSitemaps === null) {
+      const urls: string[] = [];
+      for (const value of this.sitemapValues) {
+        const url = absoluteHttpUrl(value);
+        if (url !== null && !urls.includes(url)) urls.push(url);
+      }
+      this.cachedSitemaps = urls;
+    }
+    return this.cachedSitemaps;
+  }
+
+  /** Rules that come before any user-agent line: they belong to no group and are ignored. */
+  get orphanRules(): readonly RobotsRule[] {
+    this.cachedOrphans ??= this.orphans.rules(this.text, 0, this.orphans.count);
+    return this.cachedOrphans;
+  }
+
+  /** Every line of the file with what the parser read from it, in order. Built on first access. */
+  get records(): readonly RobotsRecord[] {
+    this.cachedRecords ??= buildRecords(this.text);
+    return this.cachedRecords;
+  }
+
+  /** The parsed text (the input, or the decoded prefix of it that was parsed). */
+  get source(): string {
+    return this.text.text();
+  }
+
+  /**
+   * Whether the crawler may fetch the URL.
+   *
+   * @param url An absolute URL, a path, or a `URL` object. Strings are matched as given, not re-encoded: pass them
+   *   percent-encoded (as `new URL(u).href` gives them).
+   * @param userAgent The crawler's product token (`Googlebot`), compared case-insensitively and exactly; a full
+   *   User-Agent string is reduced to its product token (see {@link productToken}); several names at once pool the
+   *   rules of all their groups, as the reference does.
+   */
+  isAllowed(url: string | URL, userAgent: UserAgentInput): boolean {
+    const path = pathToMatch(url);
+    const plan = this.plan(userAgent);
+    return plan.matcher === null || plan.matcher.allows(path);
+  }
+
+  /** Like {@link isAllowed}, with the deciding line and rule and the groups that applied. */
+  explain(url: string | URL, userAgent: UserAgentInput): Explanation {
+    const path = pathToMatch(url);
+    const plan = this.plan(userAgent);
+    const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
+    return {
+      allowed: verdict.allowed,
+      line: verdict.rule === null ? 0 : verdict.rule.line,
+      rule: verdict.rule,
+      groupLines: plan.selection.agentLines,
+      groups: plan.selection.match,
+      userAgent: plan.tokens.join(','),
+      userAgents: plan.tokens,
+      path,
+    };
+  }
+
+  /** The groups that apply to a crawler, as the dialect selects them. */
+  selectGroups(userAgent: UserAgentInput): { match: Selection['match']; groups: readonly RobotsGroup[] } {
+    const { selection } = this.plan(userAgent);
+    return { match: selection.match, groups: selection.groups.map((i) => this.groups[i]!) };
+  }
+
+  private plan(userAgent: UserAgentInput): AgentPlan {
+    if (typeof userAgent !== 'string' && !Array.isArray(userAgent)) {
+      throw new TypeError('userAgent must be a string or an array of strings');
+    }
+    const key = typeof userAgent === 'string' ? userAgent : userAgent.join('\n');
+    this.plans ??= new Map();
+    const cached = this.plans.get(key);
+    if (cached !== undefined) return cached;
+    const names: readonly string[] = typeof userAgent === 'string' ? [userAgent] : userAgent;
+    const tokens = names.map((n) => {
+      if (typeof n !== 'string') throw new TypeError('userAgent must be a string or an array of strings');
+      return productToken(n);
+    });
+    const selection = this.impl.select(
+      this.groups,
+      tokens.map((t) => asciiLower(t)),
+    );
+    const plan: AgentPlan = { tokens, selection, matcher: this.matcherFor(selection) };
+    if (this.plans.size >= MAX_CACHED_AGENTS) this.plans.clear();
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  private matcherFor(selection: Selection): PoolMatcher | null {
+    if (selection.match === 'none') return null;
+    const key = selection.groups.join(',');
+    this.matchers ??= new Map();
+    let matcher = this.matchers.get(key);
+    if (matcher === undefined) {
+      const rules = selection.groups.flatMap((i) => this.groups[i]!.rules);
+      rules.sort((a, b) => a.line - b.line);
+      matcher = this.impl.matcher(rules);
+      if (this.matchers.size >= MAX_CACHED_AGENTS) this.matchers.clear();
+      this.matchers.set(key, matcher);
+    }
+    return matcher;
+  }
+
+  /** Bytes skipped at the start as a (possibly partial) UTF-8 byte order mark: 0 to 3. */
+  get bomLength(): number {
+    return bomLength(this.text.source.bin);
+  }
+}
+
+/**
+ * Parses a robots.txt. Never throws on content: any bytes give a usable result, with unparseable lines recorded in
+ * {@link RobotsTxt.records}. Throws only on programmer errors (an input that is not text or bytes, a bad option).
+ *
+ * @example
+ * const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/');
+ * robots.isAllowed('https://example.com/private/x', 'Googlebot'); // false
+ */
+export function parseRobotsTxt(input: RobotsInput, options?: ParseOptions): RobotsTxt {
+  return new RobotsTxt(input, options);
+}

@@ -1,0 +1,138 @@
+/**
+ * Field names as Google's parser recognises them: case-insensitive *prefix* matches (`disallowed:` is a disallow,
+ * `user-agentfoo:` a user-agent) plus a fixed list of accepted typos. There are no typos for `allow`.
+ *
+ * The reference tries user-agent, then allow, then disallow, then sitemap. No spelling of one field starts like a
+ * spelling of another, so dispatching on the first letter gives the same answers.
+ */
+
+import { Field, LineFlag } from './fields.js';
+
+/** The low bits of {@link classifyKey}'s result hold the field; the rest are {@link LineFlag} bits. */
+export const KEY_FIELD_MASK = 0x7;
+
+const TYPO = LineFlag.Typo;
+const PREFIX = LineFlag.PrefixKey;
+
+/**
+ * The char at `i` with bit 0x20 set: the lower case of an ASCII letter. Exact for comparing with letters, `-` and
+ * space, since the other chars that map onto those (CR, NUL) never occur in a key, and chars >= 0x80 stay >= 0x80.
+ */
+function lc(bin: string, i: number): number {
+  return bin.charCodeAt(i) | 0x20;
+}
+
+/**
+ * Whether the key at `start` (length `len`, first letter already compared) starts with `lower`, an ASCII lower-case
+ * name. Used for the typos; the four correct names are compared unrolled below, which is several times faster.
+ */
+function startsWithName(bin: string, start: number, len: number, lower: string): boolean {
+  const n = lower.length;
+  if (len < n) return false;
+  for (let i = 1; i < n; i++) {
+    if (lc(bin, start + i) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// "user-agent", "allow", "disallow" and "sitemap" after their first letter.
+function isUserAgent(b: string, s: number, len: number): boolean {
+  return (
+    len >= 10 &&
+    lc(b, s + 1) === 0x73 &&
+    lc(b, s + 2) === 0x65 &&
+    lc(b, s + 3) === 0x72 &&
+    b.charCodeAt(s + 4) === 0x2d &&
+    lc(b, s + 5) === 0x61 &&
+    lc(b, s + 6) === 0x67 &&
+    lc(b, s + 7) === 0x65 &&
+    lc(b, s + 8) === 0x6e &&
+    lc(b, s + 9) === 0x74
+  );
+}
+function isAllow(b: string, s: number, len: number): boolean {
+  return len >= 5 && lc(b, s + 1) === 0x6c && lc(b, s + 2) === 0x6c && lc(b, s + 3) === 0x6f && lc(b, s + 4) === 0x77;
+}
+function isDisallow(b: string, s: number, len: number): boolean {
+  return (
+    len >= 8 &&
+    lc(b, s + 1) === 0x69 &&
+    lc(b, s + 2) === 0x73 &&
+    lc(b, s + 3) === 0x61 &&
+    lc(b, s + 4) === 0x6c &&
+    lc(b, s + 5) === 0x6c &&
+    lc(b, s + 6) === 0x6f &&
+    lc(b, s + 7) === 0x77
+  );
+}
+function isSitemap(b: string, s: number, len: number): boolean {
+  return (
+    len >= 7 &&
+    lc(b, s + 1) === 0x69 &&
+    lc(b, s + 2) === 0x74 &&
+    lc(b, s + 3) === 0x65 &&
+    lc(b, s + 4) === 0x6d &&
+    lc(b, s + 5) === 0x61 &&
+    lc(b, s + 6) === 0x70
+  );
+}
+
+/** `field`, plus the prefix flag when the key is longer than the name it matched. */
+function found(field: number, keyLength: number, nameLength: number, typo: number): number {
+  return field | typo | (keyLength > nameLength ? PREFIX : 0);
+}
+
+/**
+ * Whether the key is exactly `Disallow` or `disallow`, four lines in five of real files. Small enough to be inlined
+ * into the scanner's loop, which makes the common case several times cheaper than {@link classifyKey}.
+ */
+export function isPlainDisallow(b: string, s: number, len: number): boolean {
+  const c = b.charCodeAt(s);
+  return (
+    len === 8 &&
+    (c === 0x44 || c === 0x64) &&
+    b.charCodeAt(s + 1) === 0x69 &&
+    b.charCodeAt(s + 2) === 0x73 &&
+    b.charCodeAt(s + 3) === 0x61 &&
+    b.charCodeAt(s + 4) === 0x6c &&
+    b.charCodeAt(s + 5) === 0x6c &&
+    b.charCodeAt(s + 6) === 0x6f &&
+    b.charCodeAt(s + 7) === 0x77
+  );
+}
+
+/**
+ * Classifies the key `[start, end)` of a `bin` string (already trimmed). Returns the field in the bits of
+ * {@link KEY_FIELD_MASK}, or-ed with {@link LineFlag.Typo} and {@link LineFlag.PrefixKey} where they apply.
+ */
+export function classifyKey(bin: string, start: number, end: number): number {
+  const len = end - start;
+  const first = lc(bin, start);
+  // The four names as most files spell them come first, in a function small enough to be inlined where it is called.
+  if (first === 0x64 && isDisallow(bin, start, len)) return len === 8 ? Field.Disallow : Field.Disallow | PREFIX;
+  if (first === 0x75 && isUserAgent(bin, start, len)) return len === 10 ? Field.UserAgent : Field.UserAgent | PREFIX;
+  if (first === 0x61 && isAllow(bin, start, len)) return len === 5 ? Field.Allow : Field.Allow | PREFIX;
+  if (first === 0x73 && isSitemap(bin, start, len)) return len === 7 ? Field.Sitemap : Field.Sitemap | PREFIX;
+  return classifyTypo(bin, start, len, first);
+}
+
+/** The accepted typos; anything else is an unknown key. */
+function classifyTypo(bin: string, start: number, len: number, first: number): number {
+  switch (first) {
+    case 0x75: // u
+      if (startsWithName(bin, start, len, 'useragent')) return found(Field.UserAgent, len, 9, TYPO);
+      if (startsWithName(bin, start, len, 'user agent')) return found(Field.UserAgent, len, 10, TYPO);
+      return Field.Unknown;
+    case 0x64: // d
+      if (startsWithName(bin, start, len, 'dissallow')) return found(Field.Disallow, len, 9, TYPO);
+      if (startsWithName(bin, start, len, 'dissalow')) return found(Field.Disallow, len, 8, TYPO);
+      if (startsWithName(bin, start, len, 'disalow')) return found(Field.Disallow, len, 7, TYPO);
+      if (startsWithName(bin, start, len, 'diasllow')) return found(Field.Disallow, len, 8, TYPO);
+      if (startsWithName(bin, start, len, 'disallaw')) return found(Field.Disallow, len, 8, TYPO);
+      return Field.Unknown;
+    case 0x73: // s
+      return startsWithName(bin, start, len, 'site-map') ? found(Field.Sitemap, len, 8, TYPO) : Field.Unknown;
+    default:
+      return Field.Unknown;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The part of a URL that robots.txt rules match: path, params and query, without scheme, authority or fragment.
+ */
+
+/** Position of the first `/`, `?` or `;` at or after `from`, or -1. */
+function firstPathChar(url: string, from: number): number {
+  for (let i = from; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x3b) return i;
+  }
+  return -1;
+}
+
+/**
+ * Extracts path, params and query from a URL string exactly as Google's reference does (`GetPathParamsQuery`): the
+ * result always starts with `/`, the fragment is dropped, and nothing is decoded or re-encoded. Works on absolute URLs,
+ * scheme-relative ones (`//host/p`) and bare paths; a first segment without a scheme is taken as the host (`a/b` →
+ * `/b`). Never throws.
+ *
+ * URLs are expected percent-encoded already (as `new URL(u).href` gives them): a raw `ツ` in the URL does not match a
+ * rule written `ツ`, which the parser stores as `%E3%83%84`.
+ * @example pathOfUrl('https://example.com/a/b?c=d#frag') === '/a/b?c=d'
+ */
+export function pathOfUrl(url: string): string {
+  // Initial two slashes are ignored.
+  const searchStart = url.length >= 2 && url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f ? 2 : 0;
+  const earlyPath = firstPathChar(url, searchStart);
+  let protocolEnd = url.indexOf('://', searchStart);
+  // A path, params or query that starts before "://" means the "://" is not a scheme separator.
+  if (earlyPath >= 0 && (protocolEnd < 0 || earlyPath < protocolEnd)) protocolEnd = -1;
+  protocolEnd = protocolEnd < 0 ? searchStart : protocolEnd + 3;
+  const pathStart = firstPathChar(url, protocolEnd);
+  if (pathStart < 0) return '/';
+  const hash = url.indexOf('#', searchStart);
+  if (hash >= 0 && hash < pathStart) return '/';
+  const path = url.slice(pathStart, hash < 0 ? url.length : hash);
+  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+}
+
+/**
+ * The path to match for a URL given as a string or a `URL` object. A `URL` object is already normalised and
+ * percent-encoded by the WHATWG parser, so its pathname and search are used as they are.
+ * @throws TypeError when `url` is neither a string nor a URL (a programmer error).
+ */
+export function pathToMatch(url: string | URL): string {
+  if (typeof url === 'string') return pathOfUrl(url);
+  if (url instanceof URL) {
+    const pathname = url.pathname;
+    const path = pathname.startsWith('/') ? pathname : `/${pathname}`;
+    return path + url.search;
+  }
+  throw new TypeError('url must be a string or a URL');
+}
