@@ -153,15 +153,58 @@ describe('properties', () => {
     );
   });
 
-  it('parsing time grows linearly with input size', () => {
-    const unit = 'User-agent: *\nDisallow: /private/*.php$\nAllow: /public/\n# comment\nSitemap: https://e.com/s.xml\n';
-    // Count work in parsed lines per input, not time: every input line yields exactly one record, so the parser does
-    // a bounded amount of work per line; and a pathological single line is scanned once (its record ends at the cap).
-    for (const copies of [1, 10, 100, 1000]) {
-      const robots = parseRobotsTxt(unit.repeat(copies));
-      expect(robots.lineCount).toBe(copies * 5 + 1);
+  it('parsing work grows linearly with input size, for every adversarial shape', () => {
+    // Work is counted, not timed: every char the engine inspects goes through charCodeAt, indexOf or startsWith, so
+    // counting their calls (and the chars each native search passes over) measures the parser's work exactly.
+    const shapes: Record<string, (n: number) => string> = {
+      'short lines': (n) => 'Disallow: /a\n'.repeat(n / 13),
+      'one long line': (n) => `Disallow: /${'a'.repeat(n)}`,
+      'colons and hashes': (n) => ':#'.repeat(n / 2),
+      'hash then colons': (n) => `#${':'.repeat(n)}`,
+      wildcards: (n) => `User-agent: *\nDisallow: /${'*a'.repeat(n / 2)}`,
+      'spaces, no line break': (n) => 'a '.repeat(n / 2),
+      'CR only': (n) => 'User-agent: x\r'.repeat(n / 14),
+      'CRLF blank lines': (n) => '\r\n'.repeat(n / 2),
+      'NUL bytes': (n) => 'Disallow: /\u0000x\n'.repeat(n / 14),
+      'percent escapes': (n) => `User-agent: *\nAllow: /${'%aa%é'.repeat(n / 6)}`,
+      'many groups': (n) => 'User-agent: a\nDisallow: /x\n'.repeat(n / 27),
+      'missing colons': (n) => 'disallow /x\n'.repeat(n / 12),
+    };
+    for (const [name, make] of Object.entries(shapes)) {
+      const work = [20_000, 200_000].map((size) => countWork(() => parseRobotsTxt(make(size), { maxBytes: 1e7 }).records));
+      expect(work[1]! / work[0]!, name).toBeLessThan(12);
     }
-    const huge = parseRobotsTxt(`Disallow: /${'*a'.repeat(200_000)}`, { maxBytes: 10_000_000 });
-    expect(huge.records[0]?.flags.tooLong).toBe(true);
+  });
+
+  it('matching work grows linearly with the path, even against 100 wildcards', () => {
+    const robots = parseRobotsTxt(`User-agent: *\nDisallow: /${'*a'.repeat(100)}b\nAllow: /${'*a*'.repeat(100)}$`);
+    const work = [2_000, 20_000].map((n) => countWork(() => robots.explain(`/${'a'.repeat(n)}`, 'x')));
+    expect(work[1]! / work[0]!).toBeLessThan(12);
   });
 });
+
+/** Counts the chars the engine looks at while `fn` runs, by instrumenting the string methods it reads with. */
+function countWork(fn: () => unknown): number {
+  const proto = String.prototype;
+  const { charCodeAt, indexOf, startsWith } = proto;
+  let work = 0;
+  proto.charCodeAt = function (this: string, i: number) {
+    work++;
+    return charCodeAt.call(this, i);
+  };
+  proto.indexOf = function (this: string, search: string, from?: number) {
+    const at = indexOf.call(this, search, from);
+    work += (at < 0 ? this.length : at + search.length) - (from ?? 0) + 1;
+    return at;
+  };
+  proto.startsWith = function (this: string, search: string, from?: number) {
+    work += search.length + 1;
+    return startsWith.call(this, search, from);
+  };
+  try {
+    fn();
+  } finally {
+    Object.assign(proto, { charCodeAt, indexOf, startsWith });
+  }
+  return work;
+}
