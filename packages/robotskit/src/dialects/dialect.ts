@@ -13,8 +13,11 @@ import type {
   RobotsRule,
 } from '../model/types.js';
 
-/** The dialects robotskit implements. `google` is RFC 9309 as Google's reference parser reads it. */
-export type DialectName = 'google';
+/**
+ * The dialects robotskit implements. `google` is RFC 9309 as Google's reference parser reads it; `legacy` is the 1994
+ * convention (with the 1996 draft's `Allow`) as crawlers built on Python's `urllib.robotparser` read it.
+ */
+export type DialectName = 'google' | 'legacy';
 
 /** Receives the directives of a file in order and forms groups. */
 export interface GroupBuilder {
@@ -39,6 +42,17 @@ export interface Selection {
   readonly agentLines: readonly number[];
 }
 
+/** How {@link Dialect.select} compares the crawler's names with the file. */
+export interface SelectOptions {
+  /**
+   * Compare each name with the whole `user-agent` value (ASCII case-insensitively) instead of its product token. For
+   * crawler names that are not product tokens (`AI2Bot`, `Brightbot 1.0`), which a product-token comparison can never
+   * match. Off for names given as strings, which are matched exactly as the reference matches them.
+   * @default false
+   */
+  readonly wholeValue?: boolean;
+}
+
 /** A decision for one path. */
 export interface Verdict {
   readonly allowed: boolean;
@@ -57,13 +71,19 @@ export interface PoolMatcher {
 /** A way of reading robots.txt. */
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * Only field names spelled exactly and followed by a colon are read. Lines Google accepts through a typo
+   * (`useragent`), a prefix (`disallowed`) or a missing colon are then unknown fields (typo, prefix) or ignored
+   * (missing colon).
+   */
+  readonly strictFieldNames: boolean;
   /** A builder that forms the groups of the text `text`. */
   groupBuilder(text: SourceText): GroupBuilder;
   /**
    * The groups that apply to crawlers named by `agents` (product tokens, ASCII lower-case). Called once per distinct
    * set of agents; the result is cached by the model.
    */
-  select(groups: readonly RobotsGroup[], agents: readonly string[]): Selection;
+  select(groups: readonly RobotsGroup[], agents: readonly string[], options?: SelectOptions): Selection;
   /** A matcher for the rules of the selected groups, in file order. */
   matcher(rules: readonly RobotsRule[]): PoolMatcher;
 }

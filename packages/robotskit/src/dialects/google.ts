@@ -14,7 +14,8 @@ import { type BestMatches, matchRulesFor, RuleMatcher } from '../match/rule-matc
 import { Group, RuleTable } from '../model/group.js';
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
-import type { Dialect, GroupBuilder, PoolMatcher, Selection, Verdict } from './dialect.js';
+import { asciiLower } from '../url/user-agent.js';
+import type { Dialect, GroupBuilder, PoolMatcher, Selection, SelectOptions, Verdict } from './dialect.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -57,7 +58,8 @@ class GoogleGroupBuilder implements GroupBuilder {
   }
 }
 
-function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[]): Selection {
+function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[], options?: SelectOptions): Selection {
+  const wholeValue = options?.wholeValue === true;
   const specific: number[] = [];
   const specificLines: number[] = [];
   const global: number[] = [];
@@ -70,8 +72,8 @@ function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[])
         if (globalLine === 0) globalLine = agent.line;
         continue;
       }
-      const token = agent.token.toLowerCase();
-      if (agents.includes(token)) {
+      const name = wholeValue ? asciiLower(agent.value) : agent.token.toLowerCase();
+      if (agents.includes(name)) {
         named = true;
         specificLines.push(agent.line);
       }
@@ -130,6 +132,7 @@ class LongestMatch implements PoolMatcher {
 /** RFC 9309 as Google's reference parser reads it. */
 export const googleDialect: Dialect = {
   name: 'google',
+  strictFieldNames: false,
   groupBuilder: (text) => new GoogleGroupBuilder(text),
   select: selectGoogle,
   matcher: (rules) => new LongestMatch(rules),

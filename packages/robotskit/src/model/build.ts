@@ -27,11 +27,15 @@ const F_DISALLOW = Field.Disallow;
 const F_SITEMAP = Field.Sitemap;
 const F_NONE = Field.None;
 const L_BLANK = LineFlag.Blank;
+const L_MISSING_COLON = LineFlag.MissingColon;
+/** What a dialect with strict field names does not accept: Google's typos and prefix-matched names. */
+const L_LENIENT_KEY = LineFlag.Typo | LineFlag.PrefixKey;
 
 /** Reads the lines of `text` into groups as `dialect` forms them. */
 export function buildModel(text: SourceText, dialect: Dialect): Model {
   const bin = text.source.bin;
   const builder = dialect.groupBuilder(text);
+  const strict = dialect.strictFieldNames;
   const sitemapValues: string[] = [];
   const orphans = new RuleTable();
   const lineCount = scanLines(bin, (facts: LineFacts) => {
@@ -43,6 +47,13 @@ export function buildModel(text: SourceText, dialect: Dialect): Model {
     }
     const vs = facts.valueStart;
     const ve = facts.valueEnd;
+    if (strict && (facts.flags & (L_MISSING_COLON | L_LENIENT_KEY)) !== 0) {
+      // Without its colon the line is no field at all; a misspelt or prefixed name is a field nobody knows.
+      if ((facts.flags & L_MISSING_COLON) !== 0) return;
+      const key = text.slice(facts.keyStart, facts.keyEnd);
+      builder.extension({ line, key, name: key.toLowerCase(), value: text.slice(vs, ve) });
+      return;
+    }
     if (field === F_ALLOW || field === F_DISALLOW) {
       if (!builder.rule(field === F_ALLOW, line, vs, ve)) orphans.add(field === F_ALLOW, line, vs, ve);
     } else if (field === F_USER_AGENT) {

@@ -2,17 +2,20 @@
  * `RobotsTxt`: a parsed robots.txt, its groups, sitemaps and lines, and the questions a crawler asks of it.
  */
 
+import { CRAWLERS } from '../crawlers/catalogue.js';
+import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
 import type { Dialect, DialectName, PoolMatcher, Selection } from '../dialects/dialect.js';
 import { googleDialect } from '../dialects/google.js';
-import { DEFAULT_MAX_BYTES, type RobotsInput, toSourceBytes } from '../parse/input.js';
+import { legacyDialect } from '../dialects/legacy.js';
+import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
 import { pathToMatch } from '../url/path.js';
-import { asciiLower, productToken } from '../url/user-agent.js';
+import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
 import { buildModel } from './build.js';
 import type { RuleTable } from './group.js';
 import { buildRecords } from './records.js';
 import { SourceText } from './source-text.js';
-import type { Explanation, RobotsGroup, RobotsRecord, RobotsRule } from './types.js';
+import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from './types.js';
 
 /** Options of {@link parseRobotsTxt}. */
 export interface ParseOptions {
@@ -32,7 +35,15 @@ export interface ParseOptions {
 /** The crawler(s) a question is asked for: a product token, a full User-Agent string, or several names at once. */
 export type UserAgentInput = string | readonly string[];
 
-const DIALECTS: Record<DialectName, Dialect> = { google: googleDialect };
+/** A crawler named by its user agent ({@link UserAgentInput}) or described by a {@link CrawlerProfile}. */
+export type CrawlerInput = UserAgentInput | CrawlerProfile;
+
+const DIALECTS: Record<DialectName, Dialect> = { google: googleDialect, legacy: legacyDialect };
+
+const NO_GROUPS: Selection = { match: 'none', groups: [], agentLines: [] };
+
+/** `crawl-delay` values: a non-negative decimal number of seconds. */
+const DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** Caches per distinct set of crawler names; bounded so a caller cycling through names cannot grow it forever. */
 const MAX_CACHED_AGENTS = 256;
@@ -41,6 +52,8 @@ interface AgentPlan {
   readonly tokens: readonly string[];
   readonly selection: Selection;
   readonly matcher: PoolMatcher | null;
+  /** For a crawler profile: its name, and the token whose groups applied (null for the `*` group or none). */
+  readonly crawler?: { readonly name: string; readonly token: string | null };
 }
 
 function absoluteHttpUrl(value: string): string | null {
@@ -78,18 +91,28 @@ export class RobotsTxt {
   private cachedRecords: readonly RobotsRecord[] | null = null;
   private plans: Map<string, AgentPlan> | null = null;
   private matchers: Map<string, PoolMatcher> | null = null;
+  private readonly maxBytes: number;
+  private otherDialects: Map<DialectName, RobotsTxt> | null = null;
+  /** Plans for crawler profiles, by profile object. */
+  private profilePlans: WeakMap<CrawlerProfile, AgentPlan> | null = null;
+  /** Selections for single crawler tokens (the profiles' fallback steps), by token. */
+  private tokenSelections: Map<string, Selection> | null = null;
 
-  /** @internal Use {@link parseRobotsTxt}. */
-  constructor(input: RobotsInput, options: ParseOptions = {}) {
+  /**
+   * @internal Use {@link parseRobotsTxt}. `source` is the already-read input of another parse of the same file
+   * (see {@link RobotsTxt.inDialect}).
+   */
+  constructor(input: RobotsInput, options: ParseOptions = {}, source?: SourceBytes) {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError('maxBytes must be a non-negative integer');
     const dialect = options.dialect ?? 'google';
-    const impl = DIALECTS[dialect];
+    const impl = Object.hasOwn(DIALECTS, dialect) ? DIALECTS[dialect] : undefined;
     if (impl === undefined) throw new RangeError(`unknown dialect: ${String(dialect)}`);
     this.dialect = dialect;
     this.impl = impl;
+    this.maxBytes = maxBytes;
 
-    const source = toSourceBytes(input, maxBytes);
+    source ??= toSourceBytes(input, maxBytes);
     this.text = new SourceText(source);
     this.parsedSize = source.bin.length;
     this.truncated = source.truncated;
@@ -138,22 +161,24 @@ export class RobotsTxt {
    *
    * @param url An absolute URL, a path, or a `URL` object. Strings are matched as given, not re-encoded: pass them
    *   percent-encoded (as `new URL(u).href` gives them).
-   * @param userAgent The crawler's product token (`Googlebot`), compared case-insensitively and exactly; a full
+   * @param crawler The crawler's product token (`Googlebot`), compared case-insensitively and exactly; a full
    *   User-Agent string is reduced to its product token (see {@link productToken}); several names at once pool the
-   *   rules of all their groups, as the reference does.
+   *   rules of all their groups, as the reference does. Or a {@link CrawlerProfile} (see {@link CRAWLERS}), whose
+   *   tokens are tried in fallback order: the groups of the first token the file names apply, else the `*` group
+   *   unless the crawler ignores it.
    */
-  isAllowed(url: string | URL, userAgent: UserAgentInput): boolean {
+  isAllowed(url: string | URL, crawler: CrawlerInput): boolean {
     const path = pathToMatch(url);
-    const plan = this.plan(userAgent);
+    const plan = this.plan(crawler);
     return plan.matcher === null || plan.matcher.allows(path);
   }
 
   /** Like {@link isAllowed}, with the deciding line and rule and the groups that applied. */
-  explain(url: string | URL, userAgent: UserAgentInput): Explanation {
+  explain(url: string | URL, crawler: CrawlerInput): Explanation {
     const path = pathToMatch(url);
-    const plan = this.plan(userAgent);
+    const plan = this.plan(crawler);
     const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
-    return {
+    const explanation: Explanation = {
       allowed: verdict.allowed,
       line: verdict.rule === null ? 0 : verdict.rule.line,
       rule: verdict.rule,
@@ -163,23 +188,82 @@ export class RobotsTxt {
       userAgents: plan.tokens,
       path,
     };
+    return plan.crawler === undefined ? explanation : { ...explanation, crawler: plan.crawler };
+  }
+
+  /**
+   * The verdict for every crawler of a list (by default the whole catalogue, {@link CRAWLERS}) at once: which groups
+   * applied to each (through which token of its fallback order) and the deciding line. Answers questions like "is
+   * Googlebot allowed while AI crawlers are blocked?". Each crawler's group selection is computed once per file and
+   * crawlers that land on the same groups share one matcher, so recomputing it for each edit of a file stays cheap.
+   */
+  crawlerMatrix(url: string | URL, crawlers: readonly CrawlerProfile[] = CRAWLERS): CrawlerVerdict[] {
+    const path = pathToMatch(url);
+    const rows: CrawlerVerdict[] = [];
+    for (const crawler of crawlers) {
+      const plan = this.plan(crawler);
+      const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
+      rows.push({
+        crawler,
+        allowed: verdict.allowed,
+        line: verdict.rule === null ? 0 : verdict.rule.line,
+        rule: verdict.rule,
+        groups: plan.selection.match,
+        token: plan.crawler?.token ?? null,
+      });
+    }
+    return rows;
+  }
+
+  /**
+   * The `crawl-delay` that applies to a crawler: the first `crawl-delay` line with a valid value (a non-negative
+   * decimal number of seconds) in the groups selected for it, in file order; null when there is none. For a profile,
+   * `honoured` says whether the crawler is known to obey it (Google's crawlers do not); null when unknown, and for
+   * crawlers named by a string.
+   */
+  crawlDelay(crawler: CrawlerInput): CrawlDelay | null {
+    const plan = this.plan(crawler);
+    const honoured = isCrawlerProfile(crawler) ? crawler.honoursCrawlDelay : null;
+    for (const index of plan.selection.groups) {
+      for (const extension of this.groups[index]!.extensions) {
+        if (extension.name !== 'crawl-delay' || !DELAY.test(extension.value)) continue;
+        return { seconds: Number(extension.value), line: extension.line, honoured };
+      }
+    }
+    return null;
   }
 
   /** The groups that apply to a crawler, as the dialect selects them. */
-  selectGroups(userAgent: UserAgentInput): { match: Selection['match']; groups: readonly RobotsGroup[] } {
-    const { selection } = this.plan(userAgent);
+  selectGroups(crawler: CrawlerInput): { match: Selection['match']; groups: readonly RobotsGroup[] } {
+    const { selection } = this.plan(crawler);
     return { match: selection.match, groups: selection.groups.map((i) => this.groups[i]!) };
   }
 
-  private plan(userAgent: UserAgentInput): AgentPlan {
-    if (typeof userAgent !== 'string' && !Array.isArray(userAgent)) {
-      throw new TypeError('userAgent must be a string or an array of strings');
+  /**
+   * The same file read in another dialect (`'legacy'`: the 1994 convention; `'google'`: RFC 9309 as Google reads
+   * it), parsed once from the same bytes and kept. Returns this object when it already is in that dialect.
+   */
+  inDialect(dialect: DialectName): RobotsTxt {
+    if (dialect === this.dialect) return this;
+    this.otherDialects ??= new Map();
+    let other = this.otherDialects.get(dialect);
+    if (other === undefined) {
+      other = new RobotsTxt('', { maxBytes: this.maxBytes, dialect }, this.text.source);
+      this.otherDialects.set(dialect, other);
     }
-    const key = typeof userAgent === 'string' ? userAgent : userAgent.join('\n');
+    return other;
+  }
+
+  private plan(userAgent: CrawlerInput): AgentPlan {
+    if (typeof userAgent !== 'string' && !Array.isArray(userAgent)) {
+      if (isCrawlerProfile(userAgent)) return this.profilePlan(userAgent);
+      throw new TypeError('userAgent must be a string, an array of strings or a crawler profile');
+    }
+    const key = typeof userAgent === 'string' ? userAgent : (userAgent as readonly string[]).join('\n');
     this.plans ??= new Map();
     const cached = this.plans.get(key);
     if (cached !== undefined) return cached;
-    const names: readonly string[] = typeof userAgent === 'string' ? [userAgent] : userAgent;
+    const names: readonly string[] = typeof userAgent === 'string' ? [userAgent] : (userAgent as readonly string[]);
     const tokens = names.map((n) => {
       if (typeof n !== 'string') throw new TypeError('userAgent must be a string or an array of strings');
       return productToken(n);
@@ -192,6 +276,50 @@ export class RobotsTxt {
     if (this.plans.size >= MAX_CACHED_AGENTS) this.plans.clear();
     this.plans.set(key, plan);
     return plan;
+  }
+
+  /** A profile's groups: those of the first token the file names, else `*` unless the crawler ignores it. */
+  private profilePlan(profile: CrawlerProfile): AgentPlan {
+    this.profilePlans ??= new WeakMap();
+    const cached = this.profilePlans.get(profile);
+    if (cached !== undefined) return cached;
+    let selection: Selection | null = null;
+    let token: string | null = null;
+    let global: Selection = NO_GROUPS;
+    for (const t of profile.tokens) {
+      if (typeof t !== 'string') throw new TypeError('crawler tokens must be strings');
+      const s = this.tokenSelection(t);
+      if (s.match === 'specific') {
+        selection = s;
+        token = t;
+        break;
+      }
+      if (s.match === 'global') global = s;
+    }
+    selection ??= profile.ignoresGlobalGroup ? NO_GROUPS : global;
+    const plan: AgentPlan = {
+      tokens: profile.tokens,
+      selection,
+      matcher: this.matcherFor(selection),
+      crawler: { name: profile.name, token },
+    };
+    this.profilePlans.set(profile, plan);
+    return plan;
+  }
+
+  /** The selection for one token of a profile; names that are not product tokens are compared with whole values. */
+  private tokenSelection(token: string): Selection {
+    this.tokenSelections ??= new Map();
+    let selection = this.tokenSelections.get(token);
+    if (selection === undefined) {
+      const lower = [asciiLower(token)];
+      selection = isValidProductToken(token)
+        ? this.impl.select(this.groups, lower)
+        : this.impl.select(this.groups, lower, { wholeValue: true });
+      if (this.tokenSelections.size >= 4 * MAX_CACHED_AGENTS) this.tokenSelections.clear();
+      this.tokenSelections.set(token, selection);
+    }
+    return selection;
   }
 
   private matcherFor(selection: Selection): PoolMatcher | null {

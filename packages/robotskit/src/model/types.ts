@@ -6,6 +6,8 @@
  * 1-based and count every line, blank ones included.
  */
 
+import type { CrawlerProfile } from '../crawlers/profile.js';
+
 /** A half-open span `[start, end)` of the input. */
 export interface Range {
   readonly start: number;
@@ -172,4 +174,33 @@ export interface Explanation {
   readonly userAgents: readonly string[];
   /** The path and query that were matched. */
   readonly path: string;
+  /**
+   * Set when the question was asked for a crawler profile: the crawler's name, and the token of its fallback order
+   * whose groups applied (null when the `*` group applied, or nothing did).
+   */
+  readonly crawler?: { readonly name: string; readonly token: string | null };
+}
+
+/** One row of `RobotsTxt.crawlerMatrix`: a crawler's verdict for the URL. */
+export interface CrawlerVerdict {
+  readonly crawler: CrawlerProfile;
+  /** Whether the crawler may fetch the URL. */
+  readonly allowed: boolean;
+  /** 1-based line of the deciding rule, 0 when none decided (as in {@link Explanation.line}). */
+  readonly line: number;
+  readonly rule: DecidingRule | null;
+  /** Which groups applied: its own (`specific`), the `*` group (`global`), or none. */
+  readonly groups: GroupMatch;
+  /** The token of the crawler's fallback order whose groups applied; null for the `*` group or none. */
+  readonly token: string | null;
+}
+
+/** A `crawl-delay` that applies to a crawler. */
+export interface CrawlDelay {
+  /** The delay in seconds, as written (decimals allowed). */
+  readonly seconds: number;
+  /** 1-based line of the `crawl-delay` line. */
+  readonly line: number;
+  /** Whether the crawler obeys `crawl-delay`: known for catalogue profiles, null when unknown. */
+  readonly honoured: boolean | null;
 }
