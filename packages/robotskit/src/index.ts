@@ -9,11 +9,23 @@
  * @packageDocumentation
  */
 
+export { CRAWLERS, crawlerByName } from './crawlers/catalogue.js';
+export {
+  type AiRobotsTxtEntry,
+  type CrawlerDefinition,
+  type CrawlerKind,
+  type CrawlerProfile,
+  defineCrawler,
+} from './crawlers/profile.js';
+export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export type { DialectName } from './dialects/dialect.js';
+export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
 export { type CompiledPattern, compilePattern, matchPattern, normalizePattern } from './match/pattern.js';
-export type { ParseOptions, UserAgentInput } from './model/robots-txt.js';
+export type { CrawlerInput, ParseOptions, UserAgentInput } from './model/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './model/robots-txt.js';
 export type {
+  CrawlDelay,
+  CrawlerVerdict,
   DecidingRule,
   Explanation,
   GroupMatch,
