@@ -3,6 +3,7 @@
  * measured side by side in this one run.
  */
 
+import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
 
@@ -12,3 +13,4 @@ const want = (name) => only.size === 0 || only.has(name);
 console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOString()}`);
 if (want('engine')) runEngineBench();
 if (want('dialects')) runDialectsBench();
+if (want('crawlers')) runCrawlersBench();

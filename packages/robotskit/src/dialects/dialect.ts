@@ -53,6 +53,9 @@ export interface SelectOptions {
   readonly wholeValue?: boolean;
 }
 
+/** {@link Dialect.select} bound to the groups of one file. */
+export type GroupSelector = (agents: readonly string[], options?: SelectOptions) => Selection;
+
 /** A decision for one path. */
 export interface Verdict {
   readonly allowed: boolean;
@@ -84,6 +87,11 @@ export interface Dialect {
    * set of agents; the result is cached by the model.
    */
   select(groups: readonly RobotsGroup[], agents: readonly string[], options?: SelectOptions): Selection;
+  /**
+   * A selector for many questions about the same groups (crawler profiles, the crawler matrix): answers exactly as
+   * {@link Dialect.select} does, after indexing the groups once where the dialect can.
+   */
+  selector(groups: readonly RobotsGroup[]): GroupSelector;
   /** A matcher for the rules of the selected groups, in file order. */
   matcher(rules: readonly RobotsRule[]): PoolMatcher;
 }

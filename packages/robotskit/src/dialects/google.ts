@@ -15,7 +15,15 @@ import { Group, RuleTable } from '../model/group.js';
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
-import type { Dialect, GroupBuilder, PoolMatcher, Selection, SelectOptions, Verdict } from './dialect.js';
+import type {
+  Dialect,
+  GroupBuilder,
+  GroupSelector,
+  PoolMatcher,
+  Selection,
+  SelectOptions,
+  Verdict,
+} from './dialect.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -89,6 +97,76 @@ function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[],
   return { match: 'none', groups: [], agentLines: [] };
 }
 
+/** Groups and user-agent lines naming one name. */
+interface Named {
+  readonly groups: number[];
+  readonly lines: number[];
+}
+
+function note(named: Named, group: number, line: number): void {
+  if (named.groups[named.groups.length - 1] !== group) named.groups.push(group);
+  named.lines.push(line);
+}
+
+function addNamed(index: Map<string, Named>, name: string, group: number, line: number): void {
+  let named = index.get(name);
+  if (named === undefined) {
+    named = { groups: [], lines: [] };
+    index.set(name, named);
+  }
+  note(named, group, line);
+}
+
+/** Sorted union of ascending lists. */
+function union(lists: readonly (readonly number[])[]): number[] {
+  if (lists.length === 1) return [...lists[0]!];
+  return [...new Set(lists.flat())].sort((a, b) => a - b);
+}
+
+/**
+ * {@link selectGoogle} over an index of the groups by product token (and, on first use, by whole value), built once:
+ * each question is then a few map lookups instead of a pass over every group.
+ */
+function googleSelector(groups: readonly RobotsGroup[]): GroupSelector {
+  const byToken = new Map<string, Named>();
+  let byValue: Map<string, Named> | null = null;
+  const global: Named = { groups: [], lines: [] };
+  for (const group of groups) {
+    for (const agent of group.agents) {
+      if (agent.global) note(global, group.index, agent.line);
+      else addNamed(byToken, agent.token.toLowerCase(), group.index, agent.line);
+    }
+  }
+  return (agents, options) => {
+    let index = byToken;
+    if (options?.wholeValue === true) {
+      if (byValue === null) {
+        byValue = new Map();
+        for (const group of groups) {
+          for (const agent of group.agents) {
+            if (!agent.global) addNamed(byValue, asciiLower(agent.value), group.index, agent.line);
+          }
+        }
+      }
+      index = byValue;
+    }
+    const found: Named[] = [];
+    for (const agent of agents) {
+      const named = index.get(agent);
+      if (named !== undefined && !found.includes(named)) found.push(named);
+    }
+    if (found.length > 0) {
+      return {
+        match: 'specific',
+        groups: union(found.map((n) => n.groups)),
+        agentLines: union(found.map((n) => n.lines)),
+      };
+    }
+    if (global.groups.length > 0) return { match: 'global', groups: global.groups, agentLines: global.lines };
+    return { match: 'none', groups: [], agentLines: [] };
+  };
+}
+
 class LongestMatch implements PoolMatcher {
   private readonly rules: RuleMatcher;
   private readonly scratch: BestMatches = { allow: null, disallow: null };
@@ -135,5 +213,6 @@ export const googleDialect: Dialect = {
   strictFieldNames: false,
   groupBuilder: (text) => new GoogleGroupBuilder(text),
   select: selectGoogle,
+  selector: googleSelector,
   matcher: (rules) => new LongestMatch(rules),
 };

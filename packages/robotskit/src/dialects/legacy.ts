@@ -196,5 +196,7 @@ export const legacyDialect: Dialect = {
   strictFieldNames: true,
   groupBuilder: (text) => new LegacyGroupBuilder(text),
   select: selectLegacy,
+  // First-match selection depends on file order and substrings; there is nothing to index.
+  selector: (groups) => (agents) => selectLegacy(groups, agents),
   matcher: (rules) => new FirstMatch(rules),
 };

@@ -4,7 +4,7 @@
 
 import { CRAWLERS } from '../crawlers/catalogue.js';
 import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
-import type { Dialect, DialectName, PoolMatcher, Selection } from '../dialects/dialect.js';
+import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../dialects/dialect.js';
 import { googleDialect } from '../dialects/google.js';
 import { legacyDialect } from '../dialects/legacy.js';
 import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
@@ -47,6 +47,17 @@ const DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** Caches per distinct set of crawler names; bounded so a caller cycling through names cannot grow it forever. */
 const MAX_CACHED_AGENTS = 256;
+
+/** What {@link RobotsTxt} keeps for crawler profiles and other readings of the file. */
+interface Extras {
+  /** The same file read in other dialects. */
+  readonly dialects: Map<DialectName, RobotsTxt>;
+  /** Plans for crawler profiles, by profile object. */
+  readonly profilePlans: WeakMap<CrawlerProfile, AgentPlan>;
+  /** Selections for single crawler tokens (the profiles' fallback steps), by token. */
+  readonly tokenSelections: Map<string, Selection>;
+  selector: GroupSelector | null;
+}
 
 interface AgentPlan {
   readonly tokens: readonly string[];
@@ -91,12 +102,8 @@ export class RobotsTxt {
   private cachedRecords: readonly RobotsRecord[] | null = null;
   private plans: Map<string, AgentPlan> | null = null;
   private matchers: Map<string, PoolMatcher> | null = null;
-  private readonly maxBytes: number;
-  private otherDialects: Map<DialectName, RobotsTxt> | null = null;
-  /** Plans for crawler profiles, by profile object. */
-  private profilePlans: WeakMap<CrawlerProfile, AgentPlan> | null = null;
-  /** Selections for single crawler tokens (the profiles' fallback steps), by token. */
-  private tokenSelections: Map<string, Selection> | null = null;
+  /** State for crawler profiles and other dialects, created on first use: most files never need it. */
+  private extras: Extras | null = null;
 
   /**
    * @internal Use {@link parseRobotsTxt}. `source` is the already-read input of another parse of the same file
@@ -110,7 +117,6 @@ export class RobotsTxt {
     if (impl === undefined) throw new RangeError(`unknown dialect: ${String(dialect)}`);
     this.dialect = dialect;
     this.impl = impl;
-    this.maxBytes = maxBytes;
 
     source ??= toSourceBytes(input, maxBytes);
     this.text = new SourceText(source);
@@ -245,11 +251,11 @@ export class RobotsTxt {
    */
   inDialect(dialect: DialectName): RobotsTxt {
     if (dialect === this.dialect) return this;
-    this.otherDialects ??= new Map();
-    let other = this.otherDialects.get(dialect);
+    const { dialects } = this.state();
+    let other = dialects.get(dialect);
     if (other === undefined) {
-      other = new RobotsTxt('', { maxBytes: this.maxBytes, dialect }, this.text.source);
-      this.otherDialects.set(dialect, other);
+      other = new RobotsTxt('', { dialect }, this.text.source);
+      dialects.set(dialect, other);
     }
     return other;
   }
@@ -278,10 +284,15 @@ export class RobotsTxt {
     return plan;
   }
 
+  private state(): Extras {
+    this.extras ??= { dialects: new Map(), profilePlans: new WeakMap(), tokenSelections: new Map(), selector: null };
+    return this.extras;
+  }
+
   /** A profile's groups: those of the first token the file names, else `*` unless the crawler ignores it. */
   private profilePlan(profile: CrawlerProfile): AgentPlan {
-    this.profilePlans ??= new WeakMap();
-    const cached = this.profilePlans.get(profile);
+    const { profilePlans } = this.state();
+    const cached = profilePlans.get(profile);
     if (cached !== undefined) return cached;
     let selection: Selection | null = null;
     let token: string | null = null;
@@ -303,21 +314,20 @@ export class RobotsTxt {
       matcher: this.matcherFor(selection),
       crawler: { name: profile.name, token },
     };
-    this.profilePlans.set(profile, plan);
+    profilePlans.set(profile, plan);
     return plan;
   }
 
   /** The selection for one token of a profile; names that are not product tokens are compared with whole values. */
   private tokenSelection(token: string): Selection {
-    this.tokenSelections ??= new Map();
-    let selection = this.tokenSelections.get(token);
+    const state = this.state();
+    let selection = state.tokenSelections.get(token);
     if (selection === undefined) {
+      state.selector ??= this.impl.selector(this.groups);
       const lower = [asciiLower(token)];
-      selection = isValidProductToken(token)
-        ? this.impl.select(this.groups, lower)
-        : this.impl.select(this.groups, lower, { wholeValue: true });
-      if (this.tokenSelections.size >= 4 * MAX_CACHED_AGENTS) this.tokenSelections.clear();
-      this.tokenSelections.set(token, selection);
+      selection = isValidProductToken(token) ? state.selector(lower) : state.selector(lower, { wholeValue: true });
+      if (state.tokenSelections.size >= 4 * MAX_CACHED_AGENTS) state.tokenSelections.clear();
+      state.tokenSelections.set(token, selection);
     }
     return selection;
   }
