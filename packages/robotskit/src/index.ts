@@ -21,6 +21,25 @@ export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export type { DialectName } from './dialects/dialect.js';
 export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
 export { type CompiledPattern, compilePattern, matchPattern, normalizePattern } from './match/pattern.js';
+export { parseUnavailableAfter } from './meta/date.js';
+export { type ImagePreview, mergeDirectives, NO_DIRECTIVES, type PageDirectives } from './meta/directives.js';
+export { type ExtractOptions, extractRobotsMeta, type RobotsMetaTag } from './meta/html.js';
+export {
+  type PageDiagnostic,
+  type PageDiagnosticSource,
+  type PageInput,
+  type PageRobotsDirectives,
+  pageDirectives,
+} from './meta/page.js';
+export {
+  combineRobotsDirectives,
+  directivesFor,
+  type MetaDiagnostic,
+  type MetaDiagnosticCode,
+  parseRobotsMeta,
+  parseXRobotsTag,
+  type RobotsDirectives,
+} from './meta/parse.js';
 export type { CrawlerInput, ParseOptions, UserAgentInput } from './model/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './model/robots-txt.js';
 export type {
