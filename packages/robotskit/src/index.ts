@@ -1,5 +1,6 @@
 /**
- * robotskit: robots.txt parsing, matching and explanation, bit-for-bit like Google's reference parser (RFC 9309).
+ * robotskit: robots.txt parsing, matching and explanation, bit-for-bit like Google's reference parser (RFC 9309); the
+ * 1994 convention as a second dialect; crawler profiles; robots meta tags and X-Robots-Tag.
  *
  * @example
  * import { parseRobotsTxt } from 'robotskit';

@@ -5,7 +5,8 @@
  *   Blank lines, sitemaps and unknown lines end nothing. Rules before any user-agent line are ignored.
  * - Selection: every group whose product token equals one of the crawler's names (ASCII case-insensitively) applies,
  *   merged, even when it holds no rules; only if there is none do the `*` groups apply. A group naming both the crawler
- *   and `*` counts as the crawler's.
+ *   and `*` counts as the crawler's. For crawler profiles whose names are not product tokens, the whole user-agent value
+ *   is compared instead (`wholeValue`); strings are always compared as the reference compares them.
  * - Matching: the longest matching pattern wins, equal lengths go to allow, an empty pattern matches with priority 0
  *   (it never beats a real match, but can be the reported line), and `allow: <dir>/index.htm[l]` also allows `<dir>/`.
  */

@@ -42,7 +42,10 @@ export interface RobotsAgent {
    * `Foo Bar` → `Foo`); empty for the global `*` or when the value starts with another character.
    */
   readonly token: string;
-  /** `*` alone or followed by whitespace: the group for every crawler without a group of its own. */
+  /**
+   * The line names the group for every crawler without a group of its own: `*` alone or followed by whitespace in the
+   * `google` dialect, exactly `*` in the `legacy` dialect.
+   */
   readonly global: boolean;
 }
 
