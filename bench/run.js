@@ -3,6 +3,7 @@
  * measured side by side in this one run.
  */
 
+import { runClientBench } from './client.js';
 import { runEngineBench } from './engine.js';
 
 const only = new Set(process.argv.slice(2));
@@ -10,3 +11,4 @@ const want = (name) => only.size === 0 || only.has(name);
 
 console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOString()}`);
 if (want('engine')) runEngineBench();
+if (want('client')) await runClientBench();

@@ -44,6 +44,7 @@ export {
 } from './fetch/client.js';
 export { crawlDelayOf } from './fetch/crawl-delay.js';
 export { classifyFetchError } from './fetch/errors.js';
+export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
 export { isHtmlContentType, looksLikeHtml } from './fetch/html.js';
 export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
 export {

@@ -8,7 +8,7 @@
  */
 
 import { parseCacheControl, parseRetryAfter } from './http-headers.js';
-import type { RetrievalHeaders, RetrievalOutcome } from './types.js';
+import type { RetrievalHeaders } from './types.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -180,9 +180,4 @@ export function retryDelay(
   const max = is503 ? o.maxDelay503 : o.maxDelay;
   const lasted = Math.max(0, failure.fetchedAt - failingSince);
   return { delay: clamp(Math.max(first, lasted), o.minDelay, Math.max(o.minDelay, max)), source: 'backoff' };
-}
-
-/** Whether an outcome is kept for its cache lifetime (`rules`, `allow-all`) or retried (`disallow-all`). */
-export function isCacheable(outcome: RetrievalOutcome): boolean {
-  return outcome !== 'disallow-all';
 }

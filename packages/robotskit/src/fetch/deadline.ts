@@ -16,6 +16,7 @@ export class Stop {
 
 const ignore = (): void => {};
 
+/** The timers and the caller's signal of one retrieval; see the module comment. */
 export class Deadline {
   /** Why the retrieval was stopped; null while it runs. */
   reason: RetrievalError | null = null;
