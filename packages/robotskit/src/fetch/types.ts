@@ -151,21 +151,29 @@ export interface RetrievalResult {
  * The part of a `Response` robotskit reads. The standard `Response` of Node, Deno, Bun, workers and browsers fits it.
  */
 export interface FetchResponseLike {
+  /** The HTTP status (0 for an opaque redirect). */
   readonly status: number;
   /** `opaqueredirect` in browsers when `redirect: 'manual'` hides a redirect. */
   readonly type?: string;
   /** The final URL after redirects the runtime followed itself (only with `redirect: 'follow'`). */
   readonly url?: string;
+  /** Whether the runtime followed redirects itself (only with `redirect: 'follow'`). */
   readonly redirected?: boolean;
+  /** Response headers, read case-insensitively. */
   readonly headers: { get(name: string): string | null };
+  /** The body as a byte stream; null when there is none. */
   readonly body: ReadableStream<Uint8Array> | null;
 }
 
 /** The request robotskit makes: an unconditional GET. */
 export interface FetchRequestInit {
+  /** Always `GET`, never conditional (no If-Modified-Since, no If-None-Match). */
   readonly method: 'GET';
+  /** `user-agent` and the caller's extra headers. */
   readonly headers: Record<string, string>;
+  /** `manual`, so each hop is seen; `follow` only after a browser's opaque redirect. */
   readonly redirect: 'manual' | 'follow';
+  /** Aborted when a timeout runs out or the caller aborts. */
   readonly signal: AbortSignal;
 }
 
@@ -190,6 +198,7 @@ export const systemClock: Clock = { now: () => Date.now() };
  * `blocked` error (disallow-all: never fail open).
  */
 export class BlockedFetchError extends Error {
+  /** What the retrieval reports: `blocked`. */
   readonly kind = 'blocked' as const;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
