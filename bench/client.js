@@ -45,6 +45,9 @@ export async function runClientBench() {
     res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' });
     res.end(body ?? '');
   });
+  // Idle connections stay open between rounds (a busy machine can make a round outlast the 5 s default and reuse
+  // sockets the server has just closed).
+  server.keepAliveTimeout = 60_000;
   // A deep accept queue: a thousand origins connect at once, and an overflowing queue resets connections.
   await new Promise((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const port = server.address().port;
