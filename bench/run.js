@@ -3,6 +3,7 @@
  * measured side by side in this one run.
  */
 
+import { runClientBench } from './client.js';
 import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
@@ -14,3 +15,4 @@ console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOSt
 if (want('engine')) runEngineBench();
 if (want('dialects')) runDialectsBench();
 if (want('crawlers')) runCrawlersBench();
+if (want('client')) await runClientBench();

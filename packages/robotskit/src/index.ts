@@ -1,12 +1,15 @@
 /**
  * robotskit: robots.txt parsing, matching and explanation, bit-for-bit like Google's reference parser (RFC 9309); the
- * 1994 convention as a second dialect; crawler profiles; robots meta tags and X-Robots-Tag.
+ * 1994 convention as a second dialect; crawler profiles; robots meta tags and X-Robots-Tag; retrieval and caching
+ * with Google's semantics.
  *
  * @example
- * import { parseRobotsTxt } from 'robotskit';
+ * import { createRobotsClient, parseRobotsTxt } from 'robotskit';
  * const robots = parseRobotsTxt(body);
  * robots.isAllowed('https://example.com/shop?id=1', 'Googlebot');
  * robots.explain('https://example.com/shop?id=1', 'Googlebot').line;
+ * const client = createRobotsClient({ userAgent: 'MyBot' });
+ * await client.isAllowed('https://example.com/shop?id=1');
  * @packageDocumentation
  */
 
@@ -21,6 +24,70 @@ export {
 export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export type { DialectName } from './dialects/dialect.js';
 export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
+export {
+  type AfterLastGoodPeriod,
+  type AvailabilityOptions,
+  AvailabilityTimeline,
+  compactHistory,
+  type EffectivePolicy,
+  effectivePolicy,
+  type FetchObservation,
+  type PolicyReason,
+  type RefreshSchedule,
+  refreshSchedule,
+} from './fetch/availability.js';
+export {
+  type CacheLifetime,
+  type CacheLifetimeSource,
+  type CacheOptions,
+  cacheLifetime,
+  type RetryDelay,
+  type RetryOptions,
+  retryDelay,
+} from './fetch/cache-lifetime.js';
+export {
+  createRobotsClient,
+  type OriginPolicy,
+  type RobotsClient,
+  type RobotsClientOptions,
+  type RobotsClientStats,
+  type UrlVerdict,
+} from './fetch/client.js';
+export { crawlDelayOf } from './fetch/crawl-delay.js';
+export { classifyFetchError } from './fetch/errors.js';
+export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
+export { isHtmlContentType, looksLikeHtml } from './fetch/html.js';
+export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
+export {
+  DEFAULT_FETCH_USER_AGENT,
+  DEFAULT_MAX_REDIRECTS,
+  fetchRobotsTxt,
+  type RetrievalOptions,
+  type RetrievalTimeouts,
+} from './fetch/retrieve.js';
+export { type RetrievalJson, retrievalFromJson, retrievalToJson, robotsTxtOf } from './fetch/serialize.js';
+export {
+  createMemoryRobotsStore,
+  type MemoryRobotsStoreOptions,
+  type RobotsStore,
+  type StoredOrigin,
+} from './fetch/store.js';
+export {
+  BlockedFetchError,
+  type Clock,
+  type FetchLike,
+  type FetchRequestInit,
+  type FetchResponseLike,
+  RETRIEVAL_ERROR_KINDS,
+  type RedirectHop,
+  type RetrievalError,
+  type RetrievalErrorKind,
+  type RetrievalHeaders,
+  type RetrievalOutcome,
+  type RetrievalResult,
+  type RetrievalTimings,
+  systemClock,
+} from './fetch/types.js';
 export { type CompiledPattern, compilePattern, matchPattern, normalizePattern } from './match/pattern.js';
 export { parseUnavailableAfter } from './meta/date.js';
 export { type ImagePreview, mergeDirectives, NO_DIRECTIVES, type PageDirectives } from './meta/directives.js';
@@ -62,5 +129,6 @@ export type {
 } from './model/types.js';
 export { DEFAULT_MAX_BYTES, type RobotsInput } from './parse/input.js';
 export { MAX_LINE_BYTES } from './parse/lines.js';
+export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';

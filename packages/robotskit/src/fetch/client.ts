@@ -1,0 +1,445 @@
+/**
+ * The crawl client: robots.txt fetched once per origin, cached as Google caches it, and asked about URLs. What a
+ * crawler embeds so it does not have to write the fetch, cache and failure handling around a parser itself.
+ */
+
+import type { DialectName } from '../dialects/dialect.js';
+import type { RobotsTxt, UserAgentInput } from '../model/robots-txt.js';
+import { parseRobotsTxt } from '../model/robots-txt.js';
+import type { DecidingRule, Explanation } from '../model/types.js';
+import { parseRobotsScopedUrl } from '../url/origin.js';
+import {
+  type AvailabilityOptions,
+  compactHistory,
+  type EffectivePolicy,
+  effectivePolicy,
+  refreshSchedule,
+} from './availability.js';
+import { crawlDelayOf } from './crawl-delay.js';
+import { LruMap } from './lru.js';
+import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
+import type { RobotsStore, StoredOrigin } from './store.js';
+import { type Clock, type FetchLike, type RetrievalResult, systemClock } from './types.js';
+
+/** Options of {@link createRobotsClient}. */
+export interface RobotsClientOptions {
+  /**
+   * The crawler: a product token (`MyBot`) or a full User-Agent string (`Mozilla/5.0 (compatible; MyBot/1.0;
+   * +https://example.com/bot)`). Sent as the `User-Agent` of robots.txt requests (unless `retrieval.userAgent` says
+   * otherwise) and matched against the files' groups like {@link RobotsTxt.isAllowed} does (a full string is reduced
+   * to its product token). Every question may name another crawler instead.
+   */
+  readonly userAgent: string;
+  /**
+   * The `fetch` to use.
+   * @default globalThis.fetch
+   */
+  readonly fetch?: FetchLike;
+  /**
+   * A second-level store behind the in-memory cache (see {@link RobotsStore}). Without one, the in-memory cache is
+   * the only one.
+   */
+  readonly store?: RobotsStore;
+  /**
+   * Called when the store throws; the client then goes on with what it has in memory (a failed read counts as "not
+   * stored", a failed write is skipped). Without it, a store error rejects the call that needed the store.
+   */
+  readonly onStoreError?: (error: unknown, operation: 'get' | 'set', origin: string) => void;
+  /**
+   * The clock for cache lifetimes, the availability timeline and fetch times.
+   * @default systemClock
+   */
+  readonly clock?: Clock;
+  /**
+   * Keep at most this many origins in memory, forgetting the least recently used.
+   * @default 10000
+   */
+  readonly maxOrigins?: number;
+  /**
+   * Keep at most about this many bytes of robots.txt bodies in memory (each origin's kept bodies, counted twice for
+   * the parsed copy), forgetting the least recently used origins.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxCachedBytes?: number;
+  /** How robots.txt is fetched: timeouts, size limit, redirects, request headers (see {@link fetchRobotsTxt}). */
+  readonly retrieval?: Omit<RetrievalOptions, 'fetch' | 'clock' | 'signal'>;
+  /** The availability timeline, cache lifetimes and retries (see {@link effectivePolicy}). */
+  readonly availability?: AvailabilityOptions;
+  /**
+   * How files are read.
+   * @default 'google'
+   */
+  readonly dialect?: DialectName;
+}
+
+/** What applies to an origin now. */
+export interface OriginPolicy {
+  /** `scheme://host[:port]`. */
+  readonly origin: string;
+  /** `${origin}/robots.txt`. */
+  readonly robotsUrl: string;
+  /** What applies and why (see {@link effectivePolicy}). */
+  readonly policy: EffectivePolicy<RetrievalResult>;
+  /** The parsed file whose rules apply, when `policy.mode` is `rules`; else null. */
+  readonly robots: RobotsTxt | null;
+  /** The most recent fetch. */
+  readonly latest: RetrievalResult;
+  /** The fetches kept for the timeline, in time order (at most three). */
+  readonly history: readonly RetrievalResult[];
+  /** When the client will fetch this robots.txt again (epoch ms): its cache lifetime or retry time. */
+  readonly nextFetchAt: number;
+}
+
+/** The verdict on one URL, and why. */
+export interface UrlVerdict {
+  /** The URL matched, as the WHATWG parser normalises it (percent-encoded): what a crawler would request. */
+  readonly url: string;
+  readonly allowed: boolean;
+  readonly origin: string;
+  readonly robotsUrl: string;
+  /** 1-based line of the deciding rule; 0 when no rule decided (also for allow-all and disallow-all policies). */
+  readonly line: number;
+  /** The deciding rule, or null. */
+  readonly rule: DecidingRule | null;
+  /** The engine's explanation when the rules of a file decided; null for allow-all and disallow-all policies. */
+  readonly explanation: Explanation | null;
+  /** What applied to the origin and why. */
+  readonly policy: EffectivePolicy<RetrievalResult>;
+  /** The most recent fetch of the robots.txt. */
+  readonly latest: RetrievalResult;
+}
+
+/** Counters, for monitoring and tests. */
+export interface RobotsClientStats {
+  /** Origins in memory. */
+  readonly origins: number;
+  /** Approximate bytes of robots.txt held in memory. */
+  readonly cachedBytes: number;
+  /** robots.txt fetches made. */
+  readonly fetches: number;
+  /** Questions answered from memory without waiting. */
+  readonly hits: number;
+  /** Questions that joined a load already in flight for their origin. */
+  readonly joined: number;
+  /** Loads started (store read and/or fetch). */
+  readonly loads: number;
+  readonly storeReads: number;
+  readonly storeWrites: number;
+  /** Origins forgotten to stay within `maxOrigins` and `maxCachedBytes`. */
+  readonly evictions: number;
+}
+
+/** A caching robots.txt client. Create one with {@link createRobotsClient}. */
+export interface RobotsClient {
+  /** The crawler the client asks for by default. */
+  readonly userAgent: string;
+  /**
+   * Whether the crawler may fetch the URL, under the policy that applies to its origin now: the current file's rules,
+   * allow-all, or disallow-all (see {@link effectivePolicy}). Fetches the origin's robots.txt first when it is not
+   * cached or has expired.
+   * @param userAgent Another crawler to ask for (token, full User-Agent, or several names).
+   * @throws RobotsUrlError (as a rejection) when the URL is not an absolute http, https or ftp URL.
+   */
+  isAllowed(url: string | URL, userAgent?: UserAgentInput): Promise<boolean>;
+  /** Like {@link isAllowed}, with the deciding rule, the policy and the fetch behind it. */
+  explain(url: string | URL, userAgent?: UserAgentInput): Promise<UrlVerdict>;
+  /**
+   * The `crawl-delay` (seconds) of the groups that apply to the crawler in the file in force; null when there is
+   * none or no file's rules apply.
+   */
+  crawlDelay(url: string | URL, userAgent?: UserAgentInput): Promise<number | null>;
+  /**
+   * The sitemap URLs listed by the origin's most recently fetched robots.txt (the latest good version, also while
+   * later fetches fail); empty when it has none or was never fetched successfully.
+   */
+  sitemaps(originOrUrl: string | URL): Promise<readonly string[]>;
+  /** The policy in force for an origin, its file and fetch history (fetching first when needed). */
+  policyFor(originOrUrl: string | URL): Promise<OriginPolicy>;
+  /**
+   * Fetches the origin's robots.txt now, whatever its cache lifetime (a "recrawl"); joins a fetch already in flight.
+   */
+  refresh(originOrUrl: string | URL): Promise<OriginPolicy>;
+  /** Counters since creation. */
+  stats(): RobotsClientStats;
+}
+
+interface CachedOrigin {
+  readonly origin: string;
+  readonly robotsUrl: string;
+  readonly history: readonly RetrievalResult[];
+  readonly nextFetchAt: number;
+  /** The policy last computed; it holds until its `until` (or a new fetch, which makes a new entry). */
+  policy: EffectivePolicy<RetrievalResult> | null;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}
+
+/** Bytes an origin costs in memory: each distinct body twice (bytes and parsed copy), plus bookkeeping. */
+function weightOf(history: readonly RetrievalResult[]): number {
+  const bodies = new Set<Uint8Array>();
+  for (const entry of history) if (entry.body !== null) bodies.add(entry.body);
+  let weight = 1024 * history.length;
+  for (const body of bodies) weight += 2 * body.length;
+  return weight;
+}
+
+function checkStored(record: unknown, origin: string): StoredOrigin {
+  const r = record as Partial<StoredOrigin> | null;
+  const valid =
+    typeof r === 'object' &&
+    r !== null &&
+    Array.isArray(r.history) &&
+    r.history.every(
+      (e) =>
+        typeof e === 'object' &&
+        e !== null &&
+        typeof e.fetchedAt === 'number' &&
+        (e.outcome === 'rules' || e.outcome === 'allow-all' || e.outcome === 'disallow-all') &&
+        (e.outcome !== 'rules' || e.body instanceof Uint8Array),
+    );
+  if (!valid) throw new TypeError(`the robots store returned an invalid record for ${origin}`);
+  return r as StoredOrigin;
+}
+
+/**
+ * Creates a crawl client: `isAllowed`, `explain`, `crawlDelay` and `sitemaps` for any URL, with each origin's
+ * robots.txt fetched when first needed and again when its cache lifetime ends.
+ *
+ * - **One fetch at a time per origin**: concurrent questions about an origin share its in-flight fetch (10,000
+ *   parallel `isAllowed` calls over 100 origins make 100 requests).
+ * - **Caching as Google does**: 24 h by default, `Cache-Control: max-age` within bounds; failed fetches retried with
+ *   backoff (sooner for 503, `Retry-After` respected); see {@link refreshSchedule}.
+ * - **Never fails open**: a robots.txt that answers 5xx or 429, times out or cannot be reached disallows everything at
+ *   first; after 12 h of failures the last good version applies, and after 30 days the configured choice (see
+ *   {@link effectivePolicy}).
+ * - **Bounded memory**: at most `maxOrigins` origins and about `maxCachedBytes` of files, least recently used
+ *   forgotten (and fetched again, or read from the store, when needed).
+ * - **Pluggable store** ({@link RobotsStore}) behind the memory cache, for persistence or sharing.
+ *
+ * Questions wait for their origin's fetch, which is bounded by the retrieval timeouts (30 s in total by default).
+ * @example
+ * const client = createRobotsClient({ userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)' });
+ * if (await client.isAllowed('https://example.com/page')) crawl('https://example.com/page');
+ */
+export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  const userAgent = options.userAgent;
+  if (typeof userAgent !== 'string' || userAgent.trim() === '') {
+    throw new TypeError('userAgent must be a non-empty string (a product token or a full User-Agent)');
+  }
+  const clock = options.clock ?? systemClock;
+  const store = options.store;
+  const onStoreError = options.onStoreError;
+  const availability = options.availability ?? {};
+  const dialect = options.dialect ?? 'google';
+  const retrieval: RetrievalOptions = {
+    ...options.retrieval,
+    userAgent: options.retrieval?.userAgent ?? userAgent,
+    clock,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+  const maxOrigins = positiveInteger(options.maxOrigins, 10_000, 'maxOrigins');
+  const maxCachedBytes = positiveInteger(options.maxCachedBytes, 64 * 1024 * 1024, 'maxCachedBytes');
+  // Check the option objects now rather than at the first question.
+  effectivePolicy([], 0, availability);
+  refreshSchedule([], availability);
+  parseRobotsTxt('', { dialect });
+
+  const cache = new LruMap<string, CachedOrigin>(maxOrigins, maxCachedBytes);
+  const inflight = new Map<string, Load>();
+  const parsed = new WeakMap<RetrievalResult, RobotsTxt>();
+  const counters = { fetches: 0, hits: 0, joined: 0, loads: 0, storeReads: 0, storeWrites: 0 };
+
+  function robotsOf(result: RetrievalResult | null): RobotsTxt | null {
+    if (result === null || result.outcome !== 'rules' || result.body === null) return null;
+    let robots = parsed.get(result);
+    if (robots === undefined) {
+      robots = parseRobotsTxt(result.body, { maxBytes: result.body.length, dialect });
+      parsed.set(result, robots);
+    }
+    return robots;
+  }
+
+  async function readStore(origin: string): Promise<readonly RetrievalResult[]> {
+    if (store === undefined) return [];
+    counters.storeReads++;
+    try {
+      const record = await store.get(origin);
+      return record === undefined ? [] : checkStored(record, origin).history;
+    } catch (error) {
+      if (onStoreError === undefined) throw error;
+      onStoreError(error, 'get', origin);
+      return [];
+    }
+  }
+
+  async function writeStore(origin: string, history: readonly RetrievalResult[]): Promise<void> {
+    if (store === undefined) return;
+    counters.storeWrites++;
+    try {
+      await store.set(origin, { origin, history });
+    } catch (error) {
+      if (onStoreError === undefined) throw error;
+      onStoreError(error, 'set', origin);
+    }
+  }
+
+  function remember(origin: string, history: readonly RetrievalResult[]): CachedOrigin {
+    const entry: CachedOrigin = {
+      origin,
+      robotsUrl: `${origin}/robots.txt`,
+      history,
+      nextFetchAt: refreshSchedule(history, availability).at,
+      policy: null,
+    };
+    cache.set(origin, entry, weightOf(history));
+    return entry;
+  }
+
+  interface Load {
+    readonly promise: Promise<CachedOrigin>;
+    /** `fetching` is set once the load has decided to fetch (rather than use what the store had). */
+    readonly flags: { fetching: boolean };
+  }
+
+  async function load(
+    origin: string,
+    known: CachedOrigin | undefined,
+    force: boolean,
+    flags: { fetching: boolean },
+  ): Promise<CachedOrigin> {
+    counters.loads++;
+    const history = known?.history ?? (await readStore(origin));
+    if (!force && history.length > 0 && clock.now() < refreshSchedule(history, availability).at) {
+      return remember(origin, history);
+    }
+    flags.fetching = true;
+    counters.fetches++;
+    const result = await fetchRobotsTxt(origin, retrieval);
+    const next = compactHistory([...history, result]);
+    // Keep the fetch in memory even if the store write fails: it is what applies now.
+    const entry = remember(origin, next);
+    await writeStore(origin, next);
+    return entry;
+  }
+
+  function startLoad(origin: string, known: CachedOrigin | undefined, force: boolean): Promise<CachedOrigin> {
+    // Without a store read to make first, the load fetches at once.
+    const flags = { fetching: force || known !== undefined || store === undefined };
+    const promise = Promise.resolve()
+      .then(() => load(origin, known, force, flags))
+      .finally(() => {
+        if (inflight.get(origin) === self) inflight.delete(origin);
+      });
+    const self: Load = { promise, flags };
+    inflight.set(origin, self);
+    return promise;
+  }
+
+  function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
+    const pending = inflight.get(origin);
+    if (pending !== undefined) {
+      counters.joined++;
+      // A recrawl joins a fetch in flight, but not a load that is only reading the store.
+      if (force && !pending.flags.fetching) {
+        return pending.promise.then(
+          () => stateOf(origin, true),
+          () => stateOf(origin, true),
+        );
+      }
+      return pending.promise;
+    }
+    const known = cache.get(origin);
+    if (known !== undefined && !force && clock.now() < known.nextFetchAt) {
+      counters.hits++;
+      return known;
+    }
+    return startLoad(origin, known, force);
+  }
+
+  function policyOf(entry: CachedOrigin): EffectivePolicy<RetrievalResult> {
+    // Everything in the history is known now, even if the clock says otherwise (a store written by another machine).
+    const latest = entry.history[entry.history.length - 1];
+    const now = Math.max(clock.now(), latest === undefined ? 0 : latest.fetchedAt);
+    const cached = entry.policy;
+    if (cached !== null && (cached.until === null || now < cached.until)) return cached;
+    entry.policy = effectivePolicy(entry.history, now, availability);
+    return entry.policy;
+  }
+
+  function originPolicy(entry: CachedOrigin): OriginPolicy {
+    const policy = policyOf(entry);
+    return {
+      origin: entry.origin,
+      robotsUrl: entry.robotsUrl,
+      policy,
+      robots: policy.mode === 'rules' ? robotsOf(policy.source) : null,
+      latest: policy.latest!,
+      history: entry.history,
+      nextFetchAt: entry.nextFetchAt,
+    };
+  }
+
+  function originKey(url: string | URL): { origin: string; parsed: URL } {
+    const parsedUrl = parseRobotsScopedUrl(url);
+    return { origin: `${parsedUrl.protocol}//${parsedUrl.host}`, parsed: parsedUrl };
+  }
+
+  async function verdict(url: string | URL, ua: UserAgentInput): Promise<UrlVerdict> {
+    const { origin, parsed: target } = originKey(url);
+    const entry = await stateOf(origin, false);
+    const policy = policyOf(entry);
+    const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+    const explanation = robots === null ? null : robots.explain(target, ua);
+    return {
+      url: target.href,
+      allowed: explanation === null ? policy.mode === 'allow-all' : explanation.allowed,
+      origin,
+      robotsUrl: entry.robotsUrl,
+      line: explanation === null ? 0 : explanation.line,
+      rule: explanation === null ? null : explanation.rule,
+      explanation,
+      policy,
+      latest: policy.latest!,
+    };
+  }
+
+  return {
+    userAgent,
+    async isAllowed(url, ua = userAgent) {
+      const { origin, parsed: target } = originKey(url);
+      const entry = await stateOf(origin, false);
+      const policy = policyOf(entry);
+      if (policy.mode !== 'rules') return policy.mode === 'allow-all';
+      return robotsOf(policy.source)!.isAllowed(target, ua);
+    },
+    explain: (url, ua = userAgent) => verdict(url, ua),
+    async crawlDelay(url, ua = userAgent) {
+      const entry = await stateOf(originKey(url).origin, false);
+      const policy = policyOf(entry);
+      const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+      return robots === null ? null : crawlDelayOf(robots, ua);
+    },
+    async sitemaps(originOrUrl) {
+      const entry = await stateOf(originKey(originOrUrl).origin, false);
+      for (let i = entry.history.length - 1; i >= 0; i--) {
+        const robots = robotsOf(entry.history[i]!);
+        if (robots !== null) return robots.sitemaps;
+      }
+      return [];
+    },
+    async policyFor(originOrUrl) {
+      return originPolicy(await stateOf(originKey(originOrUrl).origin, false));
+    },
+    async refresh(originOrUrl) {
+      return originPolicy(await stateOf(originKey(originOrUrl).origin, true));
+    },
+    stats() {
+      return { origins: cache.size, cachedBytes: cache.weight, evictions: cache.evictions, ...counters };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Timeouts for one retrieval that hold even when the injected `fetch` ignores its `AbortSignal`.
+ *
+ * Every await of the retrieval goes through {@link Deadline.step}, which races the awaited promise against a per-step
+ * timer, the total timer and the caller's signal. When one fires, the retrieval's `AbortController` is aborted (so a
+ * cooperative fetch releases its socket) and the step rejects with a {@link Stop} at once, without waiting for the
+ * fetch to notice: a hostile server or a non-cooperative fetch can never make a retrieval hang.
+ */
+
+import type { RetrievalError } from './types.js';
+
+/** Thrown by {@link Deadline.step} when a timer or the caller's signal ended the retrieval. */
+export class Stop {
+  constructor(readonly error: RetrievalError) {}
+}
+
+const ignore = (): void => {};
+
+/** The timers and the caller's signal of one retrieval; see the module comment. */
+export class Deadline {
+  /** Why the retrieval was stopped; null while it runs. */
+  reason: RetrievalError | null = null;
+  private readonly stopped: Promise<never>;
+  private rejectStopped: (stop: Stop) => void = ignore;
+  private totalTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onAbort: () => void;
+
+  constructor(
+    private readonly controller: AbortController,
+    totalMs: number,
+    private readonly signal: AbortSignal | undefined,
+    /** Which phase the retrieval is in, for the error a timer reports. */
+    private readonly phase: () => 'request' | 'body',
+  ) {
+    this.stopped = new Promise<never>((_, reject) => {
+      this.rejectStopped = reject;
+    });
+    // Nobody may be awaiting a step when the deadline fires; the rejection is still handled.
+    this.stopped.catch(ignore);
+    this.onAbort = () =>
+      this.stop({ kind: 'aborted', message: 'aborted by the caller', phase: this.phase(), code: null });
+    if (signal !== undefined) {
+      if (signal.aborted) this.onAbort();
+      else signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+    if (this.reason === null) {
+      this.totalTimer = setTimeout(
+        () =>
+          this.stop({
+            kind: 'timeout',
+            message: `robots.txt retrieval not finished within ${totalMs} ms (total timeout)`,
+            phase: this.phase(),
+            code: null,
+          }),
+        totalMs,
+      );
+    }
+  }
+
+  /** Ends the retrieval with `error` (the first reason wins). */
+  stop(error: RetrievalError): void {
+    if (this.reason !== null) return;
+    this.reason = error;
+    this.rejectStopped(new Stop(error));
+    this.controller.abort();
+  }
+
+  /**
+   * Awaits `promise`, unless `stepMs` pass first (then the retrieval stops with a timeout described by `what`), the
+   * total timeout runs out, or the caller aborts.
+   * @throws Stop when the retrieval was stopped; whatever `promise` rejects with otherwise.
+   */
+  async step<T>(promise: Promise<T>, stepMs: number, what: string): Promise<T> {
+    // The losing promise may reject later (an aborted fetch does); that rejection is expected and handled here.
+    promise.catch(ignore);
+    if (this.reason !== null) throw new Stop(this.reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stepTimeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.stop({ kind: 'timeout', message: `${what} within ${stepMs} ms`, phase: this.phase(), code: null });
+        reject(new Stop(this.reason!));
+      }, stepMs);
+    });
+    try {
+      return await Promise.race([promise, stepTimeout, this.stopped]);
+    } catch (error) {
+      // A fetch that rejects because we aborted it reports an AbortError; the reason we stopped is the truth.
+      if (this.reason !== null) throw new Stop(this.reason);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Clears the timers and the signal listener. */
+  dispose(): void {
+    clearTimeout(this.totalTimer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}

@@ -1,0 +1,351 @@
+/**
+ * `fetchRobotsTxt`: one retrieval of an origin's robots.txt with Google's semantics (RFC 9309 §2.3): an unconditional
+ * GET, redirects followed by hand (at most 5, across hosts, loops detected), the body streamed and cut at 500 KiB,
+ * timeouts that cannot be defeated, and every outcome classified as `rules`, `allow-all` or `disallow-all`.
+ */
+
+import { DEFAULT_MAX_BYTES } from '../parse/input.js';
+import { originOf } from '../url/origin.js';
+import { readBody } from './body.js';
+import { Deadline, Stop } from './deadline.js';
+import { classifyFetchError } from './errors.js';
+import { isHtmlContentType, looksLikeHtml } from './html.js';
+import {
+  type Clock,
+  type FetchLike,
+  type FetchResponseLike,
+  type RedirectHop,
+  type RetrievalError,
+  type RetrievalHeaders,
+  type RetrievalOutcome,
+  type RetrievalResult,
+  systemClock,
+} from './types.js';
+
+/** The User-Agent sent when the caller names none. Crawlers should send their own. */
+export const DEFAULT_FETCH_USER_AGENT = 'robotskit/0.1 (robots.txt checker)';
+
+/** Google follows at least 5 redirects, then treats the robots.txt as not found. */
+export const DEFAULT_MAX_REDIRECTS = 5;
+
+/**
+ * Timeouts of one retrieval, in milliseconds.
+ *
+ * About a "connect timeout": the fetch API has no connection phase. Resolving the name, opening the TCP connection,
+ * the TLS handshake, sending the request and waiting for the status line are one opaque step, so `headers` bounds them
+ * all together; it is the connect timeout as far as a portable client can have one. A runtime may fail sooner on its
+ * own (Node's fetch gives up connecting after 10 s, reported as a `timeout`); to tune the connection itself, inject a
+ * `fetch` configured for it (in Node, an undici `Agent` with `connect.timeout`).
+ */
+export interface RetrievalTimeouts {
+  /**
+   * From sending each request (the first one and every redirect) until its response headers arrive.
+   * @default 10000
+   */
+  readonly headers?: number;
+  /**
+   * The longest the body may stall between two chunks.
+   * @default 10000
+   */
+  readonly idle?: number;
+  /**
+   * The whole retrieval: every request, redirect and the body. A body that trickles one byte a second never trips the
+   * idle timeout; this one ends it.
+   * @default 30000
+   */
+  readonly total?: number;
+}
+
+/** Options of {@link fetchRobotsTxt}. */
+export interface RetrievalOptions {
+  /**
+   * The `fetch` to use.
+   * @default globalThis.fetch
+   */
+  readonly fetch?: FetchLike;
+  /**
+   * The `User-Agent` header: a full string (`Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)`) or a
+   * product token.
+   * @default DEFAULT_FETCH_USER_AGENT
+   */
+  readonly userAgent?: string;
+  /** More request headers (`From`, `Accept-Language`…). `User-Agent` here is overridden by `userAgent`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Keep at most this many body bytes; the rest is not downloaded and the result says `truncated`.
+   * @default 512000
+   */
+  readonly maxBytes?: number;
+  /**
+   * Follow at most this many redirects; one more means "no robots.txt" (allow-all), as Google does after 5.
+   * @default 5
+   */
+  readonly maxRedirects?: number;
+  readonly timeouts?: RetrievalTimeouts;
+  /**
+   * Where `fetchedAt` and the timings come from.
+   * @default systemClock
+   */
+  readonly clock?: Clock;
+  /** Aborts the retrieval; the result is then `disallow-all` with an `aborted` error. */
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
+
+function positiveMs(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new RangeError(`${name} must be a positive number of milliseconds`);
+  }
+  return value;
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+  return value;
+}
+
+const NO_HEADERS: RetrievalHeaders = {
+  cacheControl: null,
+  contentType: null,
+  retryAfter: null,
+  lastModified: null,
+  etag: null,
+  contentLength: null,
+  date: null,
+};
+
+function headersOf(response: FetchResponseLike): RetrievalHeaders {
+  const h = response.headers;
+  return {
+    cacheControl: h.get('cache-control'),
+    contentType: h.get('content-type'),
+    retryAfter: h.get('retry-after'),
+    lastModified: h.get('last-modified'),
+    etag: h.get('etag'),
+    contentLength: h.get('content-length'),
+    date: h.get('date'),
+  };
+}
+
+function cancelBody(response: FetchResponseLike): void {
+  try {
+    response.body?.cancel().catch(() => {});
+  } catch {
+    // Already locked or closed: nothing to release.
+  }
+}
+
+/** The next URL of a redirect, or the reason it cannot be followed. */
+function redirectTarget(location: string | null, base: string, status: number): { url: string } | RetrievalError {
+  const fail = (message: string): RetrievalError => ({ kind: 'invalid-url', message, phase: 'request', code: null });
+  if (location === null || location.trim() === '') return fail(`redirect ${status} without a Location header`);
+  let next: URL;
+  try {
+    next = new URL(location, base);
+  } catch {
+    return fail(`redirect ${status} to an unparseable Location: ${JSON.stringify(location.slice(0, 200))}`);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    return fail(`redirect ${status} to an unsupported scheme: ${JSON.stringify(next.href.slice(0, 200))}`);
+  }
+  next.hash = '';
+  return { url: next.href };
+}
+
+/** How an HTTP status is read (2xx and 3xx are handled before). */
+function outcomeOfStatus(status: number): RetrievalOutcome | null {
+  if (status === 429 || (status >= 500 && status <= 599)) return 'disallow-all';
+  if (status >= 400 && status <= 499) return 'allow-all';
+  return null;
+}
+
+function resolveFetch(fetchImpl: FetchLike | undefined): FetchLike {
+  if (fetchImpl !== undefined) {
+    if (typeof fetchImpl !== 'function') throw new TypeError('options.fetch must be a function');
+    return fetchImpl;
+  }
+  const global = (globalThis as { fetch?: unknown }).fetch;
+  if (typeof global !== 'function') throw new TypeError('no global fetch in this runtime: pass options.fetch');
+  return (url, init) => (global as FetchLike)(url, init);
+}
+
+/**
+ * Retrieves the robots.txt that governs a URL and classifies the outcome. Never rejects for anything the network or
+ * the server does: DNS, connection, TLS, protocol and body failures, timeouts and hostile responses all become a
+ * {@link RetrievalResult} (`disallow-all` with a typed `error`). Rejects only on programmer errors: a bad option, or a
+ * URL without a robots.txt ({@link RobotsUrlError}).
+ *
+ * - **URL**: `originOrAnyUrl` may be any page URL; its origin's `/robots.txt` is fetched (see {@link robotsTxtUrl}).
+ * - **Status**: 2xx → `rules` (the body is kept; an HTML page is flagged, its parseable lines still count);
+ *   4xx except 429 → `allow-all`; 429 and 5xx → `disallow-all`; a status outside 200–599 → `disallow-all`
+ *   (`protocol`).
+ * - **Redirects** are followed by hand (`redirect: 'manual'`), so every hop goes through the injected `fetch` (an SSRF
+ *   guard sees each one): up to `maxRedirects` (5), across hosts and schemes; the result applies to the original
+ *   origin. One more redirect, a loop, or a redirect without a usable `Location` means "no robots.txt": `allow-all`
+ *   with the reason in `error`.
+ * - **Body**: streamed and cut at `maxBytes` (the stream is cancelled; `truncated` says so). Only 2xx bodies are read.
+ * - **Timeouts**: see {@link RetrievalTimeouts}; they hold even if the injected `fetch` ignores its signal.
+ *
+ * **Browsers** hide redirects from `redirect: 'manual'` (an "opaque redirect": no status, no Location). When that
+ * happens the request is repeated with `redirect: 'follow'` and the browser follows the chain itself: the hops are
+ * then unknown (one {@link RedirectHop} with a null status, pointing at the final URL), the 5-hop limit becomes the
+ * browser's 20, and a loop or a longer chain fails as a network error (`disallow-all`) rather than `allow-all`.
+ * Cross-origin robots.txt in a browser also needs CORS headers from the site; without them every fetch fails as
+ * `unknown` (`disallow-all`). Node, Deno, Bun and workers expose redirects and have no CORS.
+ *
+ * @example
+ * const result = await fetchRobotsTxt('https://example.com/shop?id=1', { userAgent: 'MyBot/1.0' });
+ * result.outcome; // 'rules' | 'allow-all' | 'disallow-all'
+ * robotsTxtOf(result)?.isAllowed('https://example.com/shop?id=1', 'MyBot');
+ */
+export async function fetchRobotsTxt(
+  originOrAnyUrl: string | URL,
+  options: RetrievalOptions = {},
+): Promise<RetrievalResult> {
+  const origin = originOf(originOrAnyUrl);
+  const robotsUrl = `${origin}/robots.txt`;
+  const fetchImpl = resolveFetch(options.fetch);
+  const maxBytes = nonNegativeInteger(options.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes');
+  const maxRedirects = nonNegativeInteger(options.maxRedirects, DEFAULT_MAX_REDIRECTS, 'maxRedirects');
+  const t = options.timeouts ?? {};
+  const headersMs = positiveMs(t.headers, DEFAULT_TIMEOUTS.headers, 'timeouts.headers');
+  const idleMs = positiveMs(t.idle, DEFAULT_TIMEOUTS.idle, 'timeouts.idle');
+  const totalMs = positiveMs(t.total, DEFAULT_TIMEOUTS.total, 'timeouts.total');
+  const clock = options.clock ?? systemClock;
+  const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;
+  if (typeof userAgent !== 'string') throw new TypeError('userAgent must be a string');
+  const requestHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (name.toLowerCase() !== 'user-agent') requestHeaders[name] = value;
+  }
+  requestHeaders['user-agent'] = userAgent;
+
+  const fetchedAt = clock.now();
+  let phase: 'request' | 'body' = 'request';
+  const controller = new AbortController();
+  const deadline = new Deadline(controller, totalMs, options.signal, () => phase);
+  const redirects: RedirectHop[] = [];
+  let url = robotsUrl;
+  let response: FetchResponseLike | null = null;
+  let headersAt: number | null = null;
+
+  const finish = (
+    outcome: RetrievalOutcome,
+    error: RetrievalError | null,
+    body: { bytes: Uint8Array | null; size: number; truncated: boolean; html: boolean } = {
+      bytes: null,
+      size: 0,
+      truncated: false,
+      html: false,
+    },
+  ): RetrievalResult => {
+    const end = clock.now();
+    return {
+      origin,
+      robotsUrl,
+      finalUrl: url,
+      outcome,
+      status: response === null ? null : response.status,
+      redirects,
+      headers: response === null ? NO_HEADERS : headersOf(response),
+      body: body.bytes,
+      size: body.size,
+      truncated: body.truncated,
+      html: body.html,
+      error,
+      fetchedAt,
+      timings: { headersMs: headersAt === null ? null : headersAt - fetchedAt, totalMs: end - fetchedAt },
+    };
+  };
+
+  try {
+    const visited = new Set([url]);
+    const request = (redirect: 'manual' | 'follow') =>
+      deadline.step(
+        Promise.resolve().then(() =>
+          fetchImpl(url, { method: 'GET', headers: requestHeaders, redirect, signal: controller.signal }),
+        ),
+        headersMs,
+        `no response headers from ${url}`,
+      );
+    for (;;) {
+      // A hop that fails reports no status: the previous hop's redirect is not the answer.
+      response = null;
+      headersAt = null;
+      let current: FetchResponseLike | null = null;
+      try {
+        current = await request('manual');
+        if (current.type === 'opaqueredirect') {
+          cancelBody(current);
+          current = await request('follow');
+          const landed = typeof current.url === 'string' && current.url !== '' ? current.url : url;
+          redirects.push({ url, status: null, location: landed });
+          url = landed;
+        }
+      } catch (e) {
+        return finish('disallow-all', e instanceof Stop ? e.error : classifyFetchError(e, 'request'));
+      }
+      response = current;
+      headersAt = clock.now();
+      const status = response.status;
+      if (status >= 300 && status <= 399) {
+        cancelBody(response);
+        const target = redirectTarget(response.headers.get('location'), url, status);
+        if (!('url' in target)) {
+          redirects.push({ url, status, location: null });
+          return finish('allow-all', target);
+        }
+        redirects.push({ url, status, location: target.url });
+        if (visited.has(target.url)) {
+          return finish('allow-all', {
+            kind: 'redirect-loop',
+            message: `redirect loop: ${target.url} was already requested`,
+            phase: 'request',
+            code: null,
+          });
+        }
+        if (redirects.length > maxRedirects) {
+          return finish('allow-all', {
+            kind: 'too-many-redirects',
+            message: `more than ${maxRedirects} redirects; treated as no robots.txt`,
+            phase: 'request',
+            code: null,
+          });
+        }
+        visited.add(target.url);
+        url = target.url;
+        continue;
+      }
+      break;
+    }
+
+    const status = response.status;
+    if (status < 200 || status > 599) {
+      cancelBody(response);
+      return finish('disallow-all', {
+        kind: 'protocol',
+        message: `unexpected HTTP status ${status}`,
+        phase: 'request',
+        code: null,
+      });
+    }
+    const classified = outcomeOfStatus(status);
+    if (classified !== null) {
+      cancelBody(response);
+      return finish(classified, null);
+    }
+
+    phase = 'body';
+    const read = await readBody(response.body, maxBytes, idleMs, deadline);
+    if (read.error !== null) {
+      return finish('disallow-all', read.error, { bytes: null, size: read.size, truncated: false, html: false });
+    }
+    const html = isHtmlContentType(response.headers.get('content-type')) || looksLikeHtml(read.bytes);
+    return finish('rules', null, { bytes: read.bytes, size: read.size, truncated: read.truncated, html });
+  } finally {
+    deadline.dispose();
+  }
+}

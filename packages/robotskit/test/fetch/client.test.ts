@@ -1,0 +1,352 @@
+/**
+ * The crawl client against real servers on 127.0.0.1: one fetch per origin however many concurrent questions, caching
+ * by the injected clock, never failing open, bounded memory, the store.
+ */
+
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryRobotsStore,
+  createRobotsClient,
+  type RetrievalResult,
+  type RobotsStore,
+  RobotsUrlError,
+  retrievalFromJson,
+  retrievalToJson,
+  type StoredOrigin,
+} from '../../src/index.js';
+import { DAY, fakeClock, HOUR, MINUTE, serverPool, type TestServer } from './servers.js';
+
+const pool = serverPool();
+afterEach(() => pool.closeAll());
+
+const RULES =
+  'User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nUser-agent: MyBot\nDisallow: /no-mybot/\nCrawl-delay: 0.5\n\nSitemap: https://example.com/sitemap.xml\n';
+
+/** A server whose robots.txt answer the test can change. */
+async function site(initial: { status: number; body?: string; headers?: Record<string, string> }) {
+  let answer = initial;
+  const server = await pool.http((_req, res) => {
+    res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+    res.end(answer.body ?? '');
+  });
+  return Object.assign(server, {
+    answer(next: typeof initial) {
+      answer = next;
+    },
+    robotsRequests: () => server.requests.filter((r) => r.path === '/robots.txt').length,
+  });
+}
+
+describe('one fetch per origin', () => {
+  it('answers 10,000 concurrent isAllowed calls over 100 origins with exactly one fetch per origin', async () => {
+    const servers: TestServer[] = [];
+    for (let i = 0; i < 100; i++) {
+      servers.push(
+        await pool.http((_req, res) => {
+          // Slow enough that every question arrives while the fetch is in flight.
+          setTimeout(() => {
+            res.writeHead(200, { 'content-type': 'text/plain' });
+            res.end(`User-agent: *\nDisallow: /private-${i}/\n`);
+          }, 20);
+        }),
+      );
+    }
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    const questions = Array.from({ length: 10_000 }, (_, n) => {
+      const i = n % 100;
+      const blocked = n % 3 === 0;
+      return { url: `${servers[i]!.origin}/${blocked ? `private-${i}` : 'public'}/${n}`, blocked };
+    });
+    const answers = await Promise.all(questions.map((q) => client.isAllowed(q.url)));
+    answers.forEach((allowed, n) => {
+      expect(allowed).toBe(!questions[n]!.blocked);
+    });
+    for (const server of servers) expect(server.requests.map((r) => r.path)).toEqual(['/robots.txt']);
+    expect(client.stats()).toMatchObject({ fetches: 100, loads: 100, origins: 100 });
+    expect(client.stats().joined + client.stats().hits).toBe(9_900);
+  });
+
+  it('shares one fetch between isAllowed, explain, crawlDelay, sitemaps and policyFor', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    const [allowed, verdict, delay, sitemaps, policy] = await Promise.all([
+      client.isAllowed(`${s.origin}/no-mybot/x`),
+      client.explain(`${s.origin}/private/x`),
+      client.crawlDelay(`${s.origin}/`),
+      client.sitemaps(s.origin),
+      client.policyFor(`${s.origin}/any`),
+    ]);
+    expect(s.robotsRequests()).toBe(1);
+    expect(allowed).toBe(false);
+    expect(verdict).toMatchObject({
+      allowed: true,
+      line: 0,
+      rule: null,
+      origin: s.origin,
+      url: `${s.origin}/private/x`,
+    });
+    expect(verdict.explanation?.groups).toBe('specific');
+    expect(delay).toBe(0.5);
+    expect(sitemaps).toEqual(['https://example.com/sitemap.xml']);
+    expect(policy).toMatchObject({ origin: s.origin, robotsUrl: `${s.origin}/robots.txt` });
+    expect(policy.policy).toMatchObject({ mode: 'rules', reason: 'fetched' });
+    expect(policy.robots?.isAllowed('/private/x', 'OtherBot')).toBe(false);
+  });
+});
+
+describe('user agents', () => {
+  it('sends a full User-Agent and matches by its product token; questions may name another crawler', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const ua = 'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)';
+    const client = createRobotsClient({ userAgent: ua });
+    expect(await client.isAllowed(`${s.origin}/no-mybot/a`)).toBe(false);
+    expect(await client.isAllowed(`${s.origin}/private/a`)).toBe(true);
+    expect(await client.isAllowed(`${s.origin}/private/a`, 'OtherBot')).toBe(false);
+    expect(await client.crawlDelay(`${s.origin}/`, 'OtherBot')).toBe(2);
+    expect(s.requests[0]?.headers['user-agent']).toBe(ua);
+  });
+
+  it('can send a different User-Agent header than the name it matches', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot', retrieval: { userAgent: 'MyBot/2.0 (+https://x.test)' } });
+    expect(await client.isAllowed(`${s.origin}/no-mybot/a`)).toBe(false);
+    expect(s.requests[0]?.headers['user-agent']).toBe('MyBot/2.0 (+https://x.test)');
+  });
+});
+
+describe('caching with the injected clock', () => {
+  it('keeps a file for 24 h, then fetches it again', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const clock = fakeClock();
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    await client.isAllowed(`${s.origin}/`);
+    clock.advance(DAY - 1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(1);
+    s.answer({ status: 200, body: 'User-agent: *\nDisallow: /\n' });
+    clock.advance(1);
+    expect(await client.isAllowed(`${s.origin}/a`)).toBe(false);
+    expect(s.robotsRequests()).toBe(2);
+    expect((await client.policyFor(s.origin)).nextFetchAt).toBe(clock.now() + DAY);
+  });
+
+  it('honours Cache-Control max-age within bounds', async () => {
+    const s = await site({ status: 200, body: RULES, headers: { 'cache-control': 'max-age=7200' } });
+    const clock = fakeClock();
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    await client.isAllowed(`${s.origin}/`);
+    clock.advance(2 * HOUR - 1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(1);
+    clock.advance(1);
+    s.answer({ status: 200, body: RULES, headers: { 'cache-control': 'max-age=0' } });
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(2);
+    // max-age=0 means the 5-minute floor, not a fetch per question.
+    clock.advance(5 * MINUTE - 1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(2);
+    clock.advance(1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(3);
+  });
+
+  it('refresh() fetches now whatever the cache says', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot', clock: fakeClock() });
+    await client.isAllowed(`${s.origin}/`);
+    s.answer({ status: 404 });
+    const [refreshed] = await Promise.all([client.refresh(s.origin), client.refresh(`${s.origin}/x`)]);
+    expect(s.robotsRequests()).toBe(2);
+    expect(refreshed.policy).toMatchObject({ mode: 'allow-all', reason: 'not-found' });
+    expect(await client.isAllowed(`${s.origin}/private/x`)).toBe(true);
+  });
+});
+
+describe('never fails open', () => {
+  it.each([500, 503, 429])(
+    'disallows everything while robots.txt answers %i, and retries on schedule',
+    async (status) => {
+      const s = await site({ status });
+      const clock = fakeClock();
+      const client = createRobotsClient({ userAgent: 'MyBot', clock });
+      expect(await client.isAllowed(`${s.origin}/public`)).toBe(false);
+      const verdict = await client.explain(`${s.origin}/public`);
+      expect(verdict.policy).toMatchObject({ mode: 'disallow-all', reason: 'unreachable' });
+      expect(verdict.latest).toMatchObject({ status, outcome: 'disallow-all' });
+      // Questions before the retry time do not fetch again.
+      clock.advance(MINUTE);
+      await client.isAllowed(`${s.origin}/public`);
+      expect(s.robotsRequests()).toBe(1);
+      s.answer({ status: 200, body: RULES });
+      clock.advance(10 * MINUTE);
+      expect(await client.isAllowed(`${s.origin}/public`)).toBe(true);
+      expect(s.robotsRequests()).toBe(2);
+    },
+  );
+
+  it('respects Retry-After before fetching again', async () => {
+    const s = await site({ status: 503, headers: { 'retry-after': '3600' } });
+    const clock = fakeClock();
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    await client.isAllowed(`${s.origin}/`);
+    clock.advance(HOUR - 1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(1);
+    clock.advance(1);
+    await client.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(2);
+  });
+
+  it('disallows everything when the server cannot be reached', async () => {
+    const s = await pool.raw((socket) => socket.destroy());
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    expect(await client.isAllowed(`${s.origin}/`)).toBe(false);
+    expect((await client.policyFor(s.origin)).latest.error?.kind).toBe('reset');
+  });
+
+  it('falls back to the last good version after 12 h of errors, and to allow-all after 30 days', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const clock = fakeClock();
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    expect(await client.isAllowed(`${s.origin}/no-mybot/x`)).toBe(false);
+    s.answer({ status: 500 });
+    clock.advance(DAY);
+    expect(await client.isAllowed(`${s.origin}/ok`)).toBe(false);
+    clock.advance(12 * HOUR);
+    const verdict = await client.explain(`${s.origin}/no-mybot/x`);
+    expect(verdict).toMatchObject({ allowed: false, line: 6 });
+    expect(verdict.policy).toMatchObject({ mode: 'rules', reason: 'last-good-version' });
+    expect(await client.isAllowed(`${s.origin}/ok`)).toBe(true);
+    expect(await client.sitemaps(s.origin)).toEqual(['https://example.com/sitemap.xml']);
+    clock.advance(30 * DAY);
+    expect(await client.explain(`${s.origin}/no-mybot/x`)).toMatchObject({
+      allowed: true,
+      policy: { reason: 'long-unreachable-site-up' },
+    });
+    // Retries backed off: far fewer fetches than questions, at most one per 6 h.
+    expect(s.robotsRequests()).toBeLessThan(2 + (30 * DAY + 12 * HOUR) / (6 * HOUR) + 10);
+  });
+
+  it('allows everything when robots.txt is missing (404)', async () => {
+    const s = await site({ status: 404 });
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    expect(await client.explain(`${s.origin}/x`)).toMatchObject({
+      allowed: true,
+      line: 0,
+      explanation: null,
+      policy: { mode: 'allow-all', reason: 'not-found' },
+    });
+    expect(await client.crawlDelay(`${s.origin}/`)).toBeNull();
+    expect(await client.sitemaps(s.origin)).toEqual([]);
+  });
+});
+
+describe('bounded memory', () => {
+  it('forgets the least recently used origins beyond maxOrigins, and fetches them again when needed', async () => {
+    const sites = [await site({ status: 200, body: RULES }), await site({ status: 200, body: RULES })];
+    const third = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot', maxOrigins: 2 });
+    await client.isAllowed(`${sites[0]!.origin}/`);
+    await client.isAllowed(`${sites[1]!.origin}/`);
+    await client.isAllowed(`${sites[0]!.origin}/`); // now sites[1] is the least recently used
+    await client.isAllowed(`${third.origin}/`);
+    expect(client.stats()).toMatchObject({ origins: 2, evictions: 1 });
+    await client.isAllowed(`${sites[0]!.origin}/`);
+    expect(sites[0]!.robotsRequests()).toBe(1);
+    await client.isAllowed(`${sites[1]!.origin}/`);
+    expect(sites[1]!.robotsRequests()).toBe(2);
+  });
+
+  it('forgets origins beyond maxCachedBytes', async () => {
+    const big = `User-agent: *\n${'Disallow: /some/long/path/\n'.repeat(4000)}`;
+    const sites = [await site({ status: 200, body: big }), await site({ status: 200, body: big })];
+    const client = createRobotsClient({ userAgent: 'MyBot', maxCachedBytes: 300_000 });
+    for (const s of sites) await client.isAllowed(`${s.origin}/`);
+    expect(client.stats()).toMatchObject({ origins: 1, evictions: 1 });
+    expect(client.stats().cachedBytes).toBeLessThanOrEqual(300_000);
+  });
+});
+
+describe('store', () => {
+  it('shares fetches between clients through a store', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const store = createMemoryRobotsStore();
+    const clock = fakeClock();
+    const first = createRobotsClient({ userAgent: 'MyBot', store, clock });
+    const second = createRobotsClient({ userAgent: 'MyBot', store, clock });
+    await first.isAllowed(`${s.origin}/`);
+    expect(await second.isAllowed(`${s.origin}/no-mybot/`)).toBe(false);
+    expect(s.robotsRequests()).toBe(1);
+    expect(second.stats()).toMatchObject({ fetches: 0, storeReads: 1 });
+    clock.advance(DAY);
+    await second.isAllowed(`${s.origin}/`);
+    expect(s.robotsRequests()).toBe(2);
+  });
+
+  it('works with a store that keeps JSON', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const rows = new Map<string, string>();
+    const jsonStore: RobotsStore = {
+      async get(origin) {
+        const row = rows.get(origin);
+        if (row === undefined) return undefined;
+        const parsed = JSON.parse(row) as { origin: string; history: unknown[] };
+        return { origin: parsed.origin, history: parsed.history.map(retrievalFromJson) };
+      },
+      async set(origin, record: StoredOrigin) {
+        rows.set(origin, JSON.stringify({ origin, history: record.history.map(retrievalToJson) }));
+      },
+    };
+    await createRobotsClient({ userAgent: 'MyBot', store: jsonStore }).isAllowed(`${s.origin}/`);
+    const restarted = createRobotsClient({ userAgent: 'MyBot', store: jsonStore });
+    expect(await restarted.isAllowed(`${s.origin}/no-mybot/x`)).toBe(false);
+    expect(s.robotsRequests()).toBe(1);
+  });
+
+  it('rejects on store errors unless onStoreError is given', async () => {
+    const s = await site({ status: 200, body: RULES });
+    const broken: RobotsStore = {
+      get: () => Promise.reject(new Error('database down')),
+      set: () => {
+        throw new Error('disk full');
+      },
+    };
+    await expect(createRobotsClient({ userAgent: 'MyBot', store: broken }).isAllowed(`${s.origin}/`)).rejects.toThrow(
+      'database down',
+    );
+    const seen: string[] = [];
+    const tolerant = createRobotsClient({
+      userAgent: 'MyBot',
+      store: broken,
+      onStoreError: (error, operation) => seen.push(`${operation}: ${(error as Error).message}`),
+    });
+    expect(await tolerant.isAllowed(`${s.origin}/no-mybot/x`)).toBe(false);
+    expect(seen).toEqual(['get: database down', 'set: disk full']);
+    const bogus: RobotsStore = { get: () => ({ origin: 'x', history: 'nope' }) as never, set: () => {} };
+    await expect(createRobotsClient({ userAgent: 'MyBot', store: bogus }).isAllowed(`${s.origin}/`)).rejects.toThrow(
+      'invalid record',
+    );
+  });
+
+  it('keeps the memory store bounded', () => {
+    const store = createMemoryRobotsStore({ maxOrigins: 2 });
+    const record = (origin: string): StoredOrigin => ({ origin, history: [] as RetrievalResult[] });
+    for (const origin of ['a', 'b', 'c']) store.set(origin, record(origin));
+    expect(store.size).toBe(2);
+    expect(store.get('a')).toBeUndefined();
+    expect(store.get('c')).toEqual(record('c'));
+  });
+});
+
+describe('arguments', () => {
+  it('rejects URLs without a robots.txt and bad options', async () => {
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    await expect(client.isAllowed('not a url')).rejects.toBeInstanceOf(RobotsUrlError);
+    await expect(client.isAllowed('mailto:a@b.c')).rejects.toMatchObject({ code: 'unsupported-scheme' });
+    expect(() => createRobotsClient({ userAgent: '' })).toThrow(TypeError);
+    expect(() => createRobotsClient({ userAgent: 'x', maxOrigins: 0 })).toThrow(RangeError);
+    expect(() => createRobotsClient({ userAgent: 'x', availability: { disallowPeriod: -1 } })).toThrow(RangeError);
+    expect(() => createRobotsClient({ userAgent: 'x', dialect: 'nope' as never })).toThrow(RangeError);
+  });
+});
