@@ -10,6 +10,10 @@
  */
 
 export type { DialectName } from './dialects/dialect.js';
+export { applyFixes } from './lint/fixes.js';
+export { atLeast, LINT_RULES, type LintOptions, lint } from './lint/lint.js';
+export { LINT_DOCS_BASE, type LintContext, type LintRule, type Report, type SharedAnalysis } from './lint/rule.js';
+export type { Diagnostic, Fix, LintCode, Severity, TextEdit } from './lint/types.js';
 export { type CompiledPattern, compilePattern, matchPattern, normalizePattern } from './match/pattern.js';
 export type { ParseOptions, UserAgentInput } from './model/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './model/robots-txt.js';
