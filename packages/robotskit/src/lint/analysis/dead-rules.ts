@@ -13,7 +13,7 @@
  * succeeds the claim is certain; some exotic cases of coverage go unreported. The work is bounded per file.
  */
 
-import { matchPattern } from '../../match/pattern.js';
+import { compilePattern, matchesFrom } from '../../match/pattern.js';
 import type { RobotsRule } from '../../model/types.js';
 import type { LintContext } from '../rule.js';
 import { type RulePool, rulePools } from './pools.js';
@@ -50,13 +50,25 @@ function literalPrefix(pattern: string): string {
   return pattern.slice(0, end);
 }
 
-/** Whether every URL that `inner` matches is also matched by `outer` (sound, not complete; see the file comment). */
-export function patternCovers(outer: string, inner: string): boolean {
+/**
+ * A test of whether every URL a pattern matches is also matched by `outer` (sound, not complete; see the file
+ * comment). `outer` is prepared once, since it is tested against many patterns.
+ */
+export function coveredBy(outer: string): (inner: string) => boolean {
   const o = simplify(outer);
-  const i = simplify(inner);
-  const innerAnchored = i.endsWith('$');
-  if (o.endsWith('$') && !innerAnchored) return false;
-  return matchPattern(o, innerAnchored ? i.slice(0, -1) : i);
+  const outerAnchored = o.endsWith('$');
+  const compiled = compilePattern(o);
+  return (inner) => {
+    const i = simplify(inner);
+    const innerAnchored = i.endsWith('$');
+    if (outerAnchored && !innerAnchored) return false;
+    return matchesFrom(compiled, innerAnchored ? i.slice(0, -1) : i, 0);
+  };
+}
+
+/** Whether every URL that `inner` matches is also matched by `outer`. */
+export function patternCovers(outer: string, inner: string): boolean {
+  return coveredBy(outer)(inner);
 }
 
 /** Whether Google also reads an allow rule as allowing its directory (`allow: /d/index.html` allows `/d/`). */
@@ -66,57 +78,75 @@ function hasIndexRule(rule: RobotsRule): boolean {
   return slash >= 0 && rule.pattern.startsWith('/index.htm', slash);
 }
 
-/** First index of `sorted` (ascending) whose pattern is >= `prefix`. */
-function lowerBound(sorted: readonly RobotsRule[], prefix: string): number {
+/** First index of `sorted` (ascending by `key`) whose key is >= `value`. */
+function lowerBound<K>(sorted: readonly RobotsRule[], value: K, key: (r: RobotsRule) => K): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid]!.pattern < prefix) lo = mid + 1;
+    if (key(sorted[mid]!) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/** Rules of one kind, sorted two ways, to find the candidates a wildcard rule may shadow. */
+function indexTargets(rules: RobotsRule[]): { byPattern: RobotsRule[]; byLength: RobotsRule[] } {
+  return {
+    byPattern: [...rules].sort(byPattern),
+    byLength: rules.sort((a, b) => a.pattern.length - b.pattern.length),
+  };
+}
+
+function byPattern(a: RobotsRule, b: RobotsRule): number {
+  return a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0;
+}
+
 function analysePool(pool: RulePool, found: DeadRule[], budget: { left: number }): void {
-  const rules = pool.rules.filter((r) => r.pattern !== '');
-  const first = new Map<string, RobotsRule>();
-  for (const rule of rules) {
-    const key = `${rule.kind}\n${rule.pattern}`;
-    const earlier = first.get(key);
+  const firstAllow = new Map<string, RobotsRule>();
+  const firstDisallow = new Map<string, RobotsRule>();
+  let wildcards = false;
+  for (const rule of pool.rules) {
+    const pattern = rule.pattern;
+    if (pattern === '') continue;
+    const first = rule.kind === 'allow' ? firstAllow : firstDisallow;
+    const earlier = first.get(pattern);
     if (earlier !== undefined) {
       found.push({ rule, by: earlier, reason: 'duplicate', pool });
       continue;
     }
-    first.set(key, rule);
+    first.set(pattern, rule);
+    if (!wildcards && (pattern.includes('*') || pattern.endsWith('$'))) wildcards = true;
   }
-  for (const [key, rule] of first) {
-    if (!key.startsWith('disallow\n')) continue;
-    const allow = first.get(`allow\n${rule.pattern}`);
+  for (const [pattern, rule] of firstDisallow) {
+    const allow = firstAllow.get(pattern);
     if (allow !== undefined) found.push({ rule, by: allow, reason: 'conflict', pool });
   }
-
   // Shadowing: only wildcard (or anchored) patterns can cover a different pattern.
-  const distinct = [...first.values()];
-  const shadowers = distinct.filter((r) => r.pattern.includes('*') || r.pattern.endsWith('$'));
-  if (shadowers.length === 0) return;
-  const byKind = {
-    allow: distinct.filter((r) => r.kind === 'allow').sort((a, b) => (a.pattern < b.pattern ? -1 : 1)),
-    disallow: distinct.filter((r) => r.kind === 'disallow').sort((a, b) => (a.pattern < b.pattern ? -1 : 1)),
+  if (!wildcards) return;
+  const kinds = {
+    allow: indexTargets([...firstAllow.values()]),
+    disallow: indexTargets([...firstDisallow.values()]),
   };
   const shadowed = new Set<RobotsRule>();
-  for (const s of shadowers) {
-    const targets = s.kind === 'allow' ? byKind.disallow : byKind.allow;
+  for (const s of [...firstAllow.values(), ...firstDisallow.values()]) {
+    if (!s.pattern.includes('*') && !s.pattern.endsWith('$')) continue;
+    const targets = s.kind === 'allow' ? kinds.disallow : kinds.allow;
+    // A rule it beats is covered by it, so starts with its literal prefix, and is no longer than it (an allow beats a
+    // disallow of equal length; a disallow must be strictly longer to beat an allow). Walk the smaller of the two sets.
     const prefix = literalPrefix(s.pattern);
-    for (let k = lowerBound(targets, prefix); k < targets.length; k++) {
-      const r = targets[k]!;
-      if (!r.pattern.startsWith(prefix)) break;
+    const maxLength = s.kind === 'allow' ? s.pattern.length : s.pattern.length - 1;
+    const from = lowerBound(targets.byPattern, prefix, (r) => r.pattern);
+    const to = lowerBound(targets.byPattern, `${prefix}\uffff`, (r) => r.pattern);
+    const shorter = lowerBound(targets.byLength, maxLength + 1, (r) => r.pattern.length);
+    const candidates = to - from <= shorter ? targets.byPattern.slice(from, to) : targets.byLength.slice(0, shorter);
+    let covers: ((inner: string) => boolean) | null = null;
+    for (const r of candidates) {
       if (--budget.left < 0) return;
-      if (shadowed.has(r) || r.pattern === s.pattern) continue;
-      // An allow beats a disallow of equal length; a disallow must be strictly longer to beat an allow.
-      const wins = s.kind === 'allow' ? s.pattern.length >= r.pattern.length : s.pattern.length > r.pattern.length;
-      if (!wins || hasIndexRule(r)) continue;
-      if (patternCovers(s.pattern, r.pattern)) {
+      if (r.pattern.length > maxLength || !r.pattern.startsWith(prefix)) continue;
+      if (shadowed.has(r) || r.pattern === s.pattern || hasIndexRule(r)) continue;
+      covers ??= coveredBy(s.pattern);
+      if (covers(r.pattern)) {
         shadowed.add(r);
         found.push({ rule: r, by: s, reason: 'shadowed', pool });
       }

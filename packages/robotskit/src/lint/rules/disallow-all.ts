@@ -23,11 +23,13 @@ export const disallowAll = defineRule({
     '"Disallow: /" for * or Googlebot keeps Google (and every crawler without its own group) away from the whole site; fine for a staging site, a disaster in production.',
   check(context) {
     const dead = context.shared(deadRules);
+    const pools = context.shared(rulePools).filter((p) => p.googlebot);
+    const googlebotPools = pools.filter((p) => !p.global);
+    // Googlebot reads the * groups only when no group names it.
+    const googlebotReads = (line: number) =>
+      googlebotPools.length === 0 || googlebotPools.some((p) => p.rules.some((r) => r.line === line));
     const reported = new Set<number>();
-    const pools = context.shared(rulePools);
-    const googlebotHasGroup = pools.some((p) => p.googlebot && !p.global);
     for (const pool of pools) {
-      if (!pool.googlebot) continue;
       for (const rule of pool.rules) {
         if (rule.kind !== 'disallow' || !matchesEverything(rule.pattern) || dead.has(rule.line)) continue;
         if (reported.has(rule.line)) continue;
@@ -35,8 +37,9 @@ export const disallowAll = defineRule({
         const range = context.record(rule.line).valueRange;
         if (range === null) continue;
         let who = 'Googlebot';
-        if (pool.global)
-          who = `every crawler without a group of its own${googlebotHasGroup ? '' : ', Googlebot included'}`;
+        if (pool.global) {
+          who = `every crawler without a group of its own${googlebotReads(rule.line) ? ', Googlebot included' : ''}`;
+        }
         context.report({ range, message: `This blocks the whole site for ${who}` });
       }
     }

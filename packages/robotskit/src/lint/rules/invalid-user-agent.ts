@@ -23,7 +23,7 @@ export const invalidUserAgent = defineRule({
             : undefined;
         context.report({
           range,
-          message: `No crawler matches ${quote(agent.value)}: Google reads a user-agent name up to the first character other than A-Z, a-z, "-" or "_", which leaves nothing here`,
+          message: `For Google, ${quote(agent.value)} names no crawler: it reads a user-agent name up to the first character other than A-Z, a-z, "-" or "_", which leaves nothing here`,
           ...(fix ? { fix } : {}),
         });
       }

@@ -6,7 +6,7 @@ import { quote } from '../words.js';
 // Path segments that name things which should not be public at all. Deliberately short: admin areas such as
 // /wp-admin/ are public knowledge, and /private/ is as often a site section as a secret.
 const PRIVATE =
-  /(?:^|[/_.-])(?:secrets?|confidential|backups?|passwords?|passwd|credentials?|\.git|\.svn|\.env|\.htpasswd|dump|db[_-]?backup)(?=$|[/_.\-*?$])/i;
+  /(?:^|[/_.-])(?:secrets?|confidential|backups?|credentials?|\.git|\.svn|\.env|\.htpasswd|dump|db[_-]?backup)(?=$|[/_.\-*?$])/i;
 
 export const revealsPrivatePath = defineRule({
   code: 'reveals-private-path',

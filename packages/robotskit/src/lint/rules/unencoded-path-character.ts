@@ -6,6 +6,9 @@ import { fieldSpelling, quote } from '../words.js';
 // Characters that browsers and crawlers always percent-encode in paths and queries (WHATWG URL), and control chars.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
 const RAW = /[\u0000-\u0020"<>\u007f]/g;
+// The same, to test a value cheaply before looking closer.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
+const HAS_RAW = /[\u0000-\u0020"<>\u007f]/;
 
 const encode = (c: string): string => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 
@@ -19,6 +22,7 @@ export const unencodedPathCharacter = defineRule({
     const units = context.units;
     for (const record of context.records) {
       if ((record.field !== 'allow' && record.field !== 'disallow') || record.valueRange === null) continue;
+      if (!HAS_RAW.test(record.value)) continue;
       const { start, end } = record.valueRange;
       const value = units.slice(start, end);
       RAW.lastIndex = 0;
