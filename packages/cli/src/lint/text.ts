@@ -84,7 +84,10 @@ export function formatText(
   paint: Paint,
 ): string {
   const out: string[] = [];
-  const gutter = String(Math.max(1, ...diagnostics.map((d) => positions.position(d.range.start).line))).length;
+  // The widest line number; the last diagnostic starts on the last line (diagnostics come sorted by offset).
+  const lastLine =
+    diagnostics.length === 0 ? 1 : positions.position(diagnostics[diagnostics.length - 1]!.range.start).line;
+  const gutter = String(lastLine).length;
   for (const d of diagnostics) {
     const { start } = spanOf(positions, d.range);
     const where = paint('bold', `${name}:${start.line}:${start.column}:`);

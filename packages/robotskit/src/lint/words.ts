@@ -49,7 +49,7 @@ export function fieldSpelling(record: RobotsRecord): string {
 // Control, format, private-use and non-characters: shown as escapes so a message never hides or garbles text.
 const INVISIBLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: making control characters visible is the point.
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ue000-\uf8ff\ufff0-\uffff]/g;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ue000-\uf8ff\ufff0-\ufffc\ufffe\uffff]/g;
 
 /** A value for a message: quoted, shortened, invisible characters made visible. */
 export function quote(text: string, max = 60): string {

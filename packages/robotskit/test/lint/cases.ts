@@ -389,6 +389,21 @@ export const CASES: readonly LintCase[] = [
     ignore: ['no-sitemap', 'empty-disallow'],
   },
   {
+    code: 'group-merges-with-next',
+    name: 'not reported when the next group names the same crawlers anyway',
+    lines: [
+      'User-agent: *',
+      '',
+      '# more',
+      'User-agent: *',
+      'Disallow: /x',
+      'User-agent: a',
+      'User-agent: b',
+      'Disallow: /y',
+    ],
+    ignore: ['no-sitemap'],
+  },
+  {
     code: 'empty-group',
     name: 'a crawler with a group but no rules ignores *',
     lines: [

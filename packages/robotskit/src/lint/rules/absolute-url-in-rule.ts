@@ -1,9 +1,8 @@
-/** `absolute-url-in-rule`: a rule written as a full URL never matches; rules take paths. */
-
 import { pathOfUrl } from '../../url/path.js';
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
+/** `absolute-url-in-rule`: a rule written as a full URL never matches; rules take paths. */
 export const absoluteUrlInRule = defineRule({
   code: 'absolute-url-in-rule',
   name: 'Absolute URL in a rule',

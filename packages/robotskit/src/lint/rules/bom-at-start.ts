@@ -1,7 +1,6 @@
-/** `bom-at-start`: a byte order mark at the start of the file, which Google skips and some tools do not. */
-
 import { defineRule } from '../rule.js';
 
+/** `bom-at-start`: a byte order mark at the start of the file, which Google skips and some tools do not. */
 export const bomAtStart = defineRule({
   code: 'bom-at-start',
   name: 'Byte order mark at the start',

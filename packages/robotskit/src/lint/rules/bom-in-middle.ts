@@ -1,5 +1,3 @@
-/** `bom-in-middle`: a byte order mark after the start of the file is content, not skipped. */
-
 import { defineRule } from '../rule.js';
 
 /** How a BOM (U+FEFF, bytes EF BB BF) looks in the units string: one char for text, three for bytes. */
@@ -7,6 +5,7 @@ function bomIn(unit: 'utf-16' | 'byte'): string {
   return unit === 'utf-16' ? '\uFEFF' : '\u00EF\u00BB\u00BF';
 }
 
+/** `bom-in-middle`: a byte order mark after the start of the file is content, not skipped. */
 export const bomInMiddle = defineRule({
   code: 'bom-in-middle',
   name: 'Byte order mark inside the file',

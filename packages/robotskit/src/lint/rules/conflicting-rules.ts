@@ -1,10 +1,9 @@
-/** `conflicting-rules`: an allow and a disallow with the same pattern for the same crawlers; the allow always wins. */
-
 import { deadRules } from '../analysis/dead-rules.js';
 import { poolName } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
+/** `conflicting-rules`: an allow and a disallow with the same pattern for the same crawlers; the allow always wins. */
 export const conflictingRules = defineRule({
   code: 'conflicting-rules',
   name: 'Allow and disallow with the same pattern',

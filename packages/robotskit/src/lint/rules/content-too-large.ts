@@ -1,7 +1,6 @@
-/** `content-too-large`: Google reads the first 500 KiB of a robots.txt and ignores the rest. */
-
 import { defineRule } from '../rule.js';
 
+/** `content-too-large`: Google reads the first 500 KiB of a robots.txt and ignores the rest. */
 export const contentTooLarge = defineRule({
   code: 'content-too-large',
   name: 'Content past the size limit',

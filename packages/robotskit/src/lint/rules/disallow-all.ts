@@ -1,5 +1,3 @@
-/** `disallow-all`: a rule that blocks the whole site for every crawler, or for Googlebot. */
-
 import { deadRules } from '../analysis/dead-rules.js';
 import { rulePools } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';
@@ -15,6 +13,7 @@ function matchesEverything(pattern: string): boolean {
   return pattern !== '' && (p === '/' || p === '');
 }
 
+/** `disallow-all`: a rule that blocks the whole site for every crawler, or for Googlebot. */
 export const disallowAll = defineRule({
   code: 'disallow-all',
   name: 'Whole site disallowed',

@@ -1,8 +1,7 @@
-/** `dollar-not-at-end`: `$` anchors only at the very end of a pattern; elsewhere it is a literal character. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
+/** `dollar-not-at-end`: `$` anchors only at the very end of a pattern; elsewhere it is a literal character. */
 export const dollarNotAtEnd = defineRule({
   code: 'dollar-not-at-end',
   name: '"$" not at the end',

@@ -1,9 +1,8 @@
-/** `duplicate-rule`: the same rule twice for the same crawlers. */
-
 import { deadRules } from '../analysis/dead-rules.js';
 import { poolName } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';
 
+/** `duplicate-rule`: the same rule twice for the same crawlers. */
 export const duplicateRule = defineRule({
   code: 'duplicate-rule',
   name: 'Duplicate rule',

@@ -1,5 +1,3 @@
-/** `duplicate-sitemap`: the same sitemap URL listed twice. */
-
 import { defineRule } from '../rule.js';
 
 function normalise(value: string): string | null {
@@ -10,6 +8,7 @@ function normalise(value: string): string | null {
   }
 }
 
+/** `duplicate-sitemap`: the same sitemap URL listed twice. */
 export const duplicateSitemap = defineRule({
   code: 'duplicate-sitemap',
   name: 'Duplicate sitemap',

@@ -1,7 +1,6 @@
-/** `empty-disallow`: `Disallow:` with no path, which allows everything. */
-
 import { defineRule } from '../rule.js';
 
+/** `empty-disallow`: `Disallow:` with no path, which allows everything. */
 export const emptyDisallow = defineRule({
   code: 'empty-disallow',
   name: 'Empty disallow',

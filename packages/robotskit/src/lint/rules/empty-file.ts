@@ -1,7 +1,6 @@
-/** `empty-file`: a robots.txt with no directive at all, which allows everything. */
-
 import { defineRule } from '../rule.js';
 
+/** `empty-file`: a robots.txt with no directive at all, which allows everything. */
 export const emptyFile = defineRule({
   code: 'empty-file',
   name: 'Empty file',

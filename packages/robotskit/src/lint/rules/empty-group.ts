@@ -1,9 +1,8 @@
-/** `empty-group`: a crawler whose groups hold no rule may crawl everything, and ignores the `*` group. */
-
 import { rulePools } from '../analysis/pools.js';
 import { writtenGroups } from '../analysis/written-groups.js';
 import { defineRule } from '../rule.js';
 
+/** `empty-group`: a crawler whose groups hold no rule may crawl everything, and ignores the `*` group. */
 export const emptyGroup = defineRule({
   code: 'empty-group',
   name: 'Group without rules',

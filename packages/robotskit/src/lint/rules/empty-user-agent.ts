@@ -1,7 +1,6 @@
-/** `empty-user-agent`: a user-agent line without a name names no crawler. */
-
 import { defineRule } from '../rule.js';
 
+/** `empty-user-agent`: a user-agent line without a name names no crawler. */
 export const emptyUserAgent = defineRule({
   code: 'empty-user-agent',
   name: 'Empty user-agent',

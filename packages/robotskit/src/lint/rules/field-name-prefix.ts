@@ -1,8 +1,7 @@
-/** `field-name-prefix`: a field name that only starts with a real one (`Disallowed:`), which Google accepts. */
-
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
+/** `field-name-prefix`: a field name that only starts with a real one (`Disallowed:`), which Google accepts. */
 export const fieldNamePrefix = defineRule({
   code: 'field-name-prefix',
   name: 'Field name with extra letters',

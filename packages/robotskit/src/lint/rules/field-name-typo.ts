@@ -1,8 +1,7 @@
-/** `field-name-typo`: a misspelt field name that Google accepts and other crawlers may not. */
-
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
+/** `field-name-typo`: a misspelt field name that Google accepts and other crawlers may not. */
 export const fieldNameTypo = defineRule({
   code: 'field-name-typo',
   name: 'Misspelt field name',

@@ -1,8 +1,7 @@
-/** `hash-in-path`: a `#` right after a pattern starts a comment, so the rule is shorter than it looks. */
-
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
+/** `hash-in-path`: a `#` right after a pattern starts a comment, so the rule is shorter than it looks. */
 export const hashInPath = defineRule({
   code: 'hash-in-path',
   name: '"#" inside a pattern',

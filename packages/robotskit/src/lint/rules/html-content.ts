@@ -1,5 +1,3 @@
-/** `html-content`: an HTML page served as robots.txt (an error page, a login wall, a single-page app). */
-
 import { defineRule } from '../rule.js';
 
 const HTML = /<(?:!doctype\s+html|html|head|body|meta|title|script|link|div)(?=[\s>/])/i;
@@ -7,6 +5,7 @@ const HTML = /<(?:!doctype\s+html|html|head|body|meta|title|script|link|div)(?=[
 /** Lines looked at: an HTML page shows itself at once, and a real robots.txt with a stray "<html" is not one. */
 const LOOK_AT = 20;
 
+/** `html-content`: an HTML page served as robots.txt (an error page, a login wall, a single-page app). */
 export const htmlContent = defineRule({
   code: 'html-content',
   name: 'HTML instead of robots.txt',

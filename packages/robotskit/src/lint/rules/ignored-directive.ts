@@ -1,5 +1,3 @@
-/** `ignored-directive`: fields other crawlers use (crawl-delay, host, clean-param…) in lines meant for Google. */
-
 import type { RobotsGroup } from '../../model/types.js';
 import { defineRule } from '../rule.js';
 import { isGoogleToken, OTHER_FIELDS, quote } from '../words.js';
@@ -19,6 +17,7 @@ function meantForGoogle(group: RobotsGroup | undefined): boolean {
   return group === undefined || group.agents.some((a) => a.global || isGoogleToken(a.token));
 }
 
+/** `ignored-directive`: fields other crawlers use (crawl-delay, host, clean-param…) in lines meant for Google. */
 export const ignoredDirective = defineRule({
   code: 'ignored-directive',
   name: 'Directive Google ignores',

@@ -1,10 +1,9 @@
-/** `invalid-clean-param`: a Yandex Clean-param line that does not follow its `param1&param2 [/path]` form. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
 const CLEAN_PARAM = /^[A-Za-z0-9_.-]+(?:&[A-Za-z0-9_.-]+)*(?:\s+[/*][A-Za-z0-9_.\-/*%?=&~:;,+!$@]*)?$/;
 
+/** `invalid-clean-param`: a Yandex Clean-param line that does not follow its `param1&param2 [/path]` form. */
 export const invalidCleanParam = defineRule({
   code: 'invalid-clean-param',
   name: 'Invalid Clean-param',

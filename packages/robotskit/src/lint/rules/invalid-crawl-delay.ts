@@ -1,8 +1,7 @@
-/** `invalid-crawl-delay`: a crawl-delay value that crawlers honouring it cannot read. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
+/** `invalid-crawl-delay`: a crawl-delay value that crawlers honouring it cannot read. */
 export const invalidCrawlDelay = defineRule({
   code: 'invalid-crawl-delay',
   name: 'Invalid crawl-delay',

@@ -1,5 +1,3 @@
-/** `invalid-sitemap-url`: a sitemap line whose value is not an absolute http(s) URL. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
@@ -11,6 +9,7 @@ function parse(value: string, base?: URL): URL | null {
   }
 }
 
+/** `invalid-sitemap-url`: a sitemap line whose value is not an absolute http(s) URL. */
 export const invalidSitemapUrl = defineRule({
   code: 'invalid-sitemap-url',
   name: 'Invalid sitemap URL',

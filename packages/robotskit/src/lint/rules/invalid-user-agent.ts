@@ -1,9 +1,8 @@
-/** `invalid-user-agent`: a user-agent value from which Google reads no product token at all. */
-
 import { isValidProductToken } from '../../url/user-agent.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
+/** `invalid-user-agent`: a user-agent value from which Google reads no product token at all. */
 export const invalidUserAgent = defineRule({
   code: 'invalid-user-agent',
   name: 'User-agent that matches no crawler',

@@ -1,11 +1,10 @@
-/** `invalid-utf8`: bytes that are not UTF-8 (a Latin-1 or Windows-1252 file), which match no URL Google requests. */
-
 import { utf16Encoding } from '../analysis/encoding.js';
 import { firstInvalidUtf8 } from '../analysis/utf8.js';
 import { defineRule } from '../rule.js';
 
 const hex = (b: number): string => b.toString(16).toUpperCase().padStart(2, '0');
 
+/** `invalid-utf8`: bytes that are not UTF-8 (a Latin-1 or Windows-1252 file), which match no URL Google requests. */
 export const invalidUtf8 = defineRule({
   code: 'invalid-utf8',
   name: 'Bytes that are not UTF-8',

@@ -1,8 +1,7 @@
-/** `line-too-long`: Google keeps the first 16,663 bytes of a line and drops the rest. */
-
 import { MAX_LINE_BYTES } from '../../parse/lines.js';
 import { defineRule } from '../rule.js';
 
+/** `line-too-long`: Google keeps the first 16,663 bytes of a line and drops the rest. */
 export const lineTooLong = defineRule({
   code: 'line-too-long',
   name: 'Line past the length cap',

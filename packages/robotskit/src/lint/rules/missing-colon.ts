@@ -1,8 +1,7 @@
-/** `missing-colon`: field and value separated by whitespace only, which Google accepts and others may not. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
+/** `missing-colon`: field and value separated by whitespace only, which Google accepts and others may not. */
 export const missingColon = defineRule({
   code: 'missing-colon',
   name: 'Missing colon',

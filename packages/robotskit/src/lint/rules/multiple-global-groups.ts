@@ -1,7 +1,6 @@
-/** `multiple-global-groups`: several `User-agent: *` groups, which Google merges and first-match crawlers do not. */
-
 import { defineRule } from '../rule.js';
 
+/** `multiple-global-groups`: several `User-agent: *` groups, which Google merges and first-match crawlers do not. */
 export const multipleGlobalGroups = defineRule({
   code: 'multiple-global-groups',
   name: 'Several * groups',

@@ -1,7 +1,6 @@
-/** `no-sitemap`: the file lists no sitemap. */
-
 import { defineRule } from '../rule.js';
 
+/** `no-sitemap`: the file lists no sitemap. */
 export const noSitemap = defineRule({
   code: 'no-sitemap',
   name: 'No sitemap',

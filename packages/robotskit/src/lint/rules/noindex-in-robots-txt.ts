@@ -1,8 +1,7 @@
-/** `noindex-in-robots-txt`: page-level directives (noindex, nofollow…) that no major crawler reads in robots.txt. */
-
 import { defineRule } from '../rule.js';
 import { PAGE_DIRECTIVES, quote } from '../words.js';
 
+/** `noindex-in-robots-txt`: page-level directives (noindex, nofollow…) that no major crawler reads in robots.txt. */
 export const noindexInRobotsTxt = defineRule({
   code: 'noindex-in-robots-txt',
   name: 'noindex in robots.txt',

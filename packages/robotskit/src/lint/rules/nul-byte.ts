@@ -1,8 +1,7 @@
-/** `nul-byte`: a NUL byte ends a line for Google; the rest of the line is ignored. */
-
 import { utf16Encoding } from '../analysis/encoding.js';
 import { defineRule } from '../rule.js';
 
+/** `nul-byte`: a NUL byte ends a line for Google; the rest of the line is ignored. */
 export const nulByte = defineRule({
   code: 'nul-byte',
   name: 'NUL byte',

@@ -1,11 +1,10 @@
-/** `path-without-leading-slash`: a rule pattern that starts with neither `/` nor `*` never matches. */
-
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
 /** `www.example.com/x`, `example.com`: a host name where the path should be. */
 const HOST_FIRST = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(?=\/|$)/i;
 
+/** `path-without-leading-slash`: a rule pattern that starts with neither `/` nor `*` never matches. */
 export const pathWithoutLeadingSlash = defineRule({
   code: 'path-without-leading-slash',
   name: 'Path without a leading slash',

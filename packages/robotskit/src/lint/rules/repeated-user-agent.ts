@@ -1,8 +1,7 @@
-/** `repeated-user-agent`: one crawler named in several groups, which Google merges and first-match crawlers do not. */
-
 import { asciiLower } from '../../url/user-agent.js';
 import { defineRule } from '../rule.js';
 
+/** `repeated-user-agent`: one crawler named in several groups, which Google merges and first-match crawlers do not. */
 export const repeatedUserAgent = defineRule({
   code: 'repeated-user-agent',
   name: 'Crawler named in several groups',

@@ -1,5 +1,3 @@
-/** `reveals-private-path`: a rule that points everyone to something meant to stay hidden. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
@@ -8,6 +6,7 @@ import { quote } from '../words.js';
 const PRIVATE =
   /(?:^|[/_.-])(?:secrets?|confidential|backups?|credentials?|\.git|\.svn|\.env|\.htpasswd|dump|db[_-]?backup)(?=$|[/_.\-*?$])/i;
 
+/** `reveals-private-path`: a rule that points everyone to something meant to stay hidden. */
 export const revealsPrivatePath = defineRule({
   code: 'reveals-private-path',
   name: 'Rule revealing a private path',

@@ -1,7 +1,6 @@
-/** `rule-outside-group`: allow/disallow lines before the first user-agent line belong to no group. */
-
 import { defineRule } from '../rule.js';
 
+/** `rule-outside-group`: allow/disallow lines before the first user-agent line belong to no group. */
 export const ruleOutsideGroup = defineRule({
   code: 'rule-outside-group',
   name: 'Rule outside any group',

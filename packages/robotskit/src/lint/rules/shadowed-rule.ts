@@ -1,5 +1,3 @@
-/** `shadowed-rule`: a rule that a rule of the other kind always beats, so it never decides anything. */
-
 import { deadRules } from '../analysis/dead-rules.js';
 import { poolName } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';
@@ -7,6 +5,7 @@ import { quote } from '../words.js';
 
 const SPELLING = { allow: 'Allow', disallow: 'Disallow' } as const;
 
+/** `shadowed-rule`: a rule that a rule of the other kind always beats, so it never decides anything. */
 export const shadowedRule = defineRule({
   code: 'shadowed-rule',
   name: 'Shadowed rule',

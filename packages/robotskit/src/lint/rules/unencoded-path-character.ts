@@ -1,5 +1,3 @@
-/** `unencoded-path-character`: characters a URL never holds raw (space, quotes, angle brackets) in a rule. */
-
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 
@@ -12,6 +10,7 @@ const HAS_RAW = /[\u0000-\u0020"<>\u007f]/;
 
 const encode = (c: string): string => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 
+/** `unencoded-path-character`: characters a URL never holds raw (space, quotes, angle brackets) in a rule. */
 export const unencodedPathCharacter = defineRule({
   code: 'unencoded-path-character',
   name: 'Character URLs never contain raw',

@@ -1,5 +1,3 @@
-/** `unknown-field`: a `key: value` line whose key neither Google nor any well-known crawler uses. */
-
 import { defineRule } from '../rule.js';
 import { nearestField, OTHER_FIELDS, PAGE_DIRECTIVES, quote } from '../words.js';
 
@@ -8,6 +6,7 @@ function bareSitemapUrl(key: string, value: string): boolean {
   return /^(https?|ftp)$/i.test(key) && value.startsWith('//') && /sitemap|\.xml(\.gz)?$|\.txt$/i.test(value);
 }
 
+/** `unknown-field`: a `key: value` line whose key neither Google nor any well-known crawler uses. */
 export const unknownField = defineRule({
   code: 'unknown-field',
   name: 'Unknown field',

@@ -1,5 +1,3 @@
-/** `unparseable-line`: content Google cannot read as `field: value`, so it ignores the line. */
-
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
@@ -9,6 +7,7 @@ const WHY = {
   'empty-key': 'there is no field name before the colon',
 } as const;
 
+/** `unparseable-line`: content Google cannot read as `field: value`, so it ignores the line. */
 export const unparseableLine = defineRule({
   code: 'unparseable-line',
   name: 'Unparseable line',

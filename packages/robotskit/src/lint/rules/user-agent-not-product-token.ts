@@ -1,10 +1,9 @@
-/** `user-agent-not-product-token`: a user-agent value of which Google reads only a prefix. */
-
 import { isValidProductToken } from '../../url/user-agent.js';
 import { defineRule } from '../rule.js';
 import type { Fix } from '../types.js';
 import { quote } from '../words.js';
 
+/** `user-agent-not-product-token`: a user-agent value of which Google reads only a prefix. */
 export const userAgentNotProductToken = defineRule({
   code: 'user-agent-not-product-token',
   name: 'User-agent that is not a product token',

@@ -1,8 +1,7 @@
-/** `utf16-file`: a robots.txt encoded as UTF-16, which Google reads as bytes and finds nothing usable in. */
-
 import { utf16Encoding } from '../analysis/encoding.js';
 import { defineRule } from '../rule.js';
 
+/** `utf16-file`: a robots.txt encoded as UTF-16, which Google reads as bytes and finds nothing usable in. */
 export const utf16File = defineRule({
   code: 'utf16-file',
   name: 'UTF-16 file',
