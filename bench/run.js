@@ -7,6 +7,7 @@ import { runClientBench } from './client.js';
 import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
+import { runLintBench } from './lint.js';
 
 const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
@@ -16,3 +17,4 @@ if (want('engine')) runEngineBench();
 if (want('dialects')) runDialectsBench();
 if (want('crawlers')) runCrawlersBench();
 if (want('client')) await runClientBench();
+if (want('lint')) runLintBench();

@@ -4,8 +4,9 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { runExplain } from './commands/explain.js';
+import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
 import { runTest } from './commands/test.js';
 import { CliError, type Io, processIo } from './io.js';
 
@@ -43,6 +44,23 @@ function program(io: Io, result: { code: number }): Command {
     .option('--json', 'print JSON')
     .action(async (file: string, url: string, options: { ua: string; json?: boolean }) => {
       result.code = await runExplain(io, file, url, options);
+    });
+
+  cmd
+    .command('lint')
+    .description(
+      'report what Google\u2019s parser cannot use, what it reads differently than meant, and useful facts (exit 0 clean, 1 problems at or above --severity, 2 error)',
+    )
+    .argument('<robots>', 'robots.txt file, http(s) URL, or - for standard input')
+    .addOption(new Option('--format <format>', 'output format').choices(LINT_FORMATS).default('text'))
+    .addOption(
+      new Option('--severity <level>', 'lowest severity that makes the exit status 1')
+        .choices(SEVERITIES)
+        .default('error'),
+    )
+    .option('--timeout <seconds>', 'for a URL: give up after this many seconds', '10')
+    .action(async (target: string, options: LintCommandOptions) => {
+      result.code = await runLint(io, target, options, version);
     });
 
   return cmd;

@@ -18,13 +18,13 @@ export interface RunResult {
 /** Runs the command in-process with captured output. */
 export async function run(
   argv: string[],
-  options: { stdin?: string | Uint8Array; tty?: boolean; env?: Record<string, string> } = {},
+  options: { stdin?: string | Uint8Array; tty?: boolean; env?: Record<string, string | undefined> } = {},
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
     stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
     readStdin: async () =>
       typeof options.stdin === 'string' ? new TextEncoder().encode(options.stdin) : (options.stdin ?? new Uint8Array()),
     env: { NO_COLOR: '1', ...options.env },

@@ -88,6 +88,10 @@ export {
   type RetrievalTimings,
   systemClock,
 } from './fetch/types.js';
+export { applyFixes } from './lint/fixes.js';
+export { atLeast, LINT_RULES, type LintOptions, lint } from './lint/lint.js';
+export { LINT_DOCS_BASE, type LintContext, type LintRule, type Report, type SharedAnalysis } from './lint/rule.js';
+export type { Diagnostic, Fix, LintCode, Severity, TextEdit } from './lint/types.js';
 export { type CompiledPattern, compilePattern, matchPattern, normalizePattern } from './match/pattern.js';
 export { parseUnavailableAfter } from './meta/date.js';
 export { type ImagePreview, mergeDirectives, NO_DIRECTIVES, type PageDirectives } from './meta/directives.js';

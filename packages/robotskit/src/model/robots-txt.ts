@@ -76,8 +76,18 @@ function absoluteHttpUrl(value: string): string | null {
   }
 }
 
+/**
+ * @internal The parsed source behind a {@link RobotsTxt}, for the linter, which needs the text and its offsets. Set by
+ * the class's static block (which may read private fields), so the public class carries no extra member.
+ */
+export let sourceOf: (robots: RobotsTxt) => SourceText;
+
 /** A parsed robots.txt. Create one with {@link parseRobotsTxt}. */
 export class RobotsTxt {
+  static {
+    sourceOf = (robots) => robots.text;
+  }
+
   /** The dialect the file was read with. */
   readonly dialect: DialectName;
   /** Groups in file order, as written (not merged). */

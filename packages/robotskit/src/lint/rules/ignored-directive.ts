@@ -1,0 +1,44 @@
+import type { RobotsGroup } from '../../model/types.js';
+import { defineRule } from '../rule.js';
+import { isGoogleToken, OTHER_FIELDS, quote } from '../words.js';
+
+const WHY: Record<string, string> = {
+  'crawl-delay': 'Googlebot sets its own crawl rate (Bing and Yandex honour crawl-delay)',
+  host: 'Host was a Yandex directive for the main mirror, retired in 2018 in favour of redirects',
+  'clean-param': 'Clean-param is read by Yandex only',
+  'request-rate': 'Request-rate is a non-standard extension that few crawlers read',
+  'visit-time': 'Visit-time is a non-standard extension that few crawlers read',
+  'content-signal': 'Content-Signal is a Cloudflare proposal that Google does not read',
+  'content-usage': 'Content-Usage is an IETF draft that Google does not read',
+};
+
+/** Whether the group's rules are read by one of Google's crawlers: it names one, or it is a `*` group. */
+function meantForGoogle(group: RobotsGroup | undefined): boolean {
+  return group === undefined || group.agents.some((a) => a.global || isGoogleToken(a.token));
+}
+
+/** `ignored-directive`: fields other crawlers use (crawl-delay, host, clean-param…) in lines meant for Google. */
+export const ignoredDirective = defineRule({
+  code: 'ignored-directive',
+  name: 'Directive Google ignores',
+  severity: 'warning',
+  description:
+    'A field Google ignores (crawl-delay, host, clean-param, request-rate…) in a group Google reads, or outside any group.',
+  check(context) {
+    const groupOf = new Map<number, RobotsGroup>();
+    for (const group of context.robots.groups) for (const ext of group.extensions) groupOf.set(ext.line, group);
+    for (const record of context.records) {
+      if (record.field !== 'unknown' || record.keyRange === null) continue;
+      const name = record.key.toLowerCase();
+      const known = name in OTHER_FIELDS;
+      if (!known && !name.startsWith('acap-')) continue;
+      const group = groupOf.get(record.line);
+      if (!meantForGoogle(group)) continue;
+      const why = known ? WHY[name] : 'ACAP was a publishers\u2019 proposal that search engines never adopted';
+      context.report({
+        range: context.contentRange(record),
+        message: `Google ignores ${quote(record.key)}${group === undefined ? ' (and this line is outside any group)' : ''}: ${why}`,
+      });
+    }
+  },
+});
