@@ -4,6 +4,9 @@
  * @packageDocumentation
  */
 
+export { type AppOptions, buildApp } from './api/app.js';
+export type { EffectivePolicy, EffectivePolicyResolver } from './api/effective-policy.js';
+export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';
 export { type DatabaseConfig, DatabaseConfigError, type DialectName, databaseConfigFrom } from './db/config.js';
 export { type Database, DatabaseOpenError, openDatabase } from './db/connect.js';
 export { migrateToLatest } from './db/migrations.js';
@@ -25,3 +28,14 @@ export { Worker, type WorkerOptions } from './monitor/worker.js';
 export { AddressPolicy, type AddressPolicyOptions } from './net/address-policy.js';
 export { AddressRefusedError } from './net/address-refused-error.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
+export { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+export {
+  checkServiceConfig,
+  type FetchingOptions,
+  type RunningService,
+  runWorkers,
+  ServiceConfigError,
+  type ServiceOptions,
+  startService,
+  type WorkersOptions,
+} from './service.js';

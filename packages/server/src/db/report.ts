@@ -4,7 +4,7 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { FetchOutcome, Schema } from './schema.js';
+import type { FetchOutcome, HostSource, Schema } from './schema.js';
 
 /** A file with what the report shows about it. */
 export interface FileReportRow {
@@ -41,7 +41,7 @@ export interface FileReportRow {
 /** A file row in a property's list: the file plus the host it was listed under. */
 export interface PropertyFileRow extends FileReportRow {
   readonly host_id: number;
-  readonly host_source: string;
+  readonly host_source: HostSource;
   readonly host_rank: number;
 }
 
