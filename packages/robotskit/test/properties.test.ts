@@ -171,7 +171,9 @@ describe('properties', () => {
       'missing colons': (n) => 'disallow /x\n'.repeat(n / 12),
     };
     for (const [name, make] of Object.entries(shapes)) {
-      const work = [20_000, 200_000].map((size) => countWork(() => parseRobotsTxt(make(size), { maxBytes: 1e7 }).records));
+      const work = [20_000, 200_000].map((size) =>
+        countWork(() => parseRobotsTxt(make(size), { maxBytes: 1e7 }).records),
+      );
       expect(work[1]! / work[0]!, name).toBeLessThan(12);
     }
   });

@@ -7,7 +7,13 @@
 export { type AppOptions, buildApp } from './api/app.js';
 export type { EffectivePolicy, EffectivePolicyResolver } from './api/effective-policy.js';
 export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';
-export { type DatabaseConfig, DatabaseConfigError, type DialectName, databaseConfigFrom } from './db/config.js';
+export {
+  type DatabaseConfig,
+  DatabaseConfigError,
+  type DialectName,
+  databaseConfigFrom,
+  describeDatabase,
+} from './db/config.js';
 export { type Database, DatabaseOpenError, openDatabase } from './db/connect.js';
 export { migrateToLatest } from './db/migrations.js';
 export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';

@@ -115,7 +115,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       await migrateToLatest(db, config.dialect);
     } catch (error) {
       await db.destroy().catch(() => {});
-      throw new DatabaseOpenError(`cannot prepare ${description}: ${reasonOf(error)}`, { cause: error });
+      throw new DatabaseOpenError(`cannot use ${description}: ${reasonOf(error)}`, { cause: error });
     }
   }
   return { db, dialect: config.dialect, description, close: () => db.destroy() };
