@@ -4,9 +4,11 @@
  */
 
 import { runEngineBench } from './engine.js';
+import { runServerBench } from './server.js';
 
 const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
 
 console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOString()}`);
 if (want('engine')) runEngineBench();
+if (want('server')) await runServerBench();
