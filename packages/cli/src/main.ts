@@ -55,6 +55,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--database-url <url>', 'PostgreSQL instead: postgres://user:password@host:5432/db (or DATABASE_URL)')
     .option('--token <secret>', 'require Authorization: Bearer <secret> for changes (or ROBOTSKIT_TOKEN)')
     .option('--workers <n>', 'fetch workers in this process (0: API only)', '1')
+    .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
     .action(async (options: ServeCliOptions) => {
       result.code = await runServe(io, options);
@@ -66,6 +67,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--database-url <url>', 'PostgreSQL: postgres://user:password@host:5432/db (or DATABASE_URL)')
     .option('--db <sqlite-file>', 'SQLite database file instead (one machine only)')
     .option('--workers <n>', 'workers in this process', '1')
+    .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
     .action(async (options: WorkerCliOptions) => {
       result.code = await runWorker(io, options);

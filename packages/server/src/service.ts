@@ -33,6 +33,11 @@ export interface FetchingOptions {
    * @default the built-in ones
    */
   readonly plugIns?: PlugIns;
+  /**
+   * History kept (fetches and versions older than this are pruned, except the versions still needed).
+   * @default 30 days
+   */
+  readonly retentionMs?: number;
   /** Where log lines go. */
   readonly log?: (line: string) => void;
 }
@@ -83,6 +88,7 @@ function startWorkers(
   plugIns: PlugIns,
   deps: PlugInDependencies,
   log: (line: string) => void,
+  retentionMs: number | undefined,
 ): Worker[] {
   const createRetrieval = plugIns.createRetrieval;
   if (!createRetrieval || count === 0) return [];
@@ -95,6 +101,7 @@ function startWorkers(
       retrieve,
       ...(analyze ? { analyze } : {}),
       now: deps.now,
+      ...(retentionMs === undefined ? {} : { retentionMs }),
       onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
     });
     worker.start();
@@ -115,7 +122,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let app: FastifyInstance | undefined;
   try {
     // SQLite: the workers share this process's one connection (better-sqlite3 is synchronous; see the package README).
-    workers = startWorkers(options.workers ?? 1, database, plugIns, deps, log);
+    workers = startWorkers(options.workers ?? 1, database, plugIns, deps, log, options.retentionMs);
     const resolvePolicy = plugIns.createPolicyResolver?.(deps);
     app = await buildApp({
       database,
@@ -180,7 +187,8 @@ export async function runWorkers(options: WorkersOptions): Promise<{ close(): Pr
   const log = options.log ?? ((line: string) => console.error(line));
   const database = await openDatabase(options.database);
   const fetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
-  const workers = startWorkers(options.count ?? 1, database, plugIns, { fetch, database, now: Date.now }, log);
+  const deps = { fetch, database, now: Date.now };
+  const workers = startWorkers(options.count ?? 1, database, plugIns, deps, log, options.retentionMs);
   return {
     async close() {
       await Promise.all(workers.map((w) => w.stop()));

@@ -14,6 +14,7 @@ export interface ServeCliOptions {
   readonly databaseUrl?: string;
   readonly token?: string;
   readonly workers: string;
+  readonly retentionDays: string;
   readonly allowPrivateAddresses?: boolean;
 }
 
@@ -22,8 +23,11 @@ export interface WorkerCliOptions {
   readonly db?: string;
   readonly databaseUrl?: string;
   readonly workers: string;
+  readonly retentionDays: string;
   readonly allowPrivateAddresses?: boolean;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Where `serve` keeps its SQLite database unless told otherwise. */
 export const DEFAULT_SQLITE_FILE = 'data/robotskit.sqlite';
@@ -102,6 +106,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
       database,
       token,
       workers,
+      retentionMs: integerOption('retention-days', options.retentionDays, 30, 36500) * DAY_MS,
       allowPrivateAddresses: options.allowPrivateAddresses ?? false,
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
     });
@@ -127,6 +132,7 @@ export async function runWorker(io: Io, options: WorkerCliOptions): Promise<numb
     workers = await server.runWorkers({
       database,
       count,
+      retentionMs: integerOption('retention-days', options.retentionDays, 30, 36500) * DAY_MS,
       allowPrivateAddresses: options.allowPrivateAddresses ?? false,
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
     });
