@@ -8,6 +8,7 @@ import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
 import { runLintBench } from './lint.js';
+import { runServerBench } from './server.js';
 
 const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
@@ -18,3 +19,4 @@ if (want('dialects')) runDialectsBench();
 if (want('crawlers')) runCrawlersBench();
 if (want('client')) await runClientBench();
 if (want('lint')) runLintBench();
+if (want('server')) await runServerBench();

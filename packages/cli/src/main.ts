@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
+import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
 import { runTest } from './commands/test.js';
 import { CliError, type Io, processIo } from './io.js';
 
@@ -61,6 +62,33 @@ function program(io: Io, result: { code: number }): Command {
     .option('--timeout <seconds>', 'for a URL: give up after this many seconds', '10')
     .action(async (target: string, options: LintCommandOptions) => {
       result.code = await runLint(io, target, options, version);
+    });
+
+  cmd
+    .command('serve')
+    .description('run the report service: JSON API, storage and fetch workers (SQLite in ./data/ by default)')
+    .option('--port <port>', 'TCP port', '8787')
+    .option('--host <host>', 'address to listen on (other than loopback needs --token)', '127.0.0.1')
+    .option('--db <sqlite-file>', 'SQLite database file (default data/robotskit.sqlite)')
+    .option('--database-url <url>', 'PostgreSQL instead: postgres://user:password@host:5432/db (or DATABASE_URL)')
+    .option('--token <secret>', 'require Authorization: Bearer <secret> for changes (or ROBOTSKIT_TOKEN)')
+    .option('--workers <n>', 'fetch workers in this process (0: API only)', '1')
+    .option('--retention-days <days>', 'history kept, at least 30 days', '30')
+    .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
+    .action(async (options: ServeCliOptions) => {
+      result.code = await runServe(io, options);
+    });
+
+  cmd
+    .command('worker')
+    .description('run fetch workers only; any number of them share one PostgreSQL database')
+    .option('--database-url <url>', 'PostgreSQL: postgres://user:password@host:5432/db (or DATABASE_URL)')
+    .option('--db <sqlite-file>', 'SQLite database file instead (one machine only)')
+    .option('--workers <n>', 'workers in this process', '1')
+    .option('--retention-days <days>', 'history kept, at least 30 days', '30')
+    .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
+    .action(async (options: WorkerCliOptions) => {
+      result.code = await runWorker(io, options);
     });
 
   return cmd;

@@ -1,0 +1,158 @@
+/**
+ * `robotskit serve` and `robotskit worker` as a user runs them: the real executable in a child process.
+ */
+
+import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, spawn } from './helpers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'robotskit-serve-'));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `robotskit serve` and resolves with its URL once it listens. */
+function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; exit: Promise<number | null> }> {
+  const child = spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const match = /service on (http:\/\/\S+) /.exec(out);
+      if (match) resolve({ child, url: match[1] as string, exit });
+    });
+    child.stderr?.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+describe('robotskit serve', () => {
+  it('serves the API on loopback with a SQLite file, and stops cleanly on SIGTERM', async () => {
+    const { child, url, exit } = await startServe(['--port', '0', '--db', join(dir, 'a', 'db.sqlite')]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await (await fetch(`${url}/api/health`)).json();
+    expect(health).toMatchObject({ status: 'ok', database: 'sqlite' });
+    const created = await fetch(`${url}/api/properties`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ property: 'example.com' }),
+    });
+    expect(created.status).toBe(201);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+
+    // The data outlives the process.
+    const again = await startServe(['--port', '0', '--db', join(dir, 'a', 'db.sqlite')]);
+    const list = (await (await fetch(`${again.url}/api/properties`)).json()) as { properties: { name: string }[] };
+    expect(list.properties.map((p) => p.name)).toEqual(['example.com']);
+    again.child.kill('SIGINT');
+    expect(await again.exit).toBe(0);
+  });
+
+  it('requires the token for changes when given one', async () => {
+    const { child, url, exit } = await startServe([
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'b.sqlite'),
+      '--token',
+      'secret-token-1',
+    ]);
+    const post = (auth?: string) =>
+      fetch(`${url}/api/properties`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify({ property: 'example.com' }),
+      });
+    expect((await post()).status).toBe(401);
+    expect((await post('Bearer secret-token-1')).status).toBe(201);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
+  const refusals: [args: string[], message: string][] = [
+    [
+      ['--host', '0.0.0.0'],
+      'robotskit: refusing to listen on 0.0.0.0 without a token: anyone who can reach it could add and delete properties.',
+    ],
+    [['--port', 'abc'], "robotskit: --port must be an integer from 0 to 65535 (got 'abc')"],
+    [['--port', '70000'], "robotskit: --port must be an integer from 0 to 65535 (got '70000')"],
+    [['--workers', '-1'], "robotskit: --workers must be an integer from 0 to 64 (got '-1')"],
+    [
+      ['--db', 'x.sqlite', '--database-url', 'postgres://h/db'],
+      'robotskit: give either --db <sqlite-file> or --database-url',
+    ],
+    [['--database-url', 'mysql://h/db'], "robotskit: --database-url must start with postgres:// (got 'mysql:')"],
+    [['--database-url', 'not a url'], "robotskit: --database-url is not a URL: 'not a url'"],
+    [['--token', 'short'], 'robotskit: --token must be at least 8 characters'],
+    [['--retention-days', '7'], "robotskit: --retention-days must be an integer from 30 to 36500 (got '7')"],
+    [['--bogus'], "error: unknown option '--bogus'"],
+  ];
+  it.each(refusals)('refuses %j with one clear line and exit 2', async (args, message) => {
+    const base = args.includes('--db') || args.includes('--database-url') ? [] : ['--db', join(dir, 'never.sqlite')];
+    const result = await spawn(['serve', ...base, ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says what is wrong when the database cannot be used', async () => {
+    writeFileSync(join(dir, 'not-a-db.sqlite'), 'this is not a database file, just text '.repeat(100));
+    const result = await spawn(['serve', '--port', '0', '--db', join(dir, 'not-a-db.sqlite')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^robotskit: cannot (open|use) SQLite .*not-a-db\.sqlite: file is not a database\n$/);
+  });
+});
+
+describe('robotskit worker', () => {
+  it('says plainly that there is nothing to run until retrieval is wired', async () => {
+    const result = await spawn(['worker', '--db', join(dir, 'w.sqlite')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'robotskit: robots.txt retrieval is not wired into this build yet (the engine fetch module, issue 4), so there is ' +
+        'nothing for a worker to run\n',
+    );
+  });
+});
+
+describe('lazy loading', () => {
+  const forbid = join(here, 'fixtures/forbid-server.mjs');
+  function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawnChild(process.execPath, ['--import', forbid, BIN, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  it('does not load the server package for the other commands', async () => {
+    const file = join(dir, 'robots.txt');
+    writeFileSync(file, 'User-agent: *\nDisallow: /private\n');
+    expect(await run(['test', file, 'Googlebot', 'https://e.com/private'])).toMatchObject({ code: 1, stderr: '' });
+    expect(await run(['explain', file, 'https://e.com/x', '--ua', 'Googlebot'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await run(['serve', '--help'])).toMatchObject({ code: 0 });
+  });
+
+  it('loads it for serve (so the check above can fail)', async () => {
+    const result = await run(['serve', '--port', '0', '--db', join(dir, 'lazy.sqlite')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('robotskit-server was loaded');
+  });
+});

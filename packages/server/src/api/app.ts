@@ -1,0 +1,108 @@
+/**
+ * The HTTP application: Fastify with JSON-schema validation of every input, one error shape, bearer-token auth for
+ * writes, and an OpenAPI 3.1 document generated from the route schemas at `GET /api/openapi.json`.
+ */
+
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Database } from '../db/connect.js';
+import { requireTokenForWrites } from './auth.js';
+import type { ApiContext } from './context.js';
+import type { EffectivePolicyResolver } from './effective-policy.js';
+import { errorBody, handleError } from './errors.js';
+import { registerRoutes } from './routes.js';
+import { ErrorResponse } from './schemas.js';
+import { validatorCompiler } from './validation.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Options of {@link buildApp}. */
+export interface AppOptions {
+  readonly database: Database;
+  /** When set, writes (POST, DELETE…) need `Authorization: Bearer <token>`. */
+  readonly token?: string | undefined;
+  /**
+   * The clock.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+  /** Computes files' effective policy (the availability timeline); without it the field is null. */
+  readonly resolvePolicy?: EffectivePolicyResolver;
+  /**
+   * Files not found for this long drop out of the list.
+   * @default 30 days
+   */
+  readonly hideNotFoundAfterMs?: number;
+  /** Whether fetch workers run in this process (reported by `/api/health`). */
+  readonly fetching?: boolean;
+  /**
+   * Fastify's logger setting (pino options, or false).
+   * @default false
+   */
+  readonly logger?: boolean | Record<string, unknown>;
+  /**
+   * Largest request body.
+   * @default 1 MiB
+   */
+  readonly bodyLimit?: number;
+}
+
+/** Builds the app (not listening yet). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const context: ApiContext = {
+    database: options.database,
+    now: options.now ?? Date.now,
+    resolvePolicy: options.resolvePolicy,
+    hideNotFoundAfterMs: options.hideNotFoundAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    fetching: options.fetching ?? false,
+    version,
+  };
+
+  // JSON only: a text/plain body is a 415, not a string that fails validation later.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler());
+  app.addSchema(ErrorResponse);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'robotskit report service',
+        version,
+        description:
+          'Watches robots.txt files of many sites, versions them and explains them. Errors are ' +
+          '`{ "error": { "code", "message" } }`. Writes need `Authorization: Bearer <token>` when the server has a token.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+  if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
+
+  registerRoutes(app, context);
+  app.get(
+    '/api/openapi.json',
+    {
+      schema: {
+        summary: 'This OpenAPI document',
+        tags: ['service'],
+        response: { 200: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => app.swagger(),
+  );
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,19 @@
+/**
+ * What the routes need: the database, the clock, and the optional parts other modules plug in.
+ */
+
+import type { Database } from '../db/connect.js';
+import type { EffectivePolicyResolver } from './effective-policy.js';
+
+/** The routes' view of the service. */
+export interface ApiContext {
+  readonly database: Database;
+  readonly now: () => number;
+  /** Computes effective policies; without it they are null. */
+  readonly resolvePolicy: EffectivePolicyResolver | undefined;
+  /** Files `not-found` for at least this long drop out of a property's list (they are still checked). */
+  readonly hideNotFoundAfterMs: number;
+  /** Whether this process runs fetch workers (reported by the health route). */
+  readonly fetching: boolean;
+  readonly version: string;
+}

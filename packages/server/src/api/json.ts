@@ -1,0 +1,96 @@
+/**
+ * Rows to API JSON: times as ISO strings, JSON columns parsed, unknowns as null (never a made-up zero).
+ */
+
+import type { FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
+import type { HostRow, PropertyRow } from '../db/schema.js';
+import type { EffectivePolicy } from './effective-policy.js';
+
+export function isoTime(ms: number): string;
+export function isoTime(ms: number | null): string | null;
+export function isoTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function propertyJson(row: PropertyRow, counts: { hostCount: number; fileCount: number }) {
+  return { id: row.id, kind: row.kind, name: row.name, createdAt: isoTime(row.created_at), ...counts };
+}
+
+export function hostJson(row: HostRow) {
+  return { id: row.id, host: row.host, source: row.source, rank: row.rank };
+}
+
+/** Why the last fetch did not fetch the file, in words. */
+function statusReason(row: FileReportRow): string | null {
+  if (row.fetch_outcome === null || row.fetch_outcome === 'fetched') return null;
+  if (row.fetch_outcome === 'not-found') return `Not found (${row.fetch_http_status ?? 404})`;
+  return row.fetch_error_message ?? (row.fetch_http_status === null ? 'failed' : `HTTP ${row.fetch_http_status}`);
+}
+
+export function fileJson(row: FileReportRow, policy: EffectivePolicy | null) {
+  return {
+    id: row.id,
+    url: row.url,
+    scheme: row.scheme,
+    host: row.host,
+    status: row.fetch_outcome,
+    statusReason: statusReason(row),
+    httpStatus: row.fetch_http_status,
+    lastCheckedAt: isoTime(row.fetch_started_at),
+    nextCheckAt: isoTime(row.next_fetch_at),
+    recrawlPending: row.recrawl_requested_at !== null,
+    size: row.fetch_outcome === 'fetched' ? row.fetch_size : null,
+    errors: row.fetch_outcome === 'fetched' ? row.lint_errors : null,
+    warnings: row.fetch_outcome === 'fetched' ? row.lint_warnings : null,
+    effectivePolicy: policy === null ? null : { ...policy, until: isoTime(policy.until) },
+    latestVersionId: row.latest_version_id,
+    notFoundSince: isoTime(row.not_found_since),
+    failingSince: isoTime(row.failing_since),
+  };
+}
+
+export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy | null) {
+  return { ...fileJson(row, policy), hostSource: row.host_source, hostRank: row.host_rank };
+}
+
+export function lastFetchJson(row: FileReportRow) {
+  if (row.last_fetch_id === null || row.fetch_outcome === null) return null;
+  return {
+    id: row.last_fetch_id,
+    startedAt: isoTime(row.fetch_started_at as number),
+    finishedAt: isoTime(row.fetch_finished_at as number),
+    outcome: row.fetch_outcome,
+    httpStatus: row.fetch_http_status,
+    size: row.fetch_size,
+    bodyHash: row.fetch_body_hash,
+    headers: parseJson<Record<string, string>>(row.fetch_headers_json, {}),
+    redirects: parseJson<{ url: string; status: number }[]>(row.fetch_redirects_json, []),
+    finalUrl: row.fetch_final_url,
+    error:
+      row.fetch_error_kind === null ? null : { kind: row.fetch_error_kind, message: row.fetch_error_message ?? '' },
+    timings: parseJson<Record<string, number> | null>(row.fetch_timings_json, null),
+  };
+}
+
+export function versionJson(row: VersionListRow) {
+  return {
+    id: row.id,
+    fileId: row.file_id,
+    fetchId: row.fetch_id,
+    fetchedAt: isoTime(row.fetched_at),
+    outcome: row.outcome,
+    httpStatus: row.http_status,
+    size: row.size,
+    bodyHash: row.body_hash,
+    headers: parseJson<Record<string, string>>(row.headers_json, {}),
+  };
+}

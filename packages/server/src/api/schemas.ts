@@ -1,0 +1,164 @@
+/**
+ * The JSON shapes of the API, as JSON Schema (TypeBox): Fastify validates requests and serialises responses with
+ * them, and the OpenAPI document is generated from them, so the three cannot drift apart.
+ */
+
+import { type TSchema, Type } from 'typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A timestamp: ISO 8601 in UTC. */
+const Time = Type.String({ format: 'date-time' });
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'stable kebab-case code, e.g. invalid-property, not-found, unauthorized' }),
+      message: Type.String({ description: 'what went wrong, in words' }),
+    }),
+  },
+  { $id: 'Error', description: 'every error has this shape' },
+);
+
+export const IdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'numeric id' }),
+});
+
+export const Host = Type.Object({
+  id: Type.Integer(),
+  host: Type.String({ description: 'ASCII (punycode) host, with the port when not the default' }),
+  source: Type.Union([Type.Literal('property'), Type.Literal('www'), Type.Literal('user'), Type.Literal('sitemap')]),
+  rank: Type.Integer({ description: 'importance: lower first; the report shows the first 20 hosts' }),
+});
+
+export const Property = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Union([Type.Literal('domain'), Type.Literal('url-prefix')]),
+  name: Type.String({ description: 'canonical: example.com or https://example.com/' }),
+  createdAt: Time,
+  hostCount: Type.Integer(),
+  fileCount: Type.Integer(),
+});
+
+export const PropertyDetail = Type.Object({
+  ...Property.properties,
+  hosts: Type.Array(Host),
+});
+
+export const CreatePropertyBody = Type.Object(
+  {
+    property: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'a domain (example.com, IDN allowed) or a host-level URL prefix (https://example.com/)',
+      examples: ['example.com', 'https://example.com/'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const AddHostBody = Type.Object(
+  { host: Type.String({ minLength: 1, maxLength: 253, description: 'a host of the domain, e.g. shop.example.com' }) },
+  { additionalProperties: false },
+);
+
+export const FilesQuery = Type.Object(
+  {
+    all: Type.Optional(
+      Type.Boolean({ description: 'include files not found for 30 days or more (hidden by default), and every host' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const EffectivePolicy = Type.Object(
+  {
+    policy: Type.Union([Type.Literal('allow-all'), Type.Literal('disallow-all'), Type.Literal('conditional')]),
+    reason: Type.String(),
+    versionId: Nullable(Type.Integer()),
+    until: Nullable(Time),
+  },
+  { description: 'null until the availability timeline is configured' },
+);
+
+const Headers = Type.Record(Type.String(), Type.String(), { description: 'the response headers that matter' });
+
+export const FetchSummary = Type.Object({
+  id: Type.Integer(),
+  startedAt: Time,
+  finishedAt: Time,
+  outcome: Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')]),
+  httpStatus: Nullable(Type.Integer()),
+  size: Nullable(Type.Integer()),
+  bodyHash: Nullable(Type.String()),
+  headers: Headers,
+  redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
+  finalUrl: Nullable(Type.String()),
+  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  timings: Nullable(Type.Record(Type.String(), Type.Number())),
+});
+
+export const RobotsFile = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  scheme: Type.Union([Type.Literal('http'), Type.Literal('https')]),
+  host: Type.String(),
+  status: Nullable(
+    Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')], {
+      description: 'status of the last fetch; null before the first fetch',
+    }),
+  ),
+  statusReason: Nullable(Type.String({ description: 'why it was not fetched (HTTP 503, DNS failure…)' })),
+  httpStatus: Nullable(Type.Integer()),
+  lastCheckedAt: Nullable(Time),
+  nextCheckAt: Time,
+  recrawlPending: Type.Boolean({ description: 'a recrawl was requested and has not run yet' }),
+  size: Nullable(Type.Integer({ description: 'bytes of the last fetched file; null when the last fetch failed' })),
+  errors: Nullable(Type.Integer({ description: 'lint errors of the last fetched content; null until linted' })),
+  warnings: Nullable(Type.Integer({ description: 'lint warnings of the last fetched content; null until linted' })),
+  effectivePolicy: Nullable(EffectivePolicy),
+  latestVersionId: Nullable(Type.Integer()),
+  notFoundSince: Nullable(Time),
+  failingSince: Nullable(Time),
+});
+
+export const PropertyFile = Type.Object({
+  ...RobotsFile.properties,
+  hostSource: Host.properties.source,
+  hostRank: Type.Integer(),
+});
+
+export const FileDetail = Type.Object({
+  ...RobotsFile.properties,
+  lastFetch: Nullable(FetchSummary),
+  properties: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+});
+
+export const Version = Type.Object({
+  id: Type.Integer(),
+  fileId: Type.Integer(),
+  fetchId: Nullable(Type.Integer({ description: 'null once the fetch itself has been pruned' })),
+  fetchedAt: Time,
+  outcome: FetchSummary.properties.outcome,
+  httpStatus: Nullable(Type.Integer()),
+  size: Nullable(Type.Integer()),
+  bodyHash: Nullable(Type.String()),
+  headers: Headers,
+});
+
+export const VersionDetail = Type.Object({
+  ...Version.properties,
+  previousVersionId: Nullable(Type.Integer()),
+  content: Nullable(
+    Type.String({ description: 'the body decoded as UTF-8 (invalid bytes replaced); /raw has the exact bytes' }),
+  ),
+});
+
+export const Health = Type.Object({
+  status: Type.Literal('ok'),
+  version: Type.String(),
+  database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  fetching: Type.Union([Type.Literal('running'), Type.Literal('not-configured')], {
+    description: 'whether this process runs fetch workers',
+  }),
+});

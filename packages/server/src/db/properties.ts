@@ -1,0 +1,202 @@
+/**
+ * Properties, their hosts and the robots.txt files they watch. A file is one origin's robots.txt and is shared by
+ * every property that watches that origin; it is deleted with the last property that watches it.
+ */
+
+import type { Kysely, Transaction } from 'kysely';
+import type { DialectName } from './config.js';
+import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './schema.js';
+import { writeTransaction } from './transaction.js';
+
+/** A property to create. */
+export interface NewProperty {
+  readonly kind: PropertyKind;
+  readonly name: string;
+  readonly hosts: readonly { readonly host: string; readonly source: HostSource }[];
+  readonly schemes: readonly ('http' | 'https')[];
+}
+
+/** Thrown when a property with the same canonical name exists. */
+export class PropertyExistsError extends Error {
+  readonly code = 'property-exists';
+  constructor(
+    readonly propertyName: string,
+    readonly existingId: number,
+  ) {
+    super(`the property ${propertyName} already exists (id ${existingId})`);
+    this.name = 'PropertyExistsError';
+  }
+}
+
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+/** The robots.txt URL of a scheme and host. */
+export function robotsUrl(scheme: 'http' | 'https', host: string): string {
+  return `${scheme}://${host}/robots.txt`;
+}
+
+/** Adds a host to a property with its files (created when new, due at once); returns the host row. */
+async function addHost(
+  trx: Db,
+  propertyId: number,
+  host: string,
+  source: HostSource,
+  rank: number,
+  schemes: readonly ('http' | 'https')[],
+  now: number,
+): Promise<HostRow> {
+  const hostRow = await trx
+    .insertInto('hosts')
+    .values({ property_id: propertyId, host, source, rank, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  for (const scheme of schemes) {
+    const url = robotsUrl(scheme, host);
+    await trx
+      .insertInto('robots_files')
+      .values({ url, scheme, host, created_at: now, next_fetch_at: now, priority: 1, consecutive_failures: 0 })
+      .onConflict((oc) => oc.column('url').doNothing())
+      .execute();
+    const file = await trx.selectFrom('robots_files').select('id').where('url', '=', url).executeTakeFirstOrThrow();
+    await trx.insertInto('host_files').values({ host_id: hostRow.id, file_id: file.id }).execute();
+  }
+  return hostRow;
+}
+
+/** Creates a property with its hosts and files. Throws {@link PropertyExistsError} for a duplicate. */
+export async function createProperty(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  property: NewProperty,
+  now: number,
+): Promise<PropertyRow> {
+  return writeTransaction(db, dialect, async (trx) => {
+    const existing = await trx
+      .selectFrom('properties')
+      .select('id')
+      .where('name', '=', property.name)
+      .executeTakeFirst();
+    if (existing) throw new PropertyExistsError(property.name, existing.id);
+    const row = await trx
+      .insertInto('properties')
+      .values({ kind: property.kind, name: property.name, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    let rank = 0;
+    for (const { host, source } of property.hosts) {
+      await addHost(trx, row.id, host, source, rank++, property.schemes, now);
+    }
+    return row;
+  });
+}
+
+/** Adds a host to an existing property (after the others in rank); null when it is already there. */
+export async function addPropertyHost(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  propertyId: number,
+  host: string,
+  source: HostSource,
+  schemes: readonly ('http' | 'https')[],
+  now: number,
+): Promise<HostRow | null> {
+  return writeTransaction(db, dialect, async (trx) => {
+    const existing = await trx
+      .selectFrom('hosts')
+      .select('id')
+      .where('property_id', '=', propertyId)
+      .where('host', '=', host)
+      .executeTakeFirst();
+    if (existing) return null;
+    const last = await trx
+      .selectFrom('hosts')
+      .select((eb) => eb.fn.max('rank').as('rank'))
+      .where('property_id', '=', propertyId)
+      .executeTakeFirst();
+    const rank = last?.rank == null ? 0 : Number(last.rank) + 1;
+    return addHost(trx, propertyId, host, source, rank, schemes, now);
+  });
+}
+
+/** Deletes a property, its hosts, and the files no other property watches (with their history). */
+export async function deleteProperty(db: Kysely<Schema>, dialect: DialectName, propertyId: number): Promise<boolean> {
+  return writeTransaction(db, dialect, async (trx) => {
+    const deleted = await trx.deleteFrom('properties').where('id', '=', propertyId).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    await trx
+      .deleteFrom('robots_files')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('host_files')
+              .select('host_files.file_id')
+              .whereRef('host_files.file_id', '=', 'robots_files.id'),
+          ),
+        ),
+      )
+      .execute();
+    // Bodies no longer referenced by any fetch or version go with them.
+    await trx
+      .deleteFrom('bodies')
+      .where((eb) =>
+        eb.and([
+          eb.not(
+            eb.exists(eb.selectFrom('fetches').select('fetches.id').whereRef('fetches.body_hash', '=', 'bodies.hash')),
+          ),
+          eb.not(
+            eb.exists(
+              eb.selectFrom('versions').select('versions.id').whereRef('versions.body_hash', '=', 'bodies.hash'),
+            ),
+          ),
+        ]),
+      )
+      .execute();
+    return true;
+  });
+}
+
+/** A property with how many files it watches. */
+export interface PropertySummary extends PropertyRow {
+  readonly host_count: number;
+  readonly file_count: number;
+}
+
+/** Every property, oldest first. */
+export async function listProperties(db: Kysely<Schema>): Promise<PropertySummary[]> {
+  const rows = await db
+    .selectFrom('properties as p')
+    .selectAll('p')
+    .select((eb) => [
+      eb
+        .selectFrom('hosts as h')
+        .select((e) => e.fn.countAll().as('n'))
+        .whereRef('h.property_id', '=', 'p.id')
+        .as('host_count'),
+      eb
+        .selectFrom('hosts as h')
+        .innerJoin('host_files as hf', 'hf.host_id', 'h.id')
+        .select((e) => e.fn.countAll().as('n'))
+        .whereRef('h.property_id', '=', 'p.id')
+        .as('file_count'),
+    ])
+    .orderBy('p.id')
+    .execute();
+  return rows.map((r) => ({ ...r, host_count: Number(r.host_count ?? 0), file_count: Number(r.file_count ?? 0) }));
+}
+
+/** One property, or undefined. */
+export async function getProperty(db: Kysely<Schema>, id: number): Promise<PropertyRow | undefined> {
+  return db.selectFrom('properties').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A property's hosts, most important first. */
+export async function listHosts(db: Kysely<Schema>, propertyId: number): Promise<HostRow[]> {
+  return db
+    .selectFrom('hosts')
+    .selectAll()
+    .where('property_id', '=', propertyId)
+    .orderBy('rank')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,211 @@
+/**
+ * The queries behind the report: a property's files with their last fetch, one file, its versions, one version's
+ * content.
+ */
+
+import type { Kysely } from 'kysely';
+import type { FetchOutcome, HostSource, Schema } from './schema.js';
+
+/** A file with what the report shows about it. */
+export interface FileReportRow {
+  readonly id: number;
+  readonly url: string;
+  readonly scheme: 'http' | 'https';
+  readonly host: string;
+  readonly created_at: number;
+  readonly next_fetch_at: number;
+  readonly priority: number;
+  readonly recrawl_requested_at: number | null;
+  readonly lease_expires_at: number | null;
+  readonly consecutive_failures: number;
+  readonly failing_since: number | null;
+  readonly not_found_since: number | null;
+  readonly last_fetch_id: number | null;
+  readonly fetch_started_at: number | null;
+  readonly fetch_finished_at: number | null;
+  readonly fetch_outcome: FetchOutcome | null;
+  readonly fetch_http_status: number | null;
+  readonly fetch_size: number | null;
+  readonly fetch_body_hash: string | null;
+  readonly fetch_headers_json: string | null;
+  readonly fetch_redirects_json: string | null;
+  readonly fetch_final_url: string | null;
+  readonly fetch_error_kind: string | null;
+  readonly fetch_error_message: string | null;
+  readonly fetch_timings_json: string | null;
+  readonly lint_errors: number | null;
+  readonly lint_warnings: number | null;
+  readonly latest_version_id: number | null;
+}
+
+/** A file row in a property's list: the file plus the host it was listed under. */
+export interface PropertyFileRow extends FileReportRow {
+  readonly host_id: number;
+  readonly host_source: HostSource;
+  readonly host_rank: number;
+}
+
+function fileReportQuery(db: Kysely<Schema>) {
+  return db
+    .selectFrom('robots_files as f')
+    .leftJoin('fetches as lf', 'lf.id', 'f.last_fetch_id')
+    .leftJoin('bodies as b', 'b.hash', 'lf.body_hash')
+    .select((eb) => [
+      'f.id',
+      'f.url',
+      'f.scheme',
+      'f.host',
+      'f.created_at',
+      'f.next_fetch_at',
+      'f.priority',
+      'f.recrawl_requested_at',
+      'f.lease_expires_at',
+      'f.consecutive_failures',
+      'f.failing_since',
+      'f.not_found_since',
+      'f.last_fetch_id',
+      'lf.started_at as fetch_started_at',
+      'lf.finished_at as fetch_finished_at',
+      'lf.outcome as fetch_outcome',
+      'lf.http_status as fetch_http_status',
+      'lf.size as fetch_size',
+      'lf.body_hash as fetch_body_hash',
+      'lf.headers_json as fetch_headers_json',
+      'lf.redirects_json as fetch_redirects_json',
+      'lf.final_url as fetch_final_url',
+      'lf.error_kind as fetch_error_kind',
+      'lf.error_message as fetch_error_message',
+      'lf.timings_json as fetch_timings_json',
+      'b.lint_errors',
+      'b.lint_warnings',
+      eb
+        .selectFrom('versions as v')
+        .select((e) => e.fn.max('v.id').as('id'))
+        .whereRef('v.file_id', '=', 'f.id')
+        .as('latest_version_id'),
+    ]);
+}
+
+/** Options of {@link listPropertyFiles}. */
+export interface PropertyFilesOptions {
+  /**
+   * Hosts shown, most important first (Search Console shows 20, so up to 40 files).
+   * @default 20
+   */
+  readonly hostLimit?: number;
+  /** Hide files that have been `not-found` since before this time (the report drops files 404 for 30 days). */
+  readonly hideNotFoundBefore?: number;
+}
+
+/** A property's files: hosts by rank, https before http. */
+export async function listPropertyFiles(
+  db: Kysely<Schema>,
+  propertyId: number,
+  options: PropertyFilesOptions = {},
+): Promise<PropertyFileRow[]> {
+  const topHosts = db
+    .selectFrom('hosts')
+    .select('id')
+    .where('property_id', '=', propertyId)
+    .orderBy('rank')
+    .orderBy('id')
+    .limit(options.hostLimit ?? 20);
+  let query = fileReportQuery(db)
+    .innerJoin('host_files as hf', 'hf.file_id', 'f.id')
+    .innerJoin('hosts as h', 'h.id', 'hf.host_id')
+    .select(['h.id as host_id', 'h.source as host_source', 'h.rank as host_rank'])
+    .where('h.property_id', '=', propertyId)
+    .where('h.id', 'in', topHosts);
+  const hideBefore = options.hideNotFoundBefore;
+  if (hideBefore !== undefined) {
+    query = query.where((eb) => eb.or([eb('f.not_found_since', 'is', null), eb('f.not_found_since', '>', hideBefore)]));
+  }
+  const rows = await query.orderBy('h.rank').orderBy('h.id').orderBy('f.scheme', 'desc').execute();
+  return rows.map(normalise);
+}
+
+/** One file, or undefined. */
+export async function getFileReport(db: Kysely<Schema>, fileId: number): Promise<FileReportRow | undefined> {
+  const row = await fileReportQuery(db).where('f.id', '=', fileId).executeTakeFirst();
+  return row === undefined ? undefined : normalise(row);
+}
+
+/** The properties that watch a file. */
+export async function propertiesOfFile(db: Kysely<Schema>, fileId: number): Promise<{ id: number; name: string }[]> {
+  return db
+    .selectFrom('host_files as hf')
+    .innerJoin('hosts as h', 'h.id', 'hf.host_id')
+    .innerJoin('properties as p', 'p.id', 'h.property_id')
+    .select(['p.id', 'p.name'])
+    .where('hf.file_id', '=', fileId)
+    .distinct()
+    .orderBy('p.id')
+    .execute();
+}
+
+/** A version as listed. */
+export interface VersionListRow {
+  readonly id: number;
+  readonly file_id: number;
+  readonly fetch_id: number | null;
+  readonly fetched_at: number;
+  readonly outcome: FetchOutcome;
+  readonly http_status: number | null;
+  readonly size: number | null;
+  readonly body_hash: string | null;
+  readonly headers_json: string;
+}
+
+/** A file's versions, newest first. */
+export async function listVersions(
+  db: Kysely<Schema>,
+  fileId: number,
+  options: { limit?: number } = {},
+): Promise<VersionListRow[]> {
+  const rows = await db
+    .selectFrom('versions')
+    .selectAll()
+    .where('file_id', '=', fileId)
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 1000)
+    .execute();
+  return rows.map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
+}
+
+/** One version with its content bytes (null when the fetch had no body) and the previous version's id. */
+export async function getVersion(
+  db: Kysely<Schema>,
+  versionId: number,
+): Promise<(VersionListRow & { content: Uint8Array | null; previous_version_id: number | null }) | undefined> {
+  const row = await db
+    .selectFrom('versions as v')
+    .leftJoin('bodies as b', 'b.hash', 'v.body_hash')
+    .selectAll('v')
+    .select((eb) => [
+      'b.content',
+      eb
+        .selectFrom('versions as p')
+        .select((e) => e.fn.max('p.id').as('id'))
+        .whereRef('p.file_id', '=', 'v.file_id')
+        .whereRef('p.id', '<', 'v.id')
+        .as('previous_version_id'),
+    ])
+    .where('v.id', '=', versionId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    ...row,
+    size: row.size === null ? null : Number(row.size),
+    content: row.content ?? null,
+    previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
+  };
+}
+
+/** Aggregates come back as strings or bigints on some drivers; ids and sizes are plain numbers here. */
+function normalise<T extends FileReportRow>(row: T): T {
+  return {
+    ...row,
+    fetch_size: row.fetch_size === null ? null : Number(row.fetch_size),
+    latest_version_id: row.latest_version_id == null ? null : Number(row.latest_version_id),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The tables as Kysely sees them. Column types work on both SQLite and PostgreSQL: times are epoch milliseconds in
+ * 64-bit integers, bodies are bytes (BLOB / bytea), structured values are JSON text, flags are integers.
+ */
+
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Epoch milliseconds. */
+export type EpochMs = number;
+
+/** What a property is: a whole domain, or one origin given as a host-level URL prefix. */
+export type PropertyKind = 'domain' | 'url-prefix';
+
+/** Why a host belongs to a property; the report shows hosts by rank (lower is more important). */
+export type HostSource = 'property' | 'www' | 'user' | 'sitemap';
+
+/** The result class of one fetch as the report shows it. */
+export type FetchOutcome = 'fetched' | 'not-found' | 'error';
+
+export interface PropertiesTable {
+  id: Generated<number>;
+  kind: PropertyKind;
+  /** Canonical form: `example.com` (punycode) or `https://example.com/` (origin plus `/`). */
+  name: string;
+  created_at: EpochMs;
+}
+
+export interface HostsTable {
+  id: Generated<number>;
+  property_id: number;
+  /** The URL host: ASCII hostname, with the port when it is not the scheme's default. */
+  host: string;
+  source: HostSource;
+  /** Importance within the property: lower is more important; the report shows the first 20. */
+  rank: number;
+  created_at: EpochMs;
+}
+
+export interface RobotsFilesTable {
+  id: Generated<number>;
+  /** `scheme://host[:port]/robots.txt`, unique: one row per origin, shared by every property that watches it. */
+  url: string;
+  scheme: 'http' | 'https';
+  host: string;
+  created_at: EpochMs;
+  /** Due when this has passed. */
+  next_fetch_at: EpochMs;
+  /** 0 for a requested recrawl (the front of the queue), 1 for scheduled fetches. */
+  priority: number;
+  recrawl_requested_at: EpochMs | null;
+  lease_owner: string | null;
+  /** Fencing token of the current claim: a fetch is recorded only while the token still matches. */
+  lease_token: string | null;
+  leased_at: EpochMs | null;
+  lease_expires_at: EpochMs | null;
+  /** The newest recorded fetch (kept by pruning). */
+  last_fetch_id: number | null;
+  /** Failed fetches in a row (drives the retry backoff). */
+  consecutive_failures: number;
+  /** Start of the current run of `error` outcomes, null when the last fetch did not fail. */
+  failing_since: EpochMs | null;
+  /** Start of the current run of `not-found` outcomes: the report hides a file 404 for 30 days. */
+  not_found_since: EpochMs | null;
+}
+
+export interface HostFilesTable {
+  host_id: number;
+  file_id: number;
+}
+
+export interface BodiesTable {
+  /** SHA-256 of the content, lowercase hex. Content is stored once however many fetches return it. */
+  hash: string;
+  content: Uint8Array;
+  size: number;
+  created_at: EpochMs;
+  /** Lint results of this content; null until a linter has looked at it. */
+  lint_errors: number | null;
+  lint_warnings: number | null;
+  lint_json: string | null;
+}
+
+export interface FetchesTable {
+  id: Generated<number>;
+  file_id: number;
+  started_at: EpochMs;
+  finished_at: EpochMs;
+  outcome: FetchOutcome;
+  http_status: number | null;
+  /** Bytes of the body kept, null when nothing was fetched. */
+  size: number | null;
+  body_hash: string | null;
+  /** `outcome` for failures, `sha256:<hash>` for bodies: a new version starts where this changes. */
+  content_key: string;
+  /** JSON object: the response headers that matter (content-type, cache-control, last-modified, etag…). */
+  headers_json: string;
+  /** JSON array of `{ url, status }`, one per redirect hop followed. */
+  redirects_json: string;
+  final_url: string | null;
+  error_kind: string | null;
+  error_message: string | null;
+  /** JSON object of named durations in milliseconds (dns, connect, firstByte, total…), or null. */
+  timings_json: string | null;
+  worker: string | null;
+}
+
+export interface VersionsTable {
+  id: Generated<number>;
+  file_id: number;
+  /** The fetch that saw this content first; null once pruning removed that fetch (the version stays). */
+  fetch_id: number | null;
+  fetched_at: EpochMs;
+  outcome: FetchOutcome;
+  http_status: number | null;
+  size: number | null;
+  body_hash: string | null;
+  headers_json: string;
+}
+
+export interface AlertsTable {
+  id: Generated<number>;
+  property_id: number | null;
+  file_id: number | null;
+  /** Stable kebab-case code: `file-changed`, `file-unreachable`, `disallow-all-added`, `sitemap-removed`… */
+  kind: string;
+  severity: 'critical' | 'warning' | 'info';
+  /** What changed, in words. */
+  message: string;
+  details_json: string | null;
+  version_id: number | null;
+  previous_version_id: number | null;
+  created_at: EpochMs;
+}
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  /** Null: alerts of every property. */
+  property_id: number | null;
+  url: string;
+  secret: string | null;
+  /** JSON array of alert kinds, or null for all. */
+  kinds_json: string | null;
+  created_at: EpochMs;
+  disabled_at: EpochMs | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  alert_id: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: EpochMs;
+  lease_owner: string | null;
+  lease_expires_at: EpochMs | null;
+  last_error: string | null;
+  delivered_at: EpochMs | null;
+}
+
+/** Named leases for jobs that one process at a time should run (pruning, webhook delivery sweeps). */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: EpochMs;
+}
+
+/** The whole database. */
+export interface Schema {
+  properties: PropertiesTable;
+  hosts: HostsTable;
+  robots_files: RobotsFilesTable;
+  host_files: HostFilesTable;
+  bodies: BodiesTable;
+  fetches: FetchesTable;
+  versions: VersionsTable;
+  alerts: AlertsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  leases: LeasesTable;
+}
+
+export type PropertyRow = Selectable<PropertiesTable>;
+export type HostRow = Selectable<HostsTable>;
+export type RobotsFileRow = Selectable<RobotsFilesTable>;
+export type FetchRow = Selectable<FetchesTable>;
+export type VersionRow = Selectable<VersionsTable>;
+export type BodyRow = Selectable<BodiesTable>;
+export type NewFetch = Insertable<FetchesTable>;

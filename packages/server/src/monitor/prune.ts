@@ -1,0 +1,84 @@
+/**
+ * History retention. Fetches older than the retention window are deleted, except each file's newest fetch (the
+ * versioning step compares against it). Versions older than the window are deleted except the ones still needed:
+ * each file's newest version (its current content) and its newest successfully fetched version (the last good copy
+ * the availability timeline falls back on). Bodies nobody references any more go last.
+ */
+
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/config.js';
+import type { Schema } from '../db/schema.js';
+import { writeTransaction } from '../db/transaction.js';
+
+/** The default retention window: 30 days, as Search Console shows. */
+export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** What one pruning pass deleted. */
+export interface PruneResult {
+  readonly fetches: number;
+  readonly versions: number;
+  readonly bodies: number;
+}
+
+/** Deletes history older than `now - retentionMs` that nothing needs. */
+export async function pruneHistory(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  options: { now: number; retentionMs?: number },
+): Promise<PruneResult> {
+  const cutoff = options.now - (options.retentionMs ?? DEFAULT_RETENTION_MS);
+  return writeTransaction(db, dialect, async (trx) => {
+    const fetches = await trx
+      .deleteFrom('fetches')
+      .where('started_at', '<', cutoff)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('robots_files')
+              .select('robots_files.id')
+              .whereRef('robots_files.last_fetch_id', '=', 'fetches.id'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+
+    const newestPerFile = trx
+      .selectFrom('versions as v')
+      .select((eb) => eb.fn.max('v.id').as('id'))
+      .groupBy('v.file_id');
+    const newestGoodPerFile = trx
+      .selectFrom('versions as g')
+      .select((eb) => eb.fn.max('g.id').as('id'))
+      .where('g.outcome', '=', 'fetched')
+      .groupBy('g.file_id');
+    const versions = await trx
+      .deleteFrom('versions')
+      .where('fetched_at', '<', cutoff)
+      .where('id', 'not in', newestPerFile)
+      .where('id', 'not in', newestGoodPerFile)
+      .executeTakeFirst();
+
+    const bodies = await trx
+      .deleteFrom('bodies')
+      .where((eb) =>
+        eb.and([
+          eb.not(
+            eb.exists(eb.selectFrom('fetches').select('fetches.id').whereRef('fetches.body_hash', '=', 'bodies.hash')),
+          ),
+          eb.not(
+            eb.exists(
+              eb.selectFrom('versions').select('versions.id').whereRef('versions.body_hash', '=', 'bodies.hash'),
+            ),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+
+    return {
+      fetches: Number(fetches.numDeletedRows),
+      versions: Number(versions.numDeletedRows),
+      bodies: Number(bodies.numDeletedRows),
+    };
+  });
+}

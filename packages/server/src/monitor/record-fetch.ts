@@ -1,0 +1,179 @@
+/**
+ * The versioning step: store one fetch, and a version when its content differs from the previous fetch's. Bodies are
+ * content-addressed (SHA-256) and stored once. Everything happens in one transaction that first checks the claim's
+ * fencing token, so a fetch is either recorded completely (fetch, body, version, the file's next due time, the lease
+ * released) or not at all: a worker killed at any moment leaves no half-written cycle.
+ */
+
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/config.js';
+import type { Schema } from '../db/schema.js';
+import { writeTransaction } from '../db/transaction.js';
+import type { BodyAnalysis, ClaimedFile, RetrievalResult } from './retrieval.js';
+
+/** SHA-256 of `bytes`, lowercase hex. */
+export function contentHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** What distinguishes one version from the next: the body for fetched files, the outcome for the others. */
+export function contentKeyOf(outcome: RetrievalResult['outcome'], bodyHash: string | null): string {
+  return outcome === 'fetched' ? `sha256:${bodyHash ?? ''}` : outcome;
+}
+
+/** Options of {@link recordFetch}. */
+export interface RecordOptions {
+  /** When the file is due next (see `nextFetchTime`). */
+  readonly nextFetchAt: number;
+  /** Name of the worker, stored with the fetch. */
+  readonly worker?: string;
+  /** Lint results for the body, stored with it when the body is new. */
+  readonly analysis?: BodyAnalysis;
+}
+
+/** What {@link recordFetch} did. */
+export type RecordResult =
+  | {
+      readonly recorded: true;
+      readonly fetchId: number;
+      readonly versionId: number | null;
+      readonly bodyHash: string | null;
+    }
+  /** The claim's lease had been taken over (it expired and another worker claimed the file): nothing was stored. */
+  | { readonly recorded: false; readonly reason: 'lease-lost' };
+
+/** Stores the result of fetching a claimed file. */
+export async function recordFetch(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  claim: Pick<ClaimedFile, 'id' | 'leaseToken'>,
+  result: RetrievalResult,
+  options: RecordOptions,
+): Promise<RecordResult> {
+  const body = result.outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
+  const bodyHash = body === null ? null : contentHash(body);
+  const contentKey = contentKeyOf(result.outcome, bodyHash);
+
+  return writeTransaction(db, dialect, async (trx) => {
+    const file = await trx
+      .selectFrom('robots_files')
+      .select([
+        'id',
+        'last_fetch_id',
+        'leased_at',
+        'recrawl_requested_at',
+        'consecutive_failures',
+        'failing_since',
+        'not_found_since',
+      ])
+      .where('id', '=', claim.id)
+      .where('lease_token', '=', claim.leaseToken)
+      .executeTakeFirst();
+    if (!file) return { recorded: false, reason: 'lease-lost' } as const;
+
+    if (body !== null && bodyHash !== null) {
+      const analysis = options.analysis;
+      await trx
+        .insertInto('bodies')
+        .values({
+          hash: bodyHash,
+          content: body,
+          size: body.byteLength,
+          created_at: result.finishedAt,
+          lint_errors: analysis?.errors ?? null,
+          lint_warnings: analysis?.warnings ?? null,
+          lint_json: analysis ? JSON.stringify(analysis.diagnostics) : null,
+        })
+        .onConflict((oc) =>
+          analysis
+            ? oc.column('hash').doUpdateSet({
+                lint_errors: analysis.errors,
+                lint_warnings: analysis.warnings,
+                lint_json: JSON.stringify(analysis.diagnostics),
+              })
+            : oc.column('hash').doNothing(),
+        )
+        .execute();
+    }
+
+    const previous =
+      file.last_fetch_id === null
+        ? undefined
+        : await trx.selectFrom('fetches').select('content_key').where('id', '=', file.last_fetch_id).executeTakeFirst();
+
+    const headersJson = JSON.stringify(result.headers);
+    const size = body === null ? null : body.byteLength;
+    const inserted = await trx
+      .insertInto('fetches')
+      .values({
+        file_id: claim.id,
+        started_at: result.startedAt,
+        finished_at: result.finishedAt,
+        outcome: result.outcome,
+        http_status: result.httpStatus,
+        size,
+        body_hash: bodyHash,
+        content_key: contentKey,
+        headers_json: headersJson,
+        redirects_json: JSON.stringify(result.redirects),
+        final_url: result.finalUrl,
+        error_kind: result.error?.kind ?? null,
+        error_message: result.error?.message ?? null,
+        timings_json: result.timings === undefined ? null : JSON.stringify(result.timings),
+        worker: options.worker ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const fetchId = Number(inserted.id);
+
+    let versionId: number | null = null;
+    if (previous?.content_key !== contentKey) {
+      const version = await trx
+        .insertInto('versions')
+        .values({
+          file_id: claim.id,
+          fetch_id: fetchId,
+          fetched_at: result.startedAt,
+          outcome: result.outcome,
+          http_status: result.httpStatus,
+          size,
+          body_hash: bodyHash,
+          headers_json: headersJson,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      versionId = Number(version.id);
+    }
+
+    // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.
+    const recrawlPending =
+      file.recrawl_requested_at !== null && file.leased_at !== null && file.recrawl_requested_at > file.leased_at;
+    const failed = result.outcome === 'error';
+    await trx
+      .updateTable('robots_files')
+      .set({
+        last_fetch_id: fetchId,
+        next_fetch_at: recrawlPending ? (file.recrawl_requested_at as number) : options.nextFetchAt,
+        priority: recrawlPending ? 0 : 1,
+        recrawl_requested_at: recrawlPending ? file.recrawl_requested_at : null,
+        lease_owner: null,
+        lease_token: null,
+        leased_at: null,
+        lease_expires_at: null,
+        consecutive_failures: failed ? file.consecutive_failures + 1 : 0,
+        failing_since: failed ? (file.failing_since ?? result.startedAt) : null,
+        not_found_since: result.outcome === 'not-found' ? (file.not_found_since ?? result.startedAt) : null,
+      })
+      .where('id', '=', claim.id)
+      .execute();
+
+    return { recorded: true, fetchId, versionId, bodyHash } as const;
+  });
+}
+
+/** Whether lint results are already stored for this body (so the worker lints each distinct body once). */
+export async function bodyIsAnalysed(db: Kysely<Schema>, hash: string): Promise<boolean> {
+  const row = await db.selectFrom('bodies').select('lint_errors').where('hash', '=', hash).executeTakeFirst();
+  return row !== undefined && row.lint_errors !== null;
+}

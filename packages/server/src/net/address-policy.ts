@@ -1,0 +1,90 @@
+/**
+ * Which IP addresses the service may connect to when it fetches a host a user typed. Only global unicast addresses
+ * are allowed by default; every special-use range (loopback, RFC 1918, CGNAT, link-local with the cloud metadata
+ * address, ULA, multicast, broadcast, unspecified, documentation, benchmarking, reserved, NAT64/6to4/Teredo forms
+ * that embed an IPv4 address…) is refused. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * Range classification comes from ipaddr.js (the IANA special-purpose registries, kept up to date there).
+ */
+
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Ranges `allowPrivate` lets through: a private network's own servers. Link-local (metadata) stays refused. */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'uniqueLocal']);
+
+/** Words for a range name of ipaddr.js, for error messages. */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  linkLocal: 'a link-local (or cloud metadata)',
+  loopback: 'a loopback',
+  carrierGradeNat: 'a carrier-grade NAT (100.64.0.0/10)',
+  private: 'a private (RFC 1918)',
+  uniqueLocal: 'a unique local (fc00::/7)',
+  reserved: 'a reserved (documentation, benchmarking or future use)',
+  rfc6052: 'a NAT64 (64:ff9b::/96)',
+  rfc6145: 'an IPv4-translated',
+  '6to4': 'a 6to4 (2002::/16)',
+  teredo: 'a Teredo (2001::/32)',
+  discard: 'a discard-only (100::/64)',
+  invalid: 'an invalid',
+};
+
+/** Options of {@link AddressPolicy}. */
+export interface AddressPolicyOptions {
+  /**
+   * Also allow loopback, private (RFC 1918), CGNAT and unique local addresses: for a service that watches its own
+   * network, and for tests against local servers. Link-local (169.254.0.0/16, fe80::/10, the metadata address) and
+   * the other special ranges stay refused.
+   * @default false
+   */
+  readonly allowPrivate?: boolean;
+  /**
+   * Addresses or CIDR ranges allowed whatever their kind (`127.0.0.1`, `10.1.0.0/16`, `::1`).
+   * @default []
+   */
+  readonly allowAddresses?: readonly string[];
+}
+
+/** The verdict on one address: null when allowed, else the range it belongs to and words for it. */
+export interface AddressRefusal {
+  readonly range: string;
+  readonly description: string;
+}
+
+type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
+
+function unmap(address: Parsed): Parsed {
+  return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (address as ipaddr.IPv6).toIPv4Address()
+    : address;
+}
+
+/** Decides whether the service may connect to an address. */
+export class AddressPolicy {
+  readonly #allowPrivate: boolean;
+  readonly #allowed: [Parsed, number][];
+
+  constructor(options: AddressPolicyOptions = {}) {
+    this.#allowPrivate = options.allowPrivate ?? false;
+    this.#allowed = (options.allowAddresses ?? []).map((entry) => {
+      if (entry.includes('/')) return ipaddr.parseCIDR(entry);
+      const address = unmap(ipaddr.parse(entry));
+      return [address, address.kind() === 'ipv4' ? 32 : 128];
+    });
+  }
+
+  /** Null when `address` (an IP literal) may be connected to; otherwise why not. */
+  check(address: string): AddressRefusal | null {
+    if (isIP(address) === 0) return { range: 'invalid', description: `${RANGE_WORDS.invalid} address` };
+    const parsed = unmap(ipaddr.parse(address));
+    if (this.#allowed.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return null;
+    const range = parsed.range();
+    if (range === 'unicast') return null;
+    if (this.#allowPrivate && PRIVATE_RANGES.has(range)) return null;
+    const words = RANGE_WORDS[range] ?? `a special-use (${range})`;
+    const mapped = parsed.toString() !== address.replace(/^\[|\]$/g, '').toLowerCase() ? ` (${parsed})` : '';
+    return { range, description: `${words} address${mapped}` };
+  }
+}

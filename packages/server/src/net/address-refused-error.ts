@@ -1,0 +1,28 @@
+/**
+ * The refusal to connect to a forbidden address. It extends `TypeError` because that is what `fetch` rejects with
+ * for network failures, so callers written against the WHATWG contract keep working; callers that care test for
+ * this class (or `code === 'address-refused'`).
+ */
+
+/** A connection refused by the address policy (SSRF protection). */
+export class AddressRefusedError extends TypeError {
+  /** Stable code for logs and stored fetch errors. */
+  readonly code = 'address-refused';
+
+  constructor(
+    /** The host as requested (a name or an IP literal). */
+    readonly host: string,
+    /** The address it resolved to that was refused. */
+    readonly address: string,
+    /** The special-use range of ipaddr.js (`loopback`, `private`, `linkLocal`…). */
+    readonly range: string,
+    description: string,
+  ) {
+    super(
+      host === address
+        ? `refused to connect to ${address}: ${description}`
+        : `refused to connect to ${host}: it resolves to ${address}, ${description}`,
+    );
+    this.name = 'AddressRefusedError';
+  }
+}

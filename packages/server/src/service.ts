@@ -1,0 +1,199 @@
+/**
+ * Starting the service (`robotskit serve`: API plus, by default, one in-process fetch worker) and fetch workers
+ * alone (`robotskit worker`).
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './api/app.js';
+import { isLoopbackHost } from './api/auth.js';
+import type { DatabaseConfig } from './db/config.js';
+import { type Database, openDatabase } from './db/connect.js';
+import { Worker } from './monitor/worker.js';
+import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
+import { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+
+/** A configuration the service refuses to start with; the message says what to change. */
+export class ServiceConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServiceConfigError';
+  }
+}
+
+/** Options shared by `serve` and `worker`. */
+export interface FetchingOptions {
+  readonly database: DatabaseConfig;
+  /**
+   * Let fetches reach loopback and private (RFC 1918, CGNAT, ULA) addresses: for watching your own network.
+   * @default false
+   */
+  readonly allowPrivateAddresses?: boolean;
+  /**
+   * The engine parts to run.
+   * @default the built-in ones
+   */
+  readonly plugIns?: PlugIns;
+  /**
+   * History kept (fetches and versions older than this are pruned, except the versions still needed).
+   * @default 30 days
+   */
+  readonly retentionMs?: number;
+  /** Where log lines go. */
+  readonly log?: (line: string) => void;
+}
+
+/** Options of {@link startService}. */
+export interface ServiceOptions extends FetchingOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Bearer token for writes; required when `host` is not a loopback address. */
+  readonly token?: string | undefined;
+  /**
+   * Fetch workers in this process (0: API only, workers run elsewhere).
+   * @default 1
+   */
+  readonly workers?: number;
+}
+
+/** A running service. */
+export interface RunningService {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly database: Database;
+  /** Whether fetch workers run in this process. */
+  readonly fetching: boolean;
+  close(): Promise<void>;
+}
+
+/** Checks a token and bind address before anything is opened. */
+export function checkServiceConfig(options: Pick<ServiceOptions, 'host' | 'port' | 'token'>): void {
+  if (options.token !== undefined && options.token.trim().length < 8) {
+    throw new ServiceConfigError('--token must be at least 8 characters');
+  }
+  if (!isLoopbackHost(options.host) && options.token === undefined) {
+    throw new ServiceConfigError(
+      `refusing to listen on ${options.host} without a token: anyone who can reach it could add and delete properties. ` +
+        'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+    );
+  }
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new ServiceConfigError(`--port must be an integer from 0 to 65535 (got ${options.port})`);
+  }
+}
+
+function startWorkers(
+  count: number,
+  database: Database,
+  plugIns: PlugIns,
+  deps: PlugInDependencies,
+  log: (line: string) => void,
+  retentionMs: number | undefined,
+): Worker[] {
+  const createRetrieval = plugIns.createRetrieval;
+  if (!createRetrieval || count === 0) return [];
+  const retrieve = createRetrieval(deps);
+  const analyze = plugIns.createAnalyzer?.(deps);
+  return Array.from({ length: count }, () => {
+    const worker = new Worker({
+      db: database.db,
+      dialect: database.dialect,
+      retrieve,
+      ...(analyze ? { analyze } : {}),
+      now: deps.now,
+      ...(retentionMs === undefined ? {} : { retentionMs }),
+      onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    worker.start();
+    return worker;
+  });
+}
+
+/** Opens the database, starts the API and the in-process workers. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  checkServiceConfig(options);
+  const log = options.log ?? ((line: string) => console.error(line));
+  const plugIns = options.plugIns ?? builtInPlugIns;
+  const database = await openDatabase(options.database);
+  const fetch: GuardedFetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
+  const now = Date.now;
+  const deps: PlugInDependencies = { fetch, database, now };
+  let workers: Worker[] = [];
+  let app: FastifyInstance | undefined;
+  try {
+    // SQLite: the workers share this process's one connection (better-sqlite3 is synchronous; see the package README).
+    workers = startWorkers(options.workers ?? 1, database, plugIns, deps, log, options.retentionMs);
+    const resolvePolicy = plugIns.createPolicyResolver?.(deps);
+    app = await buildApp({
+      database,
+      token: options.token,
+      now,
+      fetching: workers.length > 0,
+      ...(resolvePolicy ? { resolvePolicy } : {}),
+    });
+    const address = await app.listen({ host: options.host, port: options.port });
+    if (!plugIns.createRetrieval) {
+      log('note: robots.txt retrieval is not wired into this build yet, so no files are fetched (API and storage run)');
+    }
+    const service: RunningService = {
+      url: address,
+      app,
+      database,
+      fetching: workers.length > 0,
+      async close() {
+        await app?.close();
+        await Promise.all(workers.map((w) => w.stop()));
+        await fetch.close();
+        await database.close();
+      },
+    };
+    return service;
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await Promise.all(workers.map((w) => w.stop()));
+    await fetch.close().catch(() => {});
+    await database.close().catch(() => {});
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ServiceConfigError(`port ${options.port} on ${options.host} is already in use; choose another --port`);
+    }
+    if (
+      (error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL' ||
+      (error as NodeJS.ErrnoException).code === 'ENOTFOUND'
+    ) {
+      throw new ServiceConfigError(`cannot listen on ${options.host}: no such local address`);
+    }
+    throw error;
+  }
+}
+
+/** Options of {@link runWorkers}. */
+export interface WorkersOptions extends FetchingOptions {
+  /**
+   * Workers in this process.
+   * @default 1
+   */
+  readonly count?: number;
+}
+
+/** Fetch workers without the API; they share the configured database with the service and other workers. */
+export async function runWorkers(options: WorkersOptions): Promise<{ close(): Promise<void> }> {
+  const plugIns = options.plugIns ?? builtInPlugIns;
+  if (!plugIns.createRetrieval) {
+    throw new ServiceConfigError(
+      'robots.txt retrieval is not wired into this build yet (the engine fetch module, issue 4), so there is nothing ' +
+        'for a worker to run',
+    );
+  }
+  const log = options.log ?? ((line: string) => console.error(line));
+  const database = await openDatabase(options.database);
+  const fetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
+  const deps = { fetch, database, now: Date.now };
+  const workers = startWorkers(options.count ?? 1, database, plugIns, deps, log, options.retentionMs);
+  return {
+    async close() {
+      await Promise.all(workers.map((w) => w.stop()));
+      await fetch.close();
+      await database.close();
+    },
+  };
+}

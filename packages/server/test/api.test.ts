@@ -1,0 +1,525 @@
+/**
+ * The HTTP API over a real socket on 127.0.0.1, against both databases.
+ */
+
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import type { EffectivePolicyResolver } from '../src/api/effective-policy.js';
+import type { Database } from '../src/db/connect.js';
+import { claimDueFiles } from '../src/monitor/claim.js';
+import { recordFetch } from '../src/monitor/record-fetch.js';
+import { checkServiceConfig, ServiceConfigError, startService } from '../src/service.js';
+import { openTestDatabase, testDatabases } from './databases.js';
+import { ManualClock, resultOf } from './helpers.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const TOKEN = 'correct horse battery staple';
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+describe.each(testDatabases)('API on $dialect', (target) => {
+  describe.skipIf(target.skip !== null)(target.skip ?? 'api', () => {
+    let database: Database;
+    let app: FastifyInstance;
+    let base: string;
+    let clock: ManualClock;
+    let policyCalls = 0;
+
+    async function start(options: { token?: string; resolvePolicy?: EffectivePolicyResolver } = {}) {
+      await app?.close();
+      app = await buildApp({ database, now: clock.now, ...options });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    }
+
+    beforeEach(async () => {
+      database = await openTestDatabase(target);
+      clock = new ManualClock(100 * DAY);
+      policyCalls = 0;
+      await start();
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.close();
+    });
+    afterAll(() => target.cleanup());
+
+    async function call(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<Reply> {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(base + path, init);
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    }
+
+    async function fetchAndRecord(
+      fileId: number,
+      result: ReturnType<typeof resultOf>,
+      analysis?: { errors: number; warnings: number },
+    ) {
+      await database.db
+        .updateTable('robots_files')
+        .set({ next_fetch_at: result.startedAt })
+        .where('id', '=', fileId)
+        .execute();
+      const claims = await claimDueFiles(database.db, database.dialect, {
+        owner: 't',
+        limit: 100,
+        leaseMs: 1000,
+        now: result.startedAt,
+      });
+      const claim = claims.find((c) => c.id === fileId)!;
+      await recordFetch(database.db, database.dialect, claim, result, {
+        nextFetchAt: result.finishedAt + DAY,
+        ...(analysis ? { analysis: { ...analysis, diagnostics: [] } } : {}),
+      });
+      await database.db.updateTable('robots_files').set({ lease_token: null, lease_expires_at: null }).execute();
+    }
+
+    const VALID: [typed: string, kind: string, name: string, hosts: string[]][] = [
+      ['example.com', 'domain', 'example.com', ['example.com', 'www.example.com']],
+      ['  EXAMPLE.org ', 'domain', 'example.org', ['example.org', 'www.example.org']],
+      ['www.example.net', 'domain', 'www.example.net', ['www.example.net']],
+      ['m.example.co.uk', 'domain', 'm.example.co.uk', ['m.example.co.uk', 'www.m.example.co.uk']],
+      ['bücher.de', 'domain', 'xn--bcher-kva.de', ['xn--bcher-kva.de', 'www.xn--bcher-kva.de']],
+      ['例え.jp', 'domain', 'xn--r8jz45g.jp', ['xn--r8jz45g.jp', 'www.xn--r8jz45g.jp']],
+      ['https://example.com/', 'url-prefix', 'https://example.com/', ['example.com']],
+      ['https://Example.com', 'url-prefix', 'https://example.com/', ['example.com']],
+      ['http://example.com:80/', 'url-prefix', 'http://example.com/', ['example.com']],
+      ['https://example.com:8443/', 'url-prefix', 'https://example.com:8443/', ['example.com:8443']],
+      ['http://127.0.0.1:8080/', 'url-prefix', 'http://127.0.0.1:8080/', ['127.0.0.1:8080']],
+      ['https://münchen.de/', 'url-prefix', 'https://xn--mnchen-3ya.de/', ['xn--mnchen-3ya.de']],
+      ['http://[::1]:9000/', 'url-prefix', 'http://[::1]:9000/', ['[::1]:9000']],
+    ];
+
+    it.each(VALID)('accepts %j as a %s property named %s', async (typed, kind, name, hosts) => {
+      const created = await call('POST', '/api/properties', { property: typed });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ kind, name, hostCount: hosts.length });
+      expect((created.body as { hosts: { host: string }[] }).hosts.map((h) => h.host)).toEqual(hosts);
+      const files = await call('GET', `/api/properties/${(created.body as { id: number }).id}/files`);
+      const schemes = kind === 'domain' ? ['https', 'http'] : [name.split(':')[0]];
+      expect((files.body as { files: { url: string }[] }).files.map((f) => f.url)).toEqual(
+        hosts.flatMap((h) => schemes.map((s) => `${s}://${h}/robots.txt`)),
+      );
+    });
+
+    const INVALID: [typed: unknown, code: string, message: RegExp][] = [
+      ['https://example.com/path/', 'invalid-property', /path, query or fragment.*https:\/\/example\.com\//],
+      ['https://example.com/?q=1', 'invalid-property', /path, query or fragment/],
+      ['https://example.com/#top', 'invalid-property', /path, query or fragment/],
+      ['https://user:pw@example.com/', 'invalid-property', /credentials/],
+      ['https://user@example.com/', 'invalid-property', /credentials/],
+      ['ftp://example.com/', 'invalid-property', /only http:\/\/ and https:\/\//],
+      ['file:///etc/passwd', 'invalid-property', /only http:\/\/ and https:\/\//],
+      ['javascript:alert(1)', 'invalid-property', /only http:\/\/ and https:\/\//],
+      ['mailto:a@example.com', 'invalid-property', /only http:\/\/ and https:\/\//],
+      ['https://', 'invalid-property', /not a valid URL/],
+      ['http://exa mple.com/', 'invalid-property', /not a valid URL/],
+      ['example.com/shop', 'invalid-property', /neither a domain/],
+      ['example.com:8080', 'invalid-property', /neither a domain/],
+      ['user@example.com', 'invalid-property', /neither a domain/],
+      ['localhost', 'invalid-property', /not a domain name/],
+      ['192.168.1.1', 'invalid-property', /IP address.*URL prefix/],
+      ['-bad-.com', 'invalid-property', /not a domain name/],
+      ['exa mple.com', 'invalid-property', /neither a domain/],
+      ['   ', 'invalid-property', /empty/],
+      [`${'a'.repeat(64)}.com`, 'invalid-property', /not a domain name/],
+      ['', 'invalid-request', /fewer than 1 characters/],
+      [1, 'invalid-request', /body\/property must be string/],
+      [null, 'invalid-request', /body\/property must be string/],
+      [['example.com'], 'invalid-request', /body\/property must be string/],
+    ];
+
+    it.each(INVALID)('refuses %j with %s', async (typed, code, message) => {
+      const reply = await call('POST', '/api/properties', { property: typed });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual({ error: { code, message: expect.stringMatching(message) } });
+      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [] });
+    });
+
+    it('refuses malformed requests with JSON errors and proper statuses', async () => {
+      const cases: [string, string, unknown, Record<string, string>, number, string][] = [
+        ['POST', '/api/properties', '{"property": ', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', '', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', 'example.com', { 'content-type': 'text/plain' }, 415, 'unsupported-media-type'],
+        ['POST', '/api/properties', { property: 'example.com', extra: true }, {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', {}, {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', [], {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', { property: 'x'.repeat(2 * 1024 * 1024) }, {}, 413, 'payload-too-large'],
+        ['GET', '/api/files/abc', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/0', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/-3', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/1.5', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/99999999999999999999', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/77', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/files/77/versions', undefined, {}, 404, 'not-found'],
+        ['POST', '/api/files/77/recrawl', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/versions/77', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/versions/77/raw', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/properties/77', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/properties/77/files', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/properties/1/files?all=maybe', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/properties/1/files?sort=x', undefined, {}, 400, 'invalid-request'],
+        ['DELETE', '/api/properties/77', undefined, {}, 404, 'not-found'],
+        ['GET', '/api/nothing-here', undefined, {}, 404, 'not-found'],
+        ['PUT', '/api/properties', { property: 'example.com' }, {}, 404, 'not-found'],
+      ];
+      for (const [method, path, body, headers, status, code] of cases) {
+        const reply = await call(method, path, body, headers);
+        expect([method, path, reply.status], reply.text).toEqual([method, path, status]);
+        expect(reply.body, `${method} ${path}`).toEqual({ error: { code, message: expect.any(String) } });
+        expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+      }
+    });
+
+    it('refuses a duplicate property with 409, and deletes properties', async () => {
+      const first = await call('POST', '/api/properties', { property: 'example.com' });
+      const duplicate = await call('POST', '/api/properties', { property: 'EXAMPLE.com' });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body).toMatchObject({ error: { code: 'property-exists' } });
+      const id = (first.body as { id: number }).id;
+      expect((await call('GET', `/api/properties/${id}`)).body).toMatchObject({ name: 'example.com', fileCount: 4 });
+      const deleted = await call('DELETE', `/api/properties/${id}`);
+      expect(deleted.status).toBe(204);
+      expect(deleted.text).toBe('');
+      expect((await call('GET', `/api/properties/${id}`)).status).toBe(404);
+      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [] });
+    });
+
+    it('adds hosts to a domain property only, inside the domain', async () => {
+      const domain = (await call('POST', '/api/properties', { property: 'example.com' })).body as { id: number };
+      const added = await call('POST', `/api/properties/${domain.id}/hosts`, { host: 'Shop.Example.com' });
+      expect(added.status).toBe(201);
+      expect(added.body).toMatchObject({ host: 'shop.example.com', source: 'user', rank: 2 });
+      expect((await call('POST', `/api/properties/${domain.id}/hosts`, { host: 'shop.example.com' })).status).toBe(409);
+      expect((await call('POST', `/api/properties/${domain.id}/hosts`, { host: 'evil.com' })).body).toMatchObject({
+        error: { code: 'invalid-property', message: expect.stringContaining('not part of example.com') },
+      });
+      const prefix = (await call('POST', '/api/properties', { property: 'https://example.org/' })).body as {
+        id: number;
+      };
+      expect((await call('POST', `/api/properties/${prefix.id}/hosts`, { host: 'a.example.org' })).status).toBe(400);
+      const files = (await call('GET', `/api/properties/${domain.id}/files`)).body as { files: { url: string }[] };
+      expect(files.files.map((f) => f.url).slice(-2)).toEqual([
+        'https://shop.example.com/robots.txt',
+        'http://shop.example.com/robots.txt',
+      ]);
+    });
+
+    it('reports files for the Search Console table, with honest nulls for what is not known yet', async () => {
+      const property = (await call('POST', '/api/properties', { property: 'example.com' })).body as { id: number };
+      const listed = (await call('GET', `/api/properties/${property.id}/files`)).body as {
+        files: Record<string, unknown>[];
+      };
+      const [https, http, wwwHttps] = listed.files as { id: number }[];
+      expect(listed.files[0]).toEqual({
+        id: https!.id,
+        url: 'https://example.com/robots.txt',
+        scheme: 'https',
+        host: 'example.com',
+        status: null,
+        statusReason: null,
+        httpStatus: null,
+        lastCheckedAt: null,
+        nextCheckAt: new Date(clock.now()).toISOString(),
+        recrawlPending: false,
+        size: null,
+        errors: null,
+        warnings: null,
+        effectivePolicy: null,
+        latestVersionId: null,
+        notFoundSince: null,
+        failingSince: null,
+        hostSource: 'property',
+        hostRank: 0,
+      });
+
+      const t = clock.now();
+      await fetchAndRecord(
+        https!.id,
+        resultOf('fetched', {
+          body: 'User-agent: *\nDisallow: /a\n',
+          at: t,
+          headers: { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' },
+        }),
+      );
+      await fetchAndRecord(http!.id, resultOf('error', { at: t }));
+      await fetchAndRecord(wwwHttps!.id, resultOf('fetched', { body: 'User-agent: *\nDisalow: /b\n', at: t }), {
+        errors: 1,
+        warnings: 2,
+      });
+      const after = (await call('GET', `/api/properties/${property.id}/files`)).body as {
+        files: Record<string, unknown>[];
+      };
+      expect(after.files.map((f) => [f.url, f.status, f.statusReason, f.size, f.errors, f.warnings])).toEqual([
+        ['https://example.com/robots.txt', 'fetched', null, 27, null, null],
+        ['http://example.com/robots.txt', 'error', 'HTTP 503', null, null, null],
+        ['https://www.example.com/robots.txt', 'fetched', null, 26, 1, 2],
+        ['http://www.example.com/robots.txt', null, null, null, null, null],
+      ]);
+      expect(after.files[0]).toMatchObject({ lastCheckedAt: new Date(t).toISOString(), httpStatus: 200 });
+
+      const detail = (await call('GET', `/api/files/${https!.id}`)).body as Record<string, unknown>;
+      expect(detail).toMatchObject({
+        url: 'https://example.com/robots.txt',
+        status: 'fetched',
+        properties: [{ id: property.id, name: 'example.com' }],
+        lastFetch: {
+          outcome: 'fetched',
+          httpStatus: 200,
+          size: 27,
+          headers: { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' },
+          redirects: [],
+          error: null,
+          timings: { total: 5 },
+        },
+      });
+      const failed = (await call('GET', `/api/files/${http!.id}`)).body as Record<string, unknown>;
+      expect(failed).toMatchObject({
+        status: 'error',
+        failingSince: new Date(t).toISOString(),
+        lastFetch: { outcome: 'error', error: { kind: 'http-status', message: 'HTTP 503' }, size: null },
+      });
+    });
+
+    it('lists versions and serves their content, decoded and as exact bytes', async () => {
+      const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
+        id: number;
+      };
+      const [file] = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
+        .files;
+      const t = clock.now();
+      const bytes = new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a]);
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t }));
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t + 1000 }));
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: bytes, at: t + 2000 }));
+      const versions = (
+        (await call('GET', `/api/files/${file!.id}/versions`)).body as { versions: Record<string, unknown>[] }
+      ).versions;
+      expect(versions.map((v) => [v.fetchedAt, v.size, v.httpStatus])).toEqual([
+        [new Date(t + 2000).toISOString(), bytes.length, 200],
+        [new Date(t).toISOString(), 24, 200],
+      ]);
+      const newest = (await call('GET', `/api/versions/${versions[0]!.id}`)).body as Record<string, unknown>;
+      expect(newest).toMatchObject({
+        previousVersionId: versions[1]!.id,
+        content: 'User-agent: *\nDisallow: /caf\uFFFD\n',
+      });
+      const oldest = (await call('GET', `/api/versions/${versions[1]!.id}`)).body as Record<string, unknown>;
+      expect(oldest).toMatchObject({ previousVersionId: null, content: 'User-agent: *\nDisallow:\n' });
+      const raw = await fetch(`${base}/api/versions/${versions[0]!.id}/raw`);
+      expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect([...new Uint8Array(await raw.arrayBuffer())]).toEqual([...bytes]);
+      expect((await call('GET', `/api/files/${file!.id}`)).body).toMatchObject({ latestVersionId: versions[0]!.id });
+    });
+
+    it('hides files not found for 30 days unless all=true', async () => {
+      const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
+        id: number;
+      };
+      const [file] = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
+        .files;
+      await fetchAndRecord(file!.id, resultOf('not-found', { at: clock.now() }));
+      clock.advance(30 * DAY - 1);
+      expect(
+        ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: unknown[] }).files,
+      ).toHaveLength(1);
+      clock.advance(1);
+      expect(
+        ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: unknown[] }).files,
+      ).toHaveLength(0);
+      const all = (await call('GET', `/api/properties/${property.id}/files?all=true`)).body as {
+        files: Record<string, unknown>[];
+      };
+      expect(all.files).toMatchObject([{ status: 'not-found', statusReason: 'Not found (404)' }]);
+    });
+
+    it('puts a recrawled file at the front of the queue', async () => {
+      const property = (await call('POST', '/api/properties', { property: 'example.com' })).body as { id: number };
+      const files = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
+        .files;
+      await database.db
+        .updateTable('robots_files')
+        .set({ next_fetch_at: clock.now() + DAY })
+        .execute();
+      clock.advance(1000);
+      const reply = await call('POST', `/api/files/${files[3]!.id}/recrawl`);
+      expect(reply.status).toBe(202);
+      expect(reply.body).toMatchObject({ recrawlPending: true, nextCheckAt: new Date(clock.now()).toISOString() });
+      const claims = await claimDueFiles(database.db, database.dialect, {
+        owner: 'w',
+        limit: 10,
+        leaseMs: 1,
+        now: clock.now(),
+      });
+      expect(claims.map((c) => c.id)).toEqual([files[3]!.id]);
+    });
+
+    it('asks the configured resolver for the effective policy', async () => {
+      await start({
+        resolvePolicy: (file, now) => {
+          policyCalls++;
+          return { policy: 'disallow-all', reason: `test ${file.id} at ${now}`, versionId: null, until: now + 1000 };
+        },
+      });
+      const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
+        id: number;
+      };
+      const [file] = (
+        (await call('GET', `/api/properties/${property.id}/files`)).body as { files: Record<string, unknown>[] }
+      ).files;
+      expect(file!.effectivePolicy).toEqual({
+        policy: 'disallow-all',
+        reason: `test ${file!.id} at ${clock.now()}`,
+        versionId: null,
+        until: new Date(clock.now() + 1000).toISOString(),
+      });
+      expect(policyCalls).toBe(1);
+    });
+
+    it('requires the bearer token for writes when one is configured, never for reads', async () => {
+      await start({ token: TOKEN });
+      const none = await call('POST', '/api/properties', { property: 'example.com' });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      expect(none.body).toMatchObject({ error: { code: 'unauthorized', message: expect.stringContaining('Bearer') } });
+      const wrong = await call(
+        'POST',
+        '/api/properties',
+        { property: 'example.com' },
+        { authorization: 'Bearer nope' },
+      );
+      expect(wrong).toMatchObject({
+        status: 401,
+        body: { error: { code: 'unauthorized', message: 'the bearer token is wrong' } },
+      });
+      expect(
+        (await call('POST', '/api/properties', { property: 'example.com' }, { authorization: TOKEN })).status,
+      ).toBe(401);
+      const ok = await call(
+        'POST',
+        '/api/properties',
+        { property: 'example.com' },
+        { authorization: `Bearer ${TOKEN}` },
+      );
+      expect(ok.status).toBe(201);
+      const id = (ok.body as { id: number }).id;
+      expect((await call('GET', '/api/properties')).status).toBe(200);
+      expect((await call('GET', `/api/properties/${id}/files`)).status).toBe(200);
+      expect((await call('DELETE', `/api/properties/${id}`)).status).toBe(401);
+      expect((await call('POST', '/api/files/1/recrawl')).status).toBe(401);
+      expect(
+        (await call('DELETE', `/api/properties/${id}`, undefined, { authorization: `bearer ${TOKEN}` })).status,
+      ).toBe(204);
+    });
+
+    it('serves an OpenAPI 3.1 document that describes every route', async () => {
+      const reply = await call('GET', '/api/openapi.json');
+      const doc = reply.body as {
+        openapi: string;
+        paths: Record<
+          string,
+          Record<string, { summary?: string; responses: Record<string, unknown>; security?: unknown }>
+        >;
+        components: { securitySchemes: Record<string, unknown> };
+      };
+      expect(doc.openapi).toBe('3.1.0');
+      const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+      );
+      expect(operations.sort()).toEqual(
+        [
+          'GET /api/health',
+          'GET /api/openapi.json',
+          'POST /api/properties',
+          'GET /api/properties',
+          'GET /api/properties/{id}',
+          'DELETE /api/properties/{id}',
+          'POST /api/properties/{id}/hosts',
+          'GET /api/properties/{id}/files',
+          'GET /api/files/{id}',
+          'GET /api/files/{id}/versions',
+          'POST /api/files/{id}/recrawl',
+          'GET /api/versions/{id}',
+          'GET /api/versions/{id}/raw',
+        ].sort(),
+      );
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        for (const [method, operation] of Object.entries(methods)) {
+          expect(operation.summary, `${method} ${path}`).toEqual(expect.any(String));
+          expect(Object.keys(operation.responses).length, `${method} ${path}`).toBeGreaterThan(0);
+          if (method !== 'get') expect(operation.security, `${method} ${path}`).toEqual([{ bearer: [] }]);
+          // Every route exists in the app as documented.
+          const url = path.replace('{id}', '1');
+          expect(
+            app.hasRoute({ method: method.toUpperCase() as 'GET', url: url.replace('/1', '/:id') }),
+            `${method} ${path}`,
+          ).toBe(true);
+        }
+      }
+      expect(doc.components.securitySchemes).toHaveProperty('bearer');
+      expect(JSON.stringify(doc.paths['/api/properties']?.post)).toContain('host-level URL prefix');
+    });
+
+    it('reports its health', async () => {
+      expect((await call('GET', '/api/health')).body).toEqual({
+        status: 'ok',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        database: target.dialect,
+        fetching: 'not-configured',
+      });
+    });
+  });
+});
+
+describe('service configuration', () => {
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com'])('refuses to listen on %s without a token', (host) => {
+    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(ServiceConfigError);
+    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(
+      `refusing to listen on ${host} without a token: anyone who can reach it could add and delete properties. ` +
+        'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+    );
+    expect(() => checkServiceConfig({ host, port: 8787, token: TOKEN })).not.toThrow();
+  });
+  it.each(['127.0.0.1', '127.8.9.10', 'localhost', '::1', '[::1]'])(
+    'listens on the loopback address %s without a token',
+    (host) => {
+      expect(() => checkServiceConfig({ host, port: 8787 })).not.toThrow();
+    },
+  );
+  it('refuses short tokens and bad ports', () => {
+    expect(() => checkServiceConfig({ host: '127.0.0.1', port: 8787, token: 'short' })).toThrow(/at least 8/);
+    expect(() => checkServiceConfig({ host: '127.0.0.1', port: 70000 })).toThrow(/--port/);
+  });
+  it('refuses before opening anything', async () => {
+    await expect(
+      startService({
+        host: '0.0.0.0',
+        port: 0,
+        database: { dialect: 'sqlite', file: '/nonexistent/never/created.sqlite' },
+      }),
+    ).rejects.toThrow(ServiceConfigError);
+  });
+});
