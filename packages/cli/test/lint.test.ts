@@ -35,11 +35,16 @@ describe('robotskit lint: text', () => {
         '  | ^^^^',
         '  = fix: Replace "Alow" with "Allow"',
         '',
+        // Crawlers following the 1994 convention decode escapes before comparing; Google does not.
+        `${problems}:3:1: info: percent-encoding: Google compares \`/%C3%A4$%C3%B6\` (line 3) with URLs as written: \`%C3\`, \`%A4\`, \`%C3\`, \`%B6\` matches only the same escape, not the character it stands for. The 1994 convention decodes escapes in the rule and in the URL before comparing: \`/%C3%A4$%C3%B6\` matches the same URLs whether they spell those characters escaped or not. [dialect-difference]`,
+        '3 | Disallow: /ä$ö',
+        '  | ^^^^^^^^^^^^^^',
+        '',
         `${problems}:3:13: warning: "$" anchors the end of the URL only as the last character of a pattern; in "/ä$ö" it is a literal "$", which URLs rarely contain [dollar-not-at-end]`,
         '3 | Disallow: /ä$ö',
         '  |             ^',
         '',
-        `${problems}: 1 error, 1 warning, 0 info`,
+        `${problems}: 1 error, 1 warning, 1 info`,
         '',
       ].join('\n'),
     );
@@ -125,7 +130,7 @@ describe('robotskit lint: severity threshold and exit codes', () => {
   it('works as an installed command', async () => {
     const result = await spawn(['lint', problems, '--format', 'json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).diagnostics).toHaveLength(2);
+    expect(JSON.parse(result.stdout).diagnostics).toHaveLength(3);
   });
 });
 
@@ -142,6 +147,16 @@ describe('robotskit lint --format json', () => {
           endLine: 2,
           endColumn: 5,
           message: 'Google ignores this line: "Alow" is not a field it knows (did you mean "Allow"?)',
+        },
+        {
+          code: 'dialect-difference',
+          severity: 'info',
+          line: 3,
+          column: 1,
+          endLine: 3,
+          endColumn: 15,
+          message:
+            'percent-encoding: Google compares `/%C3%A4$%C3%B6` (line 3) with URLs as written: `%C3`, `%A4`, `%C3`, `%B6` matches only the same escape, not the character it stands for. The 1994 convention decodes escapes in the rule and in the URL before comparing: `/%C3%A4$%C3%B6` matches the same URLs whether they spell those characters escaped or not.',
         },
         {
           code: 'dollar-not-at-end',
@@ -200,8 +215,9 @@ describe('robotskit lint --format sarif', () => {
     expect(run0.artifacts).toEqual([
       { location: { uri: expect.stringMatching(/^file:\/\/.*problems\.txt$/) }, length: 75, mimeType: 'text/plain' },
     ]);
-    expect(run0.results).toHaveLength(2);
-    const [first, second] = run0.results;
+    expect(run0.results).toHaveLength(3);
+    const [first, info, second] = run0.results;
+    expect(info).toMatchObject({ ruleId: 'dialect-difference', level: 'note' });
     expect(first).toMatchObject({
       ruleId: 'unknown-field',
       level: 'error',

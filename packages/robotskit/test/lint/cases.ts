@@ -2,7 +2,8 @@
  * The lint fixtures: small robots.txt files whose lines mark the diagnostics they must produce, markdownlint style.
  * A marker is a trailing `#!` followed by codes; `code«text»` also says what the diagnostic's range must slice back
  * to. Markers are removed before linting. Each case is tagged with the code it is about; every diagnostic of the file
- * must be marked (except `no-sitemap`, ignored unless the case is about it), and every marker must be found.
+ * must be marked (except `no-sitemap` and `dialect-difference`, ignored unless the case is about them), and every
+ * marker must be found.
  */
 
 import type { LintCode } from '../../src/index.js';
@@ -21,7 +22,7 @@ export interface LintCase {
   /** For inputs that lines cannot express: the input and the expected `[line, code, slice?]` list. */
   readonly input?: () => string | Uint8Array;
   readonly expect?: readonly (readonly [number, LintCode, string?])[];
-  /** Codes not compared (default: `no-sitemap`, unless the case is about it). */
+  /** Codes not compared, besides `no-sitemap` and `dialect-difference` (unless the case is about them). */
   readonly ignore?: readonly LintCode[];
   /** Lint only as text or only as bytes (default: both, with the same result). */
   readonly only?: 'text' | 'bytes';
@@ -530,6 +531,32 @@ export const CASES: readonly LintCase[] = [
       ...Array.from({ length: 25 }, (_, i) => `Disallow: /p${i}`),
       'Disallow: /<html> #! unencoded-path-character«<»',
     ],
+  },
+  {
+    code: 'dialect-difference',
+    name: 'a blank line inside a group, first match against longest match, a wildcard and a $ anchor',
+    input: () => 'User-agent: *\n\nDisallow: /private\nAllow: /private/reports\nDisallow: /*.pdf$',
+    expect: [
+      [2, 'dialect-difference', '\nDisallow: /private\nAllow: /private/reports\nDisallow: /*.pdf$'],
+      [3, 'dialect-difference', 'Disallow: /private\nAllow: /private/reports'],
+      [5, 'dialect-difference', 'Disallow: /*.pdf$'],
+      [5, 'dialect-difference', 'Disallow: /*.pdf$'],
+    ],
+  },
+  {
+    code: 'dialect-difference',
+    name: 'repeated wildcards in one group are reported once, at the first',
+    lines: [
+      'User-agent: *',
+      'Disallow: /*.php #! dialect-difference«Disallow: /*.php»',
+      'Disallow: /*.cgi',
+      'Disallow: /*.asp',
+    ],
+  },
+  {
+    code: 'dialect-difference',
+    name: 'nothing for a file both readings decide alike',
+    lines: ['User-agent: *', 'Disallow: /private/', 'Allow: /public/'],
   },
   {
     code: 'disallow-all',

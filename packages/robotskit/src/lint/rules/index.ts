@@ -8,6 +8,7 @@ export { bomAtStart } from './bom-at-start.js';
 export { bomInMiddle } from './bom-in-middle.js';
 export { conflictingRules } from './conflicting-rules.js';
 export { contentTooLarge } from './content-too-large.js';
+export { dialectDifference } from './dialect-difference.js';
 export { disallowAll } from './disallow-all.js';
 export { dollarNotAtEnd } from './dollar-not-at-end.js';
 export { duplicateRule } from './duplicate-rule.js';
