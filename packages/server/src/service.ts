@@ -94,12 +94,14 @@ function startWorkers(
   if (!createRetrieval || count === 0) return [];
   const retrieve = createRetrieval(deps);
   const analyze = plugIns.createAnalyzer?.(deps);
+  const scheduleNext = plugIns.createScheduler?.(deps);
   return Array.from({ length: count }, () => {
     const worker = new Worker({
       db: database.db,
       dialect: database.dialect,
       retrieve,
       ...(analyze ? { analyze } : {}),
+      ...(scheduleNext ? { scheduleNext } : {}),
       now: deps.now,
       ...(retentionMs === undefined ? {} : { retentionMs }),
       onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
@@ -133,7 +135,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {
-      log('note: robots.txt retrieval is not wired into this build yet, so no files are fetched (API and storage run)');
+      log(
+        'note: no robots.txt retrieval is configured (plugIns.createRetrieval), so no files are fetched (API and storage run)',
+      );
     }
     const service: RunningService = {
       url: address,
@@ -180,8 +184,7 @@ export async function runWorkers(options: WorkersOptions): Promise<{ close(): Pr
   const plugIns = options.plugIns ?? builtInPlugIns;
   if (!plugIns.createRetrieval) {
     throw new ServiceConfigError(
-      'robots.txt retrieval is not wired into this build yet (the engine fetch module, issue 4), so there is nothing ' +
-        'for a worker to run',
+      'no robots.txt retrieval is configured (plugIns.createRetrieval), so there is nothing for a worker to run',
     );
   }
   const log = options.log ?? ((line: string) => console.error(line));

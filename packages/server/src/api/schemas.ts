@@ -74,11 +74,13 @@ export const FilesQuery = Type.Object(
 const EffectivePolicy = Type.Object(
   {
     policy: Type.Union([Type.Literal('allow-all'), Type.Literal('disallow-all'), Type.Literal('conditional')]),
-    reason: Type.String(),
+    code: Type.String({ description: "the engine's reason code: fetched, not-found, unreachable, last-good-version…" }),
+    reason: Type.String({ description: 'why, in words' }),
     versionId: Nullable(Type.Integer()),
+    since: Nullable(Time),
     until: Nullable(Time),
   },
-  { description: 'null until the availability timeline is configured' },
+  { description: 'what governs crawling now (the 12 h / 30 day availability timeline); null without a resolver' },
 );
 
 const Headers = Type.Record(Type.String(), Type.String(), { description: 'the response headers that matter' });
@@ -92,7 +94,7 @@ export const FetchSummary = Type.Object({
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
-  redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
+  redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer({ description: '0 when hidden' }) })),
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),

@@ -55,6 +55,13 @@ export interface WorkerOptions {
   readonly idleMs?: number;
   readonly schedule?: SchedulePolicy;
   /**
+   * Decides the next fetch time after a result (the engine's `refreshSchedule`, wired by the service).
+   * @default `nextFetchTime` with `schedule`
+   */
+  readonly scheduleNext?: (file: ClaimedFile, result: RetrievalResult) => number;
+  /** Runs once per round (webhook deliveries); failures go to `onError`. */
+  readonly eachRound?: () => Promise<void>;
+  /**
    * History kept; older fetches and unneeded versions are pruned about once an hour by one worker.
    * @default 30 days
    */
@@ -141,6 +148,7 @@ export class Worker {
         try {
           await this.#maybePrune();
           claimed = await this.runOnce();
+          await this.#options.eachRound?.();
         } catch (error) {
           this.#options.onError?.(error);
         }
@@ -171,12 +179,19 @@ export class Worker {
     const o = this.#options;
     try {
       const result = await this.#retrieve(file);
+      if (result.error?.kind === 'aborted' && this.#stop.signal.aborted) {
+        // Stopped mid-fetch: that says nothing about the site. Give the file back, still due.
+        await releaseClaim(o.db, file);
+        return;
+      }
       let analysis: Awaited<ReturnType<BodyAnalyzer>> | undefined;
       if (o.analyze && result.outcome === 'fetched' && result.body) {
         if (!(await bodyIsAnalysed(o.db, contentHash(result.body)))) analysis = await o.analyze(result.body);
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
-        nextFetchAt: nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
+        nextFetchAt: o.scheduleNext
+          ? o.scheduleNext(file, result)
+          : nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
       });
