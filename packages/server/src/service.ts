@@ -3,7 +3,11 @@
  * alone (`robotskit worker`).
  */
 
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { createAlertHook } from './alerts/store.js';
+import { deliverDueWebhooks } from './alerts/webhooks.js';
 import { buildApp } from './api/app.js';
 import { isLoopbackHost } from './api/auth.js';
 import type { DatabaseConfig } from './db/config.js';
@@ -95,8 +99,23 @@ function startWorkers(
   const retrieve = createRetrieval(deps);
   const analyze = plugIns.createAnalyzer?.(deps);
   const scheduleNext = plugIns.createScheduler?.(deps);
-  return Array.from({ length: count }, () => {
+  const onNewVersion = createAlertHook(log);
+  return Array.from({ length: count }, (_, i) => {
+    const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
+      name,
+      onNewVersion,
+      eachRound: async () => {
+        await deliverDueWebhooks(database.db, database.dialect, {
+          fetch: deps.fetch,
+          owner: name,
+          now: deps.now,
+          onAttempt: (a) =>
+            log(
+              `webhook ${a.webhookId} alert ${a.alertId} to ${a.url}: ${a.ok ? 'delivered' : `${a.status} (${a.error})`}`,
+            ),
+        });
+      },
       db: database.db,
       dialect: database.dialect,
       retrieve,

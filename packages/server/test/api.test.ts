@@ -473,6 +473,11 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'POST /api/files/{id}/recrawl',
           'GET /api/versions/{id}',
           'GET /api/versions/{id}/raw',
+          'GET /api/versions/{id}/diff',
+          'GET /api/alerts',
+          'GET /api/webhooks',
+          'POST /api/webhooks',
+          'DELETE /api/webhooks/{id}',
         ].sort(),
       );
       for (const [path, methods] of Object.entries(doc.paths)) {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/connect.js';
+import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
 import type { EffectivePolicyResolver } from './effective-policy.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
 
   registerRoutes(app, context);
+  registerAlertRoutes(app, context);
   app.get(
     '/api/openapi.json',
     {

@@ -164,3 +164,133 @@ export const Health = Type.Object({
     description: 'whether this process runs fetch workers',
   }),
 });
+
+const ALERT_KIND_NAMES = [
+  'file-changed',
+  'file-unreachable',
+  'file-recovered',
+  'disallow-all-added',
+  'sitemap-removed',
+  'became-html',
+  'assets-blocked',
+] as const;
+
+export const AlertKind = Type.Union(
+  [
+    Type.Literal(ALERT_KIND_NAMES[0]),
+    Type.Literal(ALERT_KIND_NAMES[1]),
+    Type.Literal(ALERT_KIND_NAMES[2]),
+    Type.Literal(ALERT_KIND_NAMES[3]),
+    Type.Literal(ALERT_KIND_NAMES[4]),
+    Type.Literal(ALERT_KIND_NAMES[5]),
+    Type.Literal(ALERT_KIND_NAMES[6]),
+  ],
+  { description: 'what happened' },
+);
+export const AlertSeverity = Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]);
+
+export const Alert = Type.Object({
+  id: Type.Integer(),
+  kind: AlertKind,
+  severity: AlertSeverity,
+  message: Type.String({ description: 'what changed, in words' }),
+  fileId: Nullable(Type.Integer()),
+  fileUrl: Nullable(Type.String()),
+  versionId: Nullable(Type.Integer()),
+  previousVersionId: Nullable(Type.Integer({ description: 'the version compared against' })),
+  diffUrl: Nullable(Type.String({ description: 'the diff of the two versions (GET)' })),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Time,
+});
+
+export const AlertsQuery = Type.Object(
+  {
+    propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
+    fileId: Type.Optional(Type.Integer({ minimum: 1 })),
+    kind: Type.Optional(AlertKind),
+    severity: Type.Optional(AlertSeverity),
+    since: Type.Optional(Type.String({ format: 'date-time', description: 'only alerts created at or after this' })),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'only alerts with a smaller id (paging)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Webhook = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  propertyId: Nullable(Type.Integer({ description: 'null: alerts of every property' })),
+  kinds: Nullable(Type.Array(AlertKind, { description: 'null: every kind' })),
+  hasSecret: Type.Boolean({ description: 'deliveries carry X-Robotskit-Signature: sha256=<HMAC of the body>' }),
+  createdAt: Time,
+  deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
+});
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL receiving a POST per alert' }),
+    secret: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'HMAC-SHA256 key' })),
+    propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
+    kinds: Type.Optional(Type.Array(AlertKind, { minItems: 1, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+
+const DiffLine = Type.Object({
+  kind: Type.Union([Type.Literal('context'), Type.Literal('added'), Type.Literal('removed')]),
+  text: Type.String(),
+  oldLine: Nullable(Type.Integer()),
+  newLine: Nullable(Type.Integer()),
+});
+
+export const StoredDiagnostic = Type.Object({
+  code: Type.String(),
+  severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+  message: Type.String(),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  endLine: Type.Integer(),
+  endColumn: Type.Integer(),
+  fix: Nullable(Type.String()),
+});
+
+const VersionRef = Type.Object({
+  id: Type.Integer(),
+  fileId: Type.Integer(),
+  fetchedAt: Time,
+  outcome: Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')]),
+  httpStatus: Nullable(Type.Integer()),
+});
+
+const Counts = Type.Object({ before: Nullable(Type.Integer()), after: Nullable(Type.Integer()) });
+
+export const VersionDiff = Type.Object({
+  version: VersionRef,
+  against: Nullable(VersionRef),
+  added: Type.Integer({ description: 'lines added' }),
+  removed: Type.Integer({ description: 'lines removed' }),
+  hunks: Type.Array(
+    Type.Object({
+      oldStart: Type.Integer(),
+      oldLines: Type.Integer(),
+      newStart: Type.Integer(),
+      newLines: Type.Integer(),
+      lines: Type.Array(DiffLine),
+    }),
+  ),
+  lint: Type.Object({
+    errors: Counts,
+    warnings: Counts,
+    added: Type.Array(StoredDiagnostic),
+    removed: Type.Array(StoredDiagnostic),
+  }),
+});
+
+export const DiffQuery = Type.Object(
+  {
+    against: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'the version to compare with (default: previous)' }),
+    ),
+  },
+  { additionalProperties: false },
+);

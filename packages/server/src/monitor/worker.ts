@@ -11,7 +11,7 @@ import type { Schema } from '../db/schema.js';
 import { claimDueFiles, releaseClaim } from './claim.js';
 import { acquireJobLease } from './job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from './prune.js';
-import { bodyIsAnalysed, contentHash, type RecordResult, recordFetch } from './record-fetch.js';
+import { bodyIsAnalysed, contentHash, type NewVersionHook, type RecordResult, recordFetch } from './record-fetch.js';
 import type { BodyAnalyzer, ClaimedFile, RetrievalResult, RobotsRetrieval } from './retrieval.js';
 import { DEFAULT_SCHEDULE, nextFetchTime, type SchedulePolicy } from './schedule.js';
 
@@ -59,6 +59,8 @@ export interface WorkerOptions {
    * @default `nextFetchTime` with `schedule`
    */
   readonly scheduleNext?: (file: ClaimedFile, result: RetrievalResult) => number;
+  /** Runs in the recording transaction when a fetch makes a new version (alerts). */
+  readonly onNewVersion?: NewVersionHook;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
   /**
@@ -194,6 +196,7 @@ export class Worker {
           : nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
+        ...(o.onNewVersion ? { onNewVersion: o.onNewVersion } : {}),
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {
