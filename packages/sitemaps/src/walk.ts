@@ -202,12 +202,17 @@ function keyOf(url: URL): string {
  *   else if (event.type === 'diagnostic') console.warn(event.diagnostic.message);
  * }
  */
-export async function* readSitemaps(
+export function readSitemaps(
   start: string | readonly string[],
   options: SitemapOptions = {},
 ): AsyncGenerator<SitemapEvent, void, undefined> {
+  // Options are checked now, not at the first `next()`.
   const cfg = configure(options);
   const starts = typeof start === 'string' ? [start] : [...start];
+  return walkAll(starts, cfg);
+}
+
+async function* walkAll(starts: readonly string[], cfg: Config): AsyncGenerator<SitemapEvent, void, undefined> {
   const totals: Totals = { sitemaps: 0, urls: 0, errors: 0, warnings: 0, infos: 0, stoppedBy: null };
   const seen = new Set<string>();
   const stack: Pending[] = [];

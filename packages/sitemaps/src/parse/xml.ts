@@ -203,9 +203,42 @@ export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
     fatal('xml-error', `XML is not well-formed: ${error.message.replace(/^\d+:\d+: /, '')}`);
   });
 
+  // saxes reads an entity reference up to the next ";", however far: a bare "&" (the most common sitemap mistake)
+  // would swallow the rest of the file and be reported at its end. So text is written up to each "&", and the
+  // reference being read (saxes keeps it in its private `entity` field; read defensively) is checked after each write:
+  // characters no entity name has mean the "&" was bare, reported at its own line.
+  const internals = parser as unknown as { entity?: unknown };
+  let ampLine = 0;
+  const bareAmpersand = (): boolean => {
+    const pending = internals.entity;
+    return typeof pending === 'string' && pending !== '' && (pending.length > 256 || /[\s<>&"'=/?]/.test(pending));
+  };
+  const writeChecked = (text: string) => {
+    parser.write(text);
+    if (!failed && bareAmpersand()) {
+      failed = true;
+      emit({
+        kind: 'fatal',
+        code: 'xml-error',
+        message: 'XML is not well-formed: a bare "&" (write it as "&amp;")',
+        line: ampLine,
+      });
+    }
+  };
+
   return {
     write(chunk: string) {
-      if (!failed) parser.write(chunk);
+      let start = 0;
+      while (!failed) {
+        const amp = chunk.indexOf('&', start);
+        if (amp < 0) {
+          writeChecked(chunk.slice(start));
+          return;
+        }
+        writeChecked(chunk.slice(start, amp + 1));
+        ampLine = parser.line;
+        start = amp + 1;
+      }
     },
     end() {
       if (failed) return;
