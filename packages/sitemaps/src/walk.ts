@@ -376,7 +376,7 @@ async function* readOne(
             if (records >= cfg.maxUrlsPerFile) {
               yield log.add(
                 'too-many-urls',
-                `more than ${plural(cfg.maxUrlsPerFile, 'entry', 'entries')}: kept the first ${cfg.maxUrlsPerFile.toLocaleString('en-US')}, stopped reading at line ${item.line}; the rest of the file was not downloaded`,
+                `more than ${plural(cfg.maxUrlsPerFile, 'entry', 'entries')}: read the first ${cfg.maxUrlsPerFile.toLocaleString('en-US')}, stopped reading at line ${item.line}; the rest of the file was not downloaded`,
                 item.line,
               );
               truncated = true;

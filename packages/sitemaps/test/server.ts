@@ -68,3 +68,35 @@ export function sitemapIndex(locs: readonly string[]): string {
 }
 
 export { gzipSync };
+
+/**
+ * Writes the chunks of `source` to `res` with backpressure, and stops when the client goes away. Resolves with the
+ * bytes written.
+ */
+export async function stream(
+  res: import('node:http').ServerResponse,
+  source: Iterable<string | Uint8Array>,
+): Promise<number> {
+  let written = 0;
+  let gone = false;
+  res.on('close', () => {
+    gone = true;
+  });
+  for (const chunk of source) {
+    if (gone) return written;
+    written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
+  if (!gone) res.end();
+  return written;
+}
