@@ -151,6 +151,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       now,
       fetching: workers.length > 0,
       ...(resolvePolicy ? { resolvePolicy } : {}),
+      fetch,
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {

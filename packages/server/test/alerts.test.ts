@@ -200,6 +200,10 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       ]);
       expect(await alerts(`?propertyId=${propertyId}&limit=2`)).toHaveLength(2);
       expect(await alerts(`?propertyId=${propertyId + 1000}`)).toEqual([]);
+      expect(await alerts(`?since=${new Date(clock.now() + 1).toISOString()}`)).toEqual([]);
+      expect((await alerts(`?since=${new Date(clock.now()).toISOString()}`)).length).toBe(4);
+      const badSince = await app.inject({ method: 'GET', url: '/api/alerts?since=yesterday' });
+      expect([badSince.statusCode, badSince.json().error.code]).toEqual([400, 'invalid-request']);
       const bad = await app.inject({ method: 'GET', url: '/api/alerts?kind=nope' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ error: { code: 'invalid-request' } });

@@ -478,6 +478,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/webhooks',
           'POST /api/webhooks',
           'DELETE /api/webhooks/{id}',
+          'POST /api/test',
+          'GET /api/fetch',
+          'POST /api/impact',
+          'POST /api/properties/{id}/discover-hosts',
         ].sort(),
       );
       for (const [path, methods] of Object.entries(doc.paths)) {
