@@ -15,6 +15,7 @@ import { type Database, openDatabase } from './db/connect.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+import { discoverDueProperty } from './tester/discover-hosts.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
 export class ServiceConfigError extends Error {
@@ -100,12 +101,19 @@ function startWorkers(
   const analyze = plugIns.createAnalyzer?.(deps);
   const scheduleNext = plugIns.createScheduler?.(deps);
   const onNewVersion = createAlertHook(log);
+  let lastDiscovery = Number.NEGATIVE_INFINITY;
   return Array.from({ length: count }, (_, i) => {
     const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
       name,
       onNewVersion,
       eachRound: async () => {
+        // One domain property a round at most whose daily host discovery is due (a lease per property).
+        if (i === 0 && deps.now() - lastDiscovery >= 60_000) {
+          lastDiscovery = deps.now();
+          const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now() });
+          if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+        }
         await deliverDueWebhooks(database.db, database.dialect, {
           fetch: deps.fetch,
           owner: name,

@@ -11,6 +11,7 @@ import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { discoverDueProperty } from '../src/tester/discover-hosts.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
@@ -322,6 +323,19 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         { host: 'a.example.test', source: 'sitemap', rank: 1 },
         { host: 'b.example.test', source: 'sitemap', rank: 2 },
       ]);
+      // Workers run it daily per domain property: once per lease period, whoever asks.
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() })).toBe(propertyId);
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() + 1000 })).toBeNull();
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() + DAY })).toBe(propertyId);
+      const after = await database.db
+        .selectFrom('hosts')
+        .select('host')
+        .where('property_id', '=', propertyId)
+        .execute();
+      // maxHosts defaults to 20: the third host is added by the scheduled run.
+      expect(after.map((h) => h.host).sort()).toEqual(
+        ['127.0.0.1:' + origin.port, 'a.example.test', 'b.example.test', 'c.example.test'].sort(),
+      );
       const prefix = await createProperty(
         database.db,
         database.dialect,

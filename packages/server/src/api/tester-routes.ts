@@ -6,17 +6,12 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import {
-  type RetrievalResult as EngineResult,
-  parseRobotsTxt,
-  type RobotsTxt,
-  RobotsUrlError,
-  robotsTxtOf,
-} from 'robotskit';
+import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
 import { type LoadedVersion, loadVersion, textOf } from '../alerts/store.js';
-import { addPropertyHost, getProperty, listHosts } from '../db/properties.js';
+import { getProperty } from '../db/properties.js';
 import { getFileReport, listPropertyFiles } from '../db/report.js';
 import { retrieveWithEngine } from '../engine/retrieval.js';
+import { discoverHosts } from '../tester/discover-hosts.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
 import { sitemapPageUrls } from '../tester/sitemap-urls.js';
 import {
@@ -125,7 +120,7 @@ function retrievalSummary(r: EngineResult) {
 /** Registers the routes on `app`. */
 export function registerTesterRoutes(app: FastifyInstance, context: ApiContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, dialect } = context.database;
+  const { db } = context.database;
 
   async function live(url: string): Promise<EngineResult> {
     try {
@@ -350,73 +345,12 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       if (property.kind !== 'domain') {
         throw new ApiError(400, 'invalid-request', `${property.name} is a URL prefix: it watches exactly one origin`);
       }
-      const domain = property.name;
-      const hosts = await listHosts(db, property.id);
-      // The sitemaps the property's own robots.txt files list: from their latest stored version, else fetched now.
-      const files = await db
-        .selectFrom('host_files as hf')
-        .innerJoin('hosts as h', 'h.id', 'hf.host_id')
-        .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
-        .select(['f.id', 'f.url'])
-        .where('h.property_id', '=', property.id)
-        .where('h.source', 'in', ['property', 'www'])
-        .orderBy('h.rank')
-        .orderBy('f.scheme', 'desc')
-        .execute();
-      const origins = files.map((f) => new URL(f.url).origin);
-      const sitemaps = new Set<string>();
-      const problems: string[] = [];
-      for (const f of files) {
-        const report = await getFileReport(db, f.id);
-        const stored =
-          report?.fetch_outcome === 'fetched' && report.latest_version_id !== null
-            ? await loadVersion(db, report.latest_version_id)
-            : undefined;
-        let robots: RobotsTxt | null;
-        if (stored && stored.outcome === 'fetched') {
-          robots = parseRobotsTxt(stored.content ?? new Uint8Array());
-        } else {
-          const result = await live(f.url);
-          robots = robotsTxtOf(result);
-          if (robots === null)
-            problems.push(`${result.robotsUrl}: ${result.error?.message ?? `HTTP ${result.status}`}`);
-        }
-        for (const s of robots?.sitemaps ?? []) sitemaps.add(s);
-      }
-      const inDomain = (host: string) => host === domain || host.endsWith(`.${domain}`);
-      const walk = await sitemapPageUrls([...sitemaps], {
+      return discoverHosts(context.database, property, {
         fetch: context.fetch,
-        maxUrls: request.body?.maxUrls ?? 50_000,
-        allowedOrigins: origins,
-        scope: 'none',
-        keep: (url) => inDomain(new URL(url).host),
+        now: context.now(),
+        ...(request.body?.maxUrls === undefined ? {} : { maxUrls: request.body.maxUrls }),
+        ...(request.body?.maxHosts === undefined ? {} : { maxHosts: request.body.maxHosts }),
       });
-      problems.push(...walk.problems);
-      const counts = new Map<string, number>();
-      for (const url of walk.urls) {
-        const host = new URL(url).host;
-        counts.set(host, (counts.get(host) ?? 0) + 1);
-      }
-      const known = new Map(hosts.map((h) => [h.host, h]));
-      const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      const maxHosts = request.body?.maxHosts ?? 20;
-      let added = 0;
-      const out = [];
-      for (const [host, n] of ranked) {
-        const existing = known.get(host);
-        if (existing) {
-          out.push({ host, urls: n, added: false, rank: existing.rank });
-          continue;
-        }
-        if (added >= maxHosts) {
-          out.push({ host, urls: n, added: false, rank: null });
-          continue;
-        }
-        const row = await addPropertyHost(db, dialect, property.id, host, 'sitemap', ['https', 'http'], context.now());
-        added++;
-        out.push({ host, urls: n, added: row !== null, rank: row?.rank ?? null });
-      }
-      return { urlsRead: walk.urls.length, hosts: out, problems: problems.slice(0, 20) };
     },
   );
 }
