@@ -193,6 +193,9 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       } finally {
         await strict.close();
       }
+      // A bare host is read as https (the TLS handshake with this plain-HTTP origin then fails).
+      const bare = await app.inject({ method: 'GET', url: `/api/fetch?url=127.0.0.1:${origin.port}` });
+      expect(bare.json()).toMatchObject({ robotsUrl: `https://127.0.0.1:${origin.port}/robots.txt` });
       const bad = await app.inject({ method: 'GET', url: '/api/fetch?url=mailto:x@y.z' });
       expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'invalid-request']);
       const missing = await app.inject({ method: 'GET', url: '/api/fetch' });

@@ -80,10 +80,12 @@ function checkTestUrl(typed: string, base: string | null): string {
   return url.href;
 }
 
+/** A site as typed: a URL, or a bare host (`example.com`, read as https). */
 function siteUrlOr400(typed: string): string {
   let url: URL;
+  const text = typed.trim();
   try {
-    url = new URL(typed);
+    url = new URL(/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^:/]+:\d+(\/|$)/.test(text) ? text : `https://${text}`);
   } catch {
     throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not a URL (try https://example.com/)`);
   }
