@@ -337,7 +337,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         .execute();
       // maxHosts defaults to 20: the third host is added by the scheduled run.
       expect(after.map((h) => h.host).sort()).toEqual(
-        ['127.0.0.1:' + origin.port, 'a.example.test', 'b.example.test', 'c.example.test'].sort(),
+        [`127.0.0.1:${origin.port}`, 'a.example.test', 'b.example.test', 'c.example.test'].sort(),
       );
       const prefix = await createProperty(
         database.db,

@@ -1,0 +1,101 @@
+/** Alert detection between two versions, as a pure function (the engine decides every rules question). */
+
+import { describe, expect, it } from 'vitest';
+import { detectAlerts, looksLikeAssetPattern, type VersionSnapshot } from '../src/alerts/detect.js';
+
+const ORIGIN = 'https://example.com';
+const enc = new TextEncoder();
+const fetched = (body: string, contentType = 'text/plain'): VersionSnapshot => ({
+  outcome: 'fetched',
+  httpStatus: 200,
+  body: enc.encode(body),
+  contentType,
+});
+const notFound: VersionSnapshot = { outcome: 'not-found', httpStatus: 404, body: null, contentType: null };
+const failed: VersionSnapshot = { outcome: 'error', httpStatus: 503, body: null, contentType: null };
+const kinds = (next: VersionSnapshot, previous: VersionSnapshot | null, lastGood: VersionSnapshot | null = null) =>
+  detectAlerts(ORIGIN, next, previous, lastGood)
+    .map((a) => a.kind)
+    .sort();
+
+describe('detectAlerts', () => {
+  it('says nothing about a first version', () => {
+    expect(kinds(fetched('User-agent: *\nDisallow: /\n'), null)).toEqual([]);
+  });
+
+  it('sees / newly blocked for Googlebot only, through its own group', () => {
+    const alerts = detectAlerts(
+      ORIGIN,
+      fetched('User-agent: Googlebot\nDisallow: /\n'),
+      fetched('User-agent: *\nDisallow: /x\n'),
+      null,
+    );
+    expect(alerts.find((a) => a.kind === 'disallow-all-added')?.message).toBe(
+      'The whole site is now blocked for Googlebot: line 2 disallows /',
+    );
+  });
+
+  it('does not call / blocked when an allow rule keeps it open', () => {
+    expect(kinds(fetched('User-agent: *\nDisallow: /\nAllow: /$\n'), notFound)).toEqual(['file-changed']);
+  });
+
+  it('reads a 404 before as allow-all: a new Disallow: / is critical', () => {
+    expect(kinds(fetched('User-agent: *\nDisallow: /\n'), notFound)).toEqual(['disallow-all-added', 'file-changed']);
+  });
+
+  it('reports asset paths only when newly blocked', () => {
+    const before = fetched('User-agent: *\nDisallow: /assets/\n');
+    expect(kinds(fetched('User-agent: *\nDisallow: /assets/\nDisallow: /admin\n'), before)).toEqual(['file-changed']);
+    const alerts = detectAlerts(
+      ORIGIN,
+      fetched('User-agent: *\nDisallow: /assets/\nDisallow: /static/\nDisallow: /*.css$\n'),
+      before,
+      null,
+    );
+    expect(alerts.find((a) => a.kind === 'assets-blocked')?.message).toBe(
+      'Stylesheet or script paths newly disallowed: /static/ (line 3, every crawler (*)), /*.css$ (line 4, every crawler (*)). ' +
+        'Google needs CSS and JavaScript to render pages',
+    );
+    // Blocked for *, but Googlebot has its own group that keeps it open: reported for * only.
+    const mixed = detectAlerts(
+      ORIGIN,
+      fetched('User-agent: *\nDisallow: /js/\n\nUser-agent: Googlebot\nAllow: /\n'),
+      fetched('User-agent: *\nAllow: /\n'),
+      null,
+    );
+    expect(mixed.find((a) => a.kind === 'assets-blocked')?.details).toEqual({
+      rules: [{ crawler: 'every crawler (*)', pattern: '/js/', line: 2 }],
+    });
+  });
+
+  it('knows asset-like patterns', () => {
+    for (const p of ['/css/', '/js', '/wp-includes/', '/wp-content/themes/', '/_next/static/', '/*.js$', '/app.css']) {
+      expect(looksLikeAssetPattern(p), p).toBe(true);
+    }
+    for (const p of ['/admin', '/jsonapi', '/search?', '/cart/', '/private/*.pdf$']) {
+      expect(looksLikeAssetPattern(p), p).toBe(false);
+    }
+  });
+
+  it('sees HTML by content as well as by Content-Type', () => {
+    expect(kinds(fetched('<!DOCTYPE html><html><body>Hi</body></html>'), fetched('User-agent: *\n'))).toEqual([
+      'became-html',
+      'file-changed',
+    ]);
+    expect(
+      kinds(fetched('User-agent: *\nDisallow:\n', 'text/html; charset=utf-8'), fetched('User-agent: *\n')),
+    ).toEqual(['became-html', 'file-changed']);
+  });
+
+  it('reports a failure once, and a recovery compared with the last good version', () => {
+    const good = fetched('User-agent: *\nDisallow: /x\n\nSitemap: https://example.com/s.xml\n');
+    expect(kinds(failed, good)).toEqual(['file-unreachable']);
+    expect(kinds(failed, failed)).toEqual([]);
+    expect(kinds(good, failed, good)).toEqual(['file-recovered']);
+    expect(kinds(fetched('User-agent: *\nDisallow: /x\n'), failed, good)).toEqual([
+      'file-changed',
+      'file-recovered',
+      'sitemap-removed',
+    ]);
+  });
+});
