@@ -11,11 +11,10 @@ import { RobotsUrlError } from 'robotskit';
 import {
   readSitemaps,
   type SitemapDiagnostic,
-  type SitemapEvent,
   type SitemapOptions,
   type SitemapReport,
   type SitemapScope,
-  type SiteSitemaps,
+  type SiteSitemapEvent,
   siteSitemaps,
   type WalkSummary,
 } from 'robotskit-sitemaps';
@@ -226,8 +225,9 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
     ...(limit === Infinity ? {} : { maxUrls: limit }),
     ...(timeouts === undefined ? {} : { timeouts }),
   };
-  let events: AsyncIterable<SitemapEvent | { readonly type: 'robots'; readonly site: SiteSitemaps }>;
-  events = options.sitemap ? readSitemaps(httpUrl(target), walkOptions) : siteSitemaps(httpUrl(target), walkOptions);
+  const events: AsyncIterable<SiteSitemapEvent> = options.sitemap
+    ? readSitemaps(httpUrl(target), walkOptions)
+    : siteSitemaps(httpUrl(target), walkOptions);
 
   const paint = painter(useColor(io));
   const paintErr = painter(useColor(io, 'stderr'));
