@@ -459,6 +459,25 @@ describe('HTTP errors and timeouts', () => {
     expect(w.entries.length).toBeGreaterThan(0);
   });
 
+  it('does not count the time the consumer takes between entries against the total timeout', async () => {
+    s.route('/slow/paced.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${s.base}/slow/p1</loc></url>`);
+      setTimeout(() => res.end(`<url><loc>${s.base}/slow/p2</loc></url></urlset>`), 50);
+    });
+    const locs: string[] = [];
+    const codes: string[] = [];
+    for await (const event of readSitemaps(`${s.base}/slow/paced.xml`, { timeouts: { total: 300 } })) {
+      if (event.type === 'url') {
+        locs.push(event.entry.loc);
+        // A consumer slower than the whole budget.
+        if (locs.length === 1) await new Promise((resolve) => setTimeout(resolve, 400));
+      } else if (event.type === 'diagnostic') codes.push(event.diagnostic.code);
+    }
+    expect(locs).toEqual([`${s.base}/slow/p1`, `${s.base}/slow/p2`]);
+    expect(codes).toEqual([]);
+  });
+
   it('holds its timeouts even when the injected fetch ignores the signal', async () => {
     const w = await walk('https://example.com/sitemap.xml', {
       fetch: () => new Promise(() => {}),
