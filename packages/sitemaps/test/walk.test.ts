@@ -390,15 +390,31 @@ describe('gzip', () => {
   });
 
   it('reports a corrupt gzip stream and keeps what came before the damage', async () => {
-    const text = Array.from({ length: 2000 }, (_, i) => `${s.base}/gz/c${i}`).join('\n');
+    const text = `${Array.from({ length: 2000 }, (_, i) => `${s.base}/gz/c${i}`).join('\n')}\n`;
     const gz = gzipSync(text);
-    const broken = Buffer.concat([gz.subarray(0, Math.floor(gz.length / 2)), Buffer.alloc(64, 0x55)]);
-    s.serve('/gz/corrupt.txt.gz', broken);
-    const w = await walk(`${s.base}/gz/corrupt.txt.gz`);
-    expect(w.codes).toEqual(['gzip-error']);
-    expect(w.entries.length).toBeGreaterThan(0);
-    expect(w.entries.length).toBeLessThan(2000);
-    expect(w.reports[0]!.truncated).toBe(true);
+    // Cut in the middle: the complete lines before the cut are kept.
+    s.serve('/gz/cut.txt.gz', gz.subarray(0, Math.floor(gz.length / 2)));
+    // A wrong checksum in the trailer: the damage shows after the last byte was decoded, and zlib drops the output it
+    // still held then (at most its 16 KiB output window); every line before that window is kept.
+    const badCrc = Buffer.from(gz);
+    badCrc[badCrc.length - 8] = badCrc[badCrc.length - 8]! ^ 0xff;
+    s.serve('/gz/crc.txt.gz', badCrc);
+    const cut = await walk(`${s.base}/gz/cut.txt.gz`);
+    expect(cut.codes).toEqual(['gzip-error']);
+    expect(cut.entries.length).toBeGreaterThan(0);
+    expect(cut.entries.length).toBeLessThan(2000);
+    expect(cut.entries.map((e) => e.loc)).toEqual(
+      Array.from({ length: cut.entries.length }, (_, i) => `${s.base}/gz/c${i}`),
+    );
+    expect(cut.reports[0]!.truncated).toBe(true);
+    const crc = await walk(`${s.base}/gz/crc.txt.gz`);
+    expect(crc.codes).toEqual(['gzip-error']);
+    expect(crc.diagnostics[0]!.message).toBe('the gzip stream is corrupt: incorrect data check');
+    const guaranteed = text.slice(0, text.length - 16_384).split('\n').length - 1;
+    expect(crc.entries.length).toBeGreaterThanOrEqual(guaranteed);
+    expect(crc.entries.map((e) => e.loc)).toEqual(
+      Array.from({ length: crc.entries.length }, (_, i) => `${s.base}/gz/c${i}`),
+    );
   });
 });
 
