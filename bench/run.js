@@ -9,6 +9,7 @@ import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
 import { runLintBench } from './lint.js';
 import { runServerBench } from './server.js';
+import { runSitemapsBench } from './sitemaps.js';
 
 const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
@@ -20,3 +21,4 @@ if (want('crawlers')) runCrawlersBench();
 if (want('client')) await runClientBench();
 if (want('lint')) runLintBench();
 if (want('server')) await runServerBench();
+if (want('sitemaps')) await runSitemapsBench();

@@ -4,11 +4,70 @@
  * plain file does. Chunks handed on are at most {@link MAX_CHUNK} bytes, which bounds what a parser holds at once.
  */
 
-import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 /** The largest chunk handed to a parser. */
 export const MAX_CHUNK = 65_536;
+
+/**
+ * Compressed bytes handed to zlib at a time. Deflate expands at most about 1,032 to 1, so one slice yields at most about
+ * 1 MB: that bounds what is held between two reads, gzip bombs included.
+ */
+const GZIP_SLICE = 1024;
+
+/**
+ * Decompresses `raw` as a stream. Output is taken in flowing mode as zlib produces it, slice by slice, so what was
+ * decoded before a corruption is handed on (a zlib stream that fails discards what it buffered). Never throws: a
+ * corrupt stream ends the iteration with `state.gzipError` set.
+ */
+async function* gunzipped(raw: AsyncIterable<Uint8Array>, state: BodyState): AsyncGenerator<Uint8Array> {
+  const zlib = createGunzip();
+  const out: Buffer[] = [];
+  let error: Error | null = null;
+  let ended = false;
+  let closed = false;
+  /** Wakes the pending wait: a write's callback is never called when zlib fails while processing it. */
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  zlib.on('data', (chunk: Buffer) => out.push(chunk));
+  zlib.on('error', (e: Error) => {
+    error ??= e;
+    signal();
+  });
+  zlib.on('end', () => {
+    ended = true;
+    signal();
+  });
+  zlib.on('close', () => {
+    closed = true;
+    signal();
+  });
+  const wait = (start: () => void) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      if (error !== null || ended || closed) return signal();
+      start();
+    });
+  try {
+    for await (const chunk of raw) {
+      for (let at = 0; at < chunk.length; at += GZIP_SLICE) {
+        await wait(() => zlib.write(chunk.subarray(at, at + GZIP_SLICE), signal));
+        while (out.length > 0) yield out.shift()!;
+        if (error !== null || ended) break;
+      }
+      if (error !== null || ended) break;
+    }
+    if (error === null && !ended) await wait(() => zlib.end());
+    while (out.length > 0) yield out.shift()!;
+    if (error !== null) state.gzipError = (error as Error).message;
+  } finally {
+    zlib.destroy();
+  }
+}
 
 /** What happened to a body, filled in while it is read. */
 export interface BodyState {
@@ -48,7 +107,7 @@ function firstBytes(head: readonly Uint8Array[]): [number | undefined, number | 
 
 /**
  * Uncompressed chunks of a body, cut at `maxBytes`. Never throws: a corrupt gzip stream ends the iteration with
- * `state.gzipError` set.
+ * `state.gzipError` set, after what was decoded before the damage.
  */
 export async function* uncompressed(
   raw: AsyncIterable<Uint8Array>,
@@ -84,13 +143,8 @@ export async function* uncompressed(
       yield next.value;
     }
   }
-  let source: AsyncIterable<Uint8Array> = rest();
-  let gunzip: ReturnType<typeof createGunzip> | null = null;
-  if (gzip) {
-    state.gzip = true;
-    gunzip = createGunzip();
-    source = Readable.from(rest(), { objectMode: false }).pipe(gunzip);
-  }
+  state.gzip = gzip;
+  const source = gzip ? gunzipped(rest(), state) : rest();
   try {
     for await (const chunk of sliced(source)) {
       const room = maxBytes - state.bytes;
@@ -105,10 +159,7 @@ export async function* uncompressed(
       state.bytes += chunk.length;
       yield chunk;
     }
-  } catch (e) {
-    state.gzipError = e instanceof Error ? e.message : String(e);
   } finally {
-    gunzip?.destroy();
     // Not awaited: a read may be pending on a stalled stream; the caller cancels the body, which settles it.
     iterator.return?.().catch(() => {});
   }

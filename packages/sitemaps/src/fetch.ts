@@ -17,27 +17,27 @@ class Stopped extends Error {
   }
 }
 
-/** The timers and the caller's signal of one file. */
+/**
+ * The timers and the caller's signal of one file. The total budget counts only the time spent waiting for the network
+ * (headers and body chunks), not the time the consumer takes between entries: a walk is read at the consumer's pace,
+ * and a slow consumer must not make a healthy server look slow.
+ */
 export class FileDeadline {
   reason: RetrievalError | null = null;
   readonly controller = new AbortController();
+  private spent = 0;
   private readonly stopped: Promise<never>;
   private rejectStopped: (e: Stopped) => void = ignore;
-  private readonly timer: ReturnType<typeof setTimeout>;
   private readonly onAbort = () => this.stop({ kind: 'aborted', message: 'aborted', phase: 'request', code: null });
 
   constructor(
-    totalMs: number,
+    private readonly totalMs: number,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.stopped = new Promise<never>((_, reject) => {
       this.rejectStopped = reject;
     });
     this.stopped.catch(ignore);
-    this.timer = setTimeout(
-      () => this.stop({ kind: 'timeout', message: `not read within ${totalMs} ms`, phase: 'body', code: null }),
-      totalMs,
-    );
     if (signal?.aborted) this.onAbort();
     else signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -49,29 +49,41 @@ export class FileDeadline {
     this.controller.abort();
   }
 
-  /** Awaits `promise` unless `stepMs` pass, the total timeout runs out or the caller aborts. */
+  /**
+   * Awaits `promise` unless `stepMs` pass, the file's network time reaches the total, or the caller aborts. Rejects
+   * with the reason when stopped, so a `fetch` or stream that ignores the abort cannot hang the walk.
+   */
   async step<T>(promise: Promise<T>, stepMs: number, what: string, phase: 'request' | 'body'): Promise<T> {
     promise.catch(ignore);
     if (this.reason !== null) throw new Stopped(this.reason);
+    const budget = this.totalMs - this.spent;
+    const total = budget <= stepMs;
+    const wait = Math.max(0, Math.min(stepMs, budget));
+    const started = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stepTimeout = new Promise<never>((_, reject) => {
+    const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        this.stop({ kind: 'timeout', message: `${what} within ${stepMs} ms`, phase, code: null });
+        this.stop({
+          kind: 'timeout',
+          message: total ? `not read within ${this.totalMs} ms` : `${what} within ${stepMs} ms`,
+          phase,
+          code: null,
+        });
         reject(new Stopped(this.reason!));
-      }, stepMs);
+      }, wait);
     });
     try {
-      return await Promise.race([promise, stepTimeout, this.stopped]);
+      return await Promise.race([promise, timeout, this.stopped]);
     } catch (error) {
       if (this.reason !== null) throw new Stopped(this.reason);
       throw error;
     } finally {
       clearTimeout(timer);
+      this.spent += Date.now() - started;
     }
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 }

@@ -14,7 +14,7 @@
 export { SITEMAP_DIAGNOSTIC_CODES, SITEMAP_DIAGNOSTIC_SEVERITY } from './diagnostics.js';
 export { DEFAULT_SITEMAP_USER_AGENT } from './fetch.js';
 export { ATOM_NS, SITEMAP_NS } from './parse/xml.js';
-export { type SiteSitemaps, sitemapsOf, sitePageUrls, siteSitemaps } from './site.js';
+export { type SiteSitemapEvent, type SiteSitemaps, sitemapsOf, sitePageUrls, siteSitemaps } from './site.js';
 export type {
   ChangeFreq,
   SitemapDiagnostic,

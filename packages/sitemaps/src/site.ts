@@ -20,6 +20,9 @@ export interface SiteSitemaps {
   readonly retrieval: RetrievalResult;
 }
 
+/** What {@link siteSitemaps} yields: a `robots` event first, then the walk's events. */
+export type SiteSitemapEvent = SitemapEvent | { readonly type: 'robots'; readonly site: SiteSitemaps };
+
 function retrievalOptions(options: SitemapOptions): RetrievalOptions {
   return {
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
@@ -62,7 +65,7 @@ export async function sitemapsOf(site: string | URL, options: SitemapOptions = {
 export async function* siteSitemaps(
   site: string | URL,
   options: SitemapOptions = {},
-): AsyncGenerator<SitemapEvent | { readonly type: 'robots'; readonly site: SiteSitemaps }, void, undefined> {
+): AsyncGenerator<SiteSitemapEvent, void, undefined> {
   const origin = originOf(site);
   const found = await sitemapsOf(origin, options);
   yield { type: 'robots', site: found };

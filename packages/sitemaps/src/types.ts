@@ -182,7 +182,8 @@ export interface SitemapTimeouts {
    */
   readonly idle?: number;
   /**
-   * One file from the first request to the last byte.
+   * One file's time waiting for the network, from the first request to the last byte. The time the consumer takes
+   * between entries is not counted: a slow consumer does not make a file time out.
    * @default 120000
    */
   readonly total?: number;

@@ -390,15 +390,31 @@ describe('gzip', () => {
   });
 
   it('reports a corrupt gzip stream and keeps what came before the damage', async () => {
-    const text = Array.from({ length: 2000 }, (_, i) => `${s.base}/gz/c${i}`).join('\n');
+    const text = `${Array.from({ length: 2000 }, (_, i) => `${s.base}/gz/c${i}`).join('\n')}\n`;
     const gz = gzipSync(text);
-    const broken = Buffer.concat([gz.subarray(0, Math.floor(gz.length / 2)), Buffer.alloc(64, 0x55)]);
-    s.serve('/gz/corrupt.txt.gz', broken);
-    const w = await walk(`${s.base}/gz/corrupt.txt.gz`);
-    expect(w.codes).toEqual(['gzip-error']);
-    expect(w.entries.length).toBeGreaterThan(0);
-    expect(w.entries.length).toBeLessThan(2000);
-    expect(w.reports[0]!.truncated).toBe(true);
+    // Cut in the middle: the complete lines before the cut are kept.
+    s.serve('/gz/cut.txt.gz', gz.subarray(0, Math.floor(gz.length / 2)));
+    // A wrong checksum in the trailer: the damage shows after the last byte was decoded, and zlib drops the output it
+    // still held then (at most its 16 KiB output window); every line before that window is kept.
+    const badCrc = Buffer.from(gz);
+    badCrc[badCrc.length - 8] = badCrc[badCrc.length - 8]! ^ 0xff;
+    s.serve('/gz/crc.txt.gz', badCrc);
+    const cut = await walk(`${s.base}/gz/cut.txt.gz`);
+    expect(cut.codes).toEqual(['gzip-error']);
+    expect(cut.entries.length).toBeGreaterThan(0);
+    expect(cut.entries.length).toBeLessThan(2000);
+    expect(cut.entries.map((e) => e.loc)).toEqual(
+      Array.from({ length: cut.entries.length }, (_, i) => `${s.base}/gz/c${i}`),
+    );
+    expect(cut.reports[0]!.truncated).toBe(true);
+    const crc = await walk(`${s.base}/gz/crc.txt.gz`);
+    expect(crc.codes).toEqual(['gzip-error']);
+    expect(crc.diagnostics[0]!.message).toBe('the gzip stream is corrupt: incorrect data check');
+    const guaranteed = text.slice(0, text.length - 16_384).split('\n').length - 1;
+    expect(crc.entries.length).toBeGreaterThanOrEqual(guaranteed);
+    expect(crc.entries.map((e) => e.loc)).toEqual(
+      Array.from({ length: crc.entries.length }, (_, i) => `${s.base}/gz/c${i}`),
+    );
   });
 });
 
@@ -457,6 +473,25 @@ describe('HTTP errors and timeouts', () => {
     expect(w.codes).toEqual(['fetch-failed']);
     expect(w.diagnostics[0]!.message).toBe('timeout while reading the body: not read within 500 ms');
     expect(w.entries.length).toBeGreaterThan(0);
+  });
+
+  it('does not count the time the consumer takes between entries against the total timeout', async () => {
+    s.route('/slow/paced.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${s.base}/slow/p1</loc></url>`);
+      setTimeout(() => res.end(`<url><loc>${s.base}/slow/p2</loc></url></urlset>`), 50);
+    });
+    const locs: string[] = [];
+    const codes: string[] = [];
+    for await (const event of readSitemaps(`${s.base}/slow/paced.xml`, { timeouts: { total: 300 } })) {
+      if (event.type === 'url') {
+        locs.push(event.entry.loc);
+        // A consumer slower than the whole budget.
+        if (locs.length === 1) await new Promise((resolve) => setTimeout(resolve, 400));
+      } else if (event.type === 'diagnostic') codes.push(event.diagnostic.code);
+    }
+    expect(locs).toEqual([`${s.base}/slow/p1`, `${s.base}/slow/p2`]);
+    expect(codes).toEqual([]);
   });
 
   it('holds its timeouts even when the injected fetch ignores the signal', async () => {

@@ -18,6 +18,8 @@ export const ATOM_NS = 'http://www.w3.org/2005/Atom';
 
 interface Shape {
   readonly format: SitemapFormat;
+  /** The fields of a record that are read. */
+  readonly fields: ReadonlySet<string>;
   /** Depth (root = 1) of the record element and its name. */
   readonly recordDepth: number;
   readonly record: string;
@@ -26,10 +28,16 @@ interface Shape {
 }
 
 const SHAPES: Readonly<Record<string, Shape>> = {
-  urlset: { format: 'urlset', recordDepth: 2, record: 'url' },
-  sitemapindex: { format: 'sitemapindex', recordDepth: 2, record: 'sitemap' },
-  rss: { format: 'rss', recordDepth: 3, record: 'item', container: 'channel' },
-  feed: { format: 'atom', recordDepth: 2, record: 'entry' },
+  urlset: {
+    format: 'urlset',
+    fields: new Set(['loc', 'lastmod', 'changefreq', 'priority']),
+    recordDepth: 2,
+    record: 'url',
+  },
+  sitemapindex: { format: 'sitemapindex', fields: new Set(['loc']), recordDepth: 2, record: 'sitemap' },
+  rss: { format: 'rss', fields: new Set(['link', 'pubDate']), recordDepth: 3, record: 'item', container: 'channel' },
+  // Atom's link is an empty element with attributes, read on its own.
+  feed: { format: 'atom', fields: new Set(['updated', 'published']), recordDepth: 2, record: 'entry' },
 };
 
 function split(qname: string): [prefix: string, local: string] {
@@ -71,27 +79,14 @@ export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
     emit({ kind: 'fatal', code, message, line: parser.line });
   };
 
-  const fieldsFor = (format: SitemapFormat): readonly string[] => {
-    switch (format) {
-      case 'urlset':
-        return ['loc', 'lastmod', 'changefreq', 'priority'];
-      case 'sitemapindex':
-        return ['loc'];
-      case 'rss':
-        return ['link', 'pubDate'];
-      default:
-        return ['updated', 'published'];
-    }
-  };
-
   parser.on('opentag', (tag: SaxesTagPlain) => {
     if (failed) return;
     depth++;
     let scope: Map<string, string> | null = null;
-    for (const [name, value] of Object.entries(tag.attributes)) {
+    for (const name in tag.attributes) {
       if (name === 'xmlns' || name.startsWith('xmlns:')) {
         scope ??= new Map();
-        scope.set(name, value);
+        scope.set(name, tag.attributes[name]!);
       }
     }
     scopes.push(scope);
@@ -133,7 +128,7 @@ export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
       }
       return;
     }
-    if (fieldsFor(shape.format).includes(local)) {
+    if (shape.fields.has(local)) {
       field = local;
       text = '';
     }
