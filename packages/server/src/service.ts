@@ -54,6 +54,11 @@ export interface ServiceOptions extends FetchingOptions {
   /** Bearer token for writes; required when `host` is not a loopback address. */
   readonly token?: string | undefined;
   /**
+   * Sitemap URLs an impact check reads unless the request asks for another cap.
+   * @default 1000
+   */
+  readonly impactMaxUrls?: number;
+  /**
    * Fetch workers in this process (0: API only, workers run elsewhere).
    * @default 1
    */
@@ -159,6 +164,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       now,
       fetching: workers.length > 0,
       ...(resolvePolicy ? { resolvePolicy } : {}),
+      ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
     });
     const address = await app.listen({ host: options.host, port: options.port });
