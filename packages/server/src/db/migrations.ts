@@ -237,7 +237,14 @@ export class MigrationError extends Error {
 
 /** Applies every pending migration; returns the names applied now. Safe to run from several processes at once. */
 export async function migrateToLatest(db: AnyDb, dialect: DialectName): Promise<string[]> {
-  const { error, results } = await (await migrator(db, dialect)).migrateToLatest();
+  let outcome = await (await migrator(db, dialect)).migrateToLatest();
+  // Kysely's migrator looks for its table by listing the tables of every schema; a schema dropped by someone else at
+  // that moment fails the catalog scan with 3F000 (invalid_schema_name). That says nothing about ours: try again.
+  for (let attempt = 1; attempt < 5 && outcome.error && isOtherSchemaVanished(outcome.error); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    outcome = await (await migrator(db, dialect)).migrateToLatest();
+  }
+  const { error, results } = outcome;
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
@@ -246,4 +253,12 @@ export async function migrateToLatest(db: AnyDb, dialect: DialectName): Promise<
     });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Whether a migration failed only because some schema vanished during a catalog scan (PostgreSQL 3F000). */
+function isOtherSchemaVanished(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === '3F000') return true;
+  }
+  return false;
 }
