@@ -113,6 +113,16 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       expect(f.lastFetch.headers).toMatchObject({ 'cache-control': 'max-age=7200', 'content-type': 'text/plain' });
       const body = await database.db.selectFrom('bodies').select('lint_json').executeTakeFirstOrThrow();
       const diagnostics = JSON.parse(body.lint_json!) as { code: string; line: number; severity: string }[];
+      const version = await app.inject({ method: 'GET', url: `/api/versions/${f.latestVersionId}` });
+      expect(version.json()).toMatchObject({
+        lint: {
+          errors: 1,
+          warnings: 1,
+          diagnostics: expect.arrayContaining([
+            expect.objectContaining({ code: 'unparseable-line', severity: 'error', line: 2, column: 1 }),
+          ]),
+        },
+      });
       expect(diagnostics).toContainEqual(
         expect.objectContaining({ code: 'unparseable-line', line: 2, severity: 'error' }),
       );

@@ -23,6 +23,7 @@ import {
   listVersions,
   propertiesOfFile,
 } from '../db/report.js';
+import type { StoredDiagnostic } from '../engine/analyzer.js';
 import { requestRecrawl } from '../monitor/claim.js';
 import type { ApiContext } from './context.js';
 import type { EffectivePolicy } from './effective-policy.js';
@@ -289,9 +290,26 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     async (request) => {
       const row = await getVersion(db, request.params.id);
       if (!row) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
+      const body =
+        row.body_hash === null
+          ? undefined
+          : await db
+              .selectFrom('bodies')
+              .select(['lint_errors', 'lint_warnings', 'lint_json'])
+              .where('hash', '=', row.body_hash)
+              .executeTakeFirst();
+      const lint =
+        body && body.lint_errors !== null && body.lint_warnings !== null && body.lint_json !== null
+          ? {
+              errors: body.lint_errors,
+              warnings: body.lint_warnings,
+              diagnostics: JSON.parse(body.lint_json) as StoredDiagnostic[],
+            }
+          : null;
       return {
         ...versionJson(row),
         previousVersionId: row.previous_version_id,
+        lint,
         content: row.content === null ? null : new TextDecoder().decode(row.content),
       };
     },

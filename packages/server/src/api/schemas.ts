@@ -148,9 +148,30 @@ export const Version = Type.Object({
   headers: Headers,
 });
 
+export const StoredDiagnostic = Type.Object({
+  code: Type.String(),
+  severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+  message: Type.String(),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  endLine: Type.Integer(),
+  endColumn: Type.Integer(),
+  fix: Nullable(Type.String()),
+});
+
 export const VersionDetail = Type.Object({
   ...Version.properties,
   previousVersionId: Nullable(Type.Integer()),
+  lint: Nullable(
+    Type.Object(
+      {
+        errors: Type.Integer(),
+        warnings: Type.Integer(),
+        diagnostics: Type.Array(StoredDiagnostic),
+      },
+      { description: "the engine linter's results for this body; null without a body or before it was linted" },
+    ),
+  ),
   content: Nullable(
     Type.String({ description: 'the body decoded as UTF-8 (invalid bytes replaced); /raw has the exact bytes' }),
   ),
@@ -243,17 +264,6 @@ const DiffLine = Type.Object({
   text: Type.String(),
   oldLine: Nullable(Type.Integer()),
   newLine: Nullable(Type.Integer()),
-});
-
-export const StoredDiagnostic = Type.Object({
-  code: Type.String(),
-  severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-  message: Type.String(),
-  line: Type.Integer(),
-  column: Type.Integer(),
-  endLine: Type.Integer(),
-  endColumn: Type.Integer(),
-  fix: Nullable(Type.String()),
 });
 
 const VersionRef = Type.Object({
