@@ -202,6 +202,22 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       });
     });
 
+    it('falls back on a 404 during failures: allow all, as the last good fetch found no robots.txt', async () => {
+      origin.answer = { status: 404 };
+      await fetchNow();
+      const firstFailure = clock.now() + DAY;
+      clock.time = firstFailure;
+      origin.answer = { status: 500 };
+      await fetchNow();
+      clock.time = firstFailure + 13 * HOUR;
+      expect((await file()).effectivePolicy).toMatchObject({
+        policy: 'allow-all',
+        code: 'last-good-not-found',
+        versionId: null,
+        until: new Date(firstFailure + 30 * DAY).toISOString(),
+      });
+    });
+
     it('follows redirects itself and refuses a hop to a forbidden address', async () => {
       origin.answer = (request) =>
         request.url === '/robots.txt'

@@ -283,13 +283,39 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       expect(new TextDecoder().decode(kept!.content!)).toBe('last good');
       const bodies = await database.db.selectFrom('bodies').select('hash').execute();
       expect(bodies).toEqual([{ hash: contentHash(new TextEncoder().encode('last good')) }]);
-      expect(result).toEqual({ fetches: 4, versions: 2, bodies: 2 });
+      expect(result).toEqual({ fetches: 4, versions: 2, bodies: 2, alerts: 0 });
       // Nothing within the window is touched.
       expect(await pruneHistory(database.db, dialect, { now: t0 + 40 * DAY, retentionMs: 30 * DAY })).toEqual({
         fetches: 0,
         versions: 0,
         bodies: 0,
+        alerts: 0,
       });
+    });
+
+    it('keeps the last good version when it was a 404 (allow all), and prunes old alerts', async () => {
+      const property = await addProperty('https://example.com/');
+      const [file] = await listPropertyFiles(database.db, property.id);
+      const id = file!.id;
+      const t0 = 100 * DAY;
+      await fetchOnce(id, resultOf('fetched', { body: 'rules long ago', at: t0 }));
+      await fetchOnce(id, resultOf('not-found', { at: t0 + DAY }));
+      await fetchOnce(id, resultOf('error', { at: t0 + 35 * DAY }));
+      await database.db
+        .insertInto('alerts')
+        .values([
+          { file_id: id, kind: 'file-changed', severity: 'info', message: 'old', created_at: t0 },
+          { file_id: id, kind: 'file-unreachable', severity: 'critical', message: 'new', created_at: t0 + 35 * DAY },
+        ])
+        .execute();
+      const result = await pruneHistory(database.db, dialect, { now: t0 + 40 * DAY, retentionMs: 30 * DAY });
+      const versions = await listVersions(database.db, id);
+      // The 404 is what applies after 12 h of failures; the older rules stay as the newest fetched copy.
+      expect(versions.map((v) => v.outcome)).toEqual(['error', 'not-found', 'fetched']);
+      expect(result).toMatchObject({ versions: 0, alerts: 1 });
+      expect((await database.db.selectFrom('alerts').select('message').execute()).map((a) => a.message)).toEqual([
+        'new',
+      ]);
     });
 
     it('hides files not found for longer than asked, and still keeps them scheduled', async () => {

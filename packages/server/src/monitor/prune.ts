@@ -1,8 +1,10 @@
 /**
  * History retention. Fetches older than the retention window are deleted, except each file's newest fetch (the
  * versioning step compares against it). Versions older than the window are deleted except the ones still needed:
- * each file's newest version (its current content) and its newest successfully fetched version (the last good copy
- * the availability timeline falls back on). Bodies nobody references any more go last.
+ * each file's newest version (its current content), its newest successfully fetched version (the last copy of its
+ * rules) and its newest version that was not a failure (what the availability timeline falls back on: rules, or a 404
+ * meaning allow all). Alerts older than the window go too (with their webhook deliveries). Bodies nobody references
+ * any more go last.
  */
 
 import type { Kysely } from 'kysely';
@@ -18,6 +20,7 @@ export interface PruneResult {
   readonly fetches: number;
   readonly versions: number;
   readonly bodies: number;
+  readonly alerts: number;
 }
 
 /** Deletes history older than `now - retentionMs` that nothing needs. */
@@ -52,12 +55,20 @@ export async function pruneHistory(
       .select((eb) => eb.fn.max('g.id').as('id'))
       .where('g.outcome', '=', 'fetched')
       .groupBy('g.file_id');
+    const newestNotFailedPerFile = trx
+      .selectFrom('versions as n')
+      .select((eb) => eb.fn.max('n.id').as('id'))
+      .where('n.outcome', '!=', 'error')
+      .groupBy('n.file_id');
     const versions = await trx
       .deleteFrom('versions')
       .where('fetched_at', '<', cutoff)
       .where('id', 'not in', newestPerFile)
       .where('id', 'not in', newestGoodPerFile)
+      .where('id', 'not in', newestNotFailedPerFile)
       .executeTakeFirst();
+
+    const alerts = await trx.deleteFrom('alerts').where('created_at', '<', cutoff).executeTakeFirst();
 
     const bodies = await trx
       .deleteFrom('bodies')
@@ -79,6 +90,7 @@ export async function pruneHistory(
       fetches: Number(fetches.numDeletedRows),
       versions: Number(versions.numDeletedRows),
       bodies: Number(bodies.numDeletedRows),
+      alerts: Number(alerts.numDeletedRows),
     };
   });
 }
