@@ -18,7 +18,7 @@ import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { storedOutcomeOf } from './observation.js';
 
 /** The User-Agent the service sends. */
-export const SERVICE_USER_AGENT = 'robotskit-server/0.1 (robots.txt report; +https://github.com/robotskit)';
+export const SERVICE_USER_AGENT = 'robotskit-server/0.1 (robots.txt monitor)';
 
 /** Options of {@link createEngineRetrieval}. */
 export interface EngineRetrievalOptions {
