@@ -3,7 +3,15 @@
  * never changes once released; a schema change is a new entry.
  */
 
-import { type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import {
+  type CreateTableBuilder,
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  sql,
+} from 'kysely';
 import type { DialectName } from './config.js';
 
 /** Column types that differ between the two databases. */
@@ -224,7 +232,36 @@ export async function migrator(db: AnyDb, dialect: DialectName): Promise<Migrato
   if (dialect !== 'postgres') return new Migrator({ db, provider });
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
-  return new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  return new Migrator({ db: scopedToSchema(db), provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+}
+
+/**
+ * The database as the Migrator should see it on PostgreSQL: its table lookups limited to the current schema. Kysely's
+ * own introspector lists the columns of every table of every schema and resolves each schema by name; a schema
+ * dropped by someone else during that scan fails it (`schema "…" does not exist`, 3F000), and with many schemas it
+ * is slow. The Migrator only asks which tables exist (and which schemas), which one schema answers.
+ */
+function scopedToSchema(db: AnyDb): AnyDb {
+  const introspector: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    async getTables() {
+      const { rows } = await sql<{ name: string; schema: string; is_view: boolean }>`
+        select c.relname as name, n.nspname as schema, c.relkind = 'v' as is_view
+        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.is_view, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspector;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Thrown when migrating fails; says which migration and why. */
