@@ -75,6 +75,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--limit <n>', 'stop after this many page URLs')
     .option('--json', 'print JSON: one document of reports, or NDJSON entries with --urls')
     .option('--sitemap', '<url> is a sitemap or sitemap index, not a site')
+    .option('--max-sitemaps <n>', 'read at most this many sitemap files (default 1000)')
     .addOption(
       new Option('--scope <scope>', 'which URLs a sitemap may list (sitemaps.org location rules, its origin, any)')
         .choices(SITEMAP_SCOPES)
