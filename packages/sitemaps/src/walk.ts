@@ -213,7 +213,19 @@ export function readSitemaps(
 ): AsyncGenerator<SitemapEvent, void, undefined> {
   // Options are checked now, not at the first `next()`.
   const cfg = configure(options);
-  const starts = typeof start === 'string' ? [start] : [...start];
+  // The same file listed twice (as written or as the URL parser writes it) is read once.
+  const starts: string[] = [];
+  const keys = new Set<string>();
+  for (const url of typeof start === 'string' ? [start] : start) {
+    let key = String(url);
+    try {
+      key = keyOf(new URL(key));
+    } catch {
+      // Not a URL: kept as written, and reported when its turn comes.
+    }
+    if (!keys.has(key)) starts.push(String(url));
+    keys.add(key);
+  }
   return walkAll(starts, cfg);
 }
 

@@ -532,6 +532,13 @@ describe('HTTP errors and timeouts', () => {
     expect(w.diagnostics[0]!.message).toMatch(/^connect: .*ECONNREFUSED/);
   });
 
+  it('reads a starting file listed twice once', async () => {
+    const before = s.requests.length;
+    const w = await walk([`${s.base}/err/ok.xml`, `${s.base}/err/ok.xml#top`, `${s.base.toUpperCase()}/err/ok.xml`]);
+    expect(w.reports).toHaveLength(1);
+    expect(s.requests.slice(before)).toEqual(['GET /err/ok.xml']);
+  });
+
   it('reports a start URL that is not http(s) without fetching', async () => {
     const w = await walk(['not a url', 'ftp://example.com/sitemap.xml']);
     expect(w.codes).toEqual(['invalid-url', 'invalid-url']);
