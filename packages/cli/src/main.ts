@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
 import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
+import { runSitemaps, SITEMAP_SCOPES, type SitemapsCommandOptions } from './commands/sitemaps.js';
 import { runTest } from './commands/test.js';
 import { CliError, type Io, processIo } from './io.js';
 
@@ -62,6 +63,26 @@ function program(io: Io, result: { code: number }): Command {
     .option('--timeout <seconds>', 'for a URL: give up after this many seconds', '10')
     .action(async (target: string, options: LintCommandOptions) => {
       result.code = await runLint(io, target, options, version);
+    });
+
+  cmd
+    .command('sitemaps')
+    .description(
+      'the sitemaps a site\u2019s robots.txt lists, as a tree with URL counts and problems; --urls streams their page URLs (exit 0 clean, 1 problems found, 2 error)',
+    )
+    .argument('<url>', 'any URL of the site (its robots.txt is read), or with --sitemap a sitemap itself')
+    .option('--urls', 'print the page URLs, one per line (NDJSON with --json), problems on standard error')
+    .option('--limit <n>', 'stop after this many page URLs')
+    .option('--json', 'print JSON: one document of reports, or NDJSON entries with --urls')
+    .option('--sitemap', '<url> is a sitemap or sitemap index, not a site')
+    .addOption(
+      new Option('--scope <scope>', 'which URLs a sitemap may list (sitemaps.org location rules, its origin, any)')
+        .choices(SITEMAP_SCOPES)
+        .default('protocol'),
+    )
+    .option('--timeout <seconds>', 'give up on a file after this many seconds (default 120)')
+    .action(async (url: string, options: SitemapsCommandOptions) => {
+      result.code = await runSitemaps(io, url, options);
     });
 
   cmd
