@@ -1,0 +1,27 @@
+/**
+ * Registers the commands that fetch: `check`, `batch` and `audit` (one line in `main.ts`).
+ */
+
+import type { Command } from 'commander';
+import type { Io } from '../io.js';
+import { type CheckOptions, runCheck } from './check.js';
+
+/** Adds `check`, `batch` and `audit` to the program; each action stores its exit code in `result`. */
+export function registerNetworkCommands(cmd: Command, io: Io, result: { code: number }, version: string): void {
+  cmd
+    .command('check')
+    .description(
+      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, 2 error or robots.txt unreachable)',
+    )
+    .argument('<url...>', 'page URLs (any mix of sites)')
+    .option(
+      '--ua <crawler>',
+      'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated',
+      undefined,
+    )
+    .option('--json', 'print a JSON array, one object per URL')
+    .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .action(async (urls: string[], options: CheckOptions) => {
+      result.code = await runCheck(io, urls, options, version);
+    });
+}
