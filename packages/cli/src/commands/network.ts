@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
+import { type BatchCommandOptions, runBatchCommand } from './batch.js';
 import { type CheckOptions, runCheck } from './check.js';
 
 /** Adds `check`, `batch` and `audit` to the program; each action stores its exit code in `result`. */
@@ -23,5 +24,21 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
     .action(async (urls: string[], options: CheckOptions) => {
       result.code = await runCheck(io, urls, options, version);
+    });
+
+  cmd
+    .command('batch')
+    .description(
+      'check many URLs (one per line, any mix of sites): NDJSON out in input order, one robots.txt fetch per origin',
+    )
+    .argument('[file]', 'file of URLs, or - (the default) for standard input')
+    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
+    .option('--concurrency <n>', 'robots.txt fetches at once over all sites (one per site at most)', '32')
+    .option('--window <n>', 'URLs in flight or waiting to be written, at most (bounds memory)', '4096')
+    .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
+    .option('--from-line <n>', 'skip input lines before this one (to resume: the last index written + 1)', '1')
+    .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .action(async (file: string | undefined, options: BatchCommandOptions) => {
+      result.code = await runBatchCommand(io, file, options, version);
     });
 }
