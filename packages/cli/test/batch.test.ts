@@ -150,7 +150,11 @@ describe('robotskit batch', () => {
   it('refuses to wait for URLs typed on a terminal', async () => {
     const io = {
       stdout: { write: () => true },
-      stderr: { write: (s: string) => void (err += s) },
+      stderr: {
+        write: (s: string) => {
+          err += s;
+        },
+      },
       readStdin: async () => new Uint8Array(),
       stdinStream: () => Object.assign((async function* () {})(), { isTTY: true }),
       env: {},
@@ -174,7 +178,13 @@ describe('robotskit batch', () => {
     const input = [];
     for (let n = 0; n < 200; n++) input.push(`${slow[n % 10]!.origin}/${n % 2 ? 'x' : 'y'}/${n}`);
     let stdout = '';
-    const done = runBatch({ lines: counted(input).lines, write: (s) => void (stdout += s), concurrency: 3 });
+    const done = runBatch({
+      lines: counted(input).lines,
+      write: (s) => {
+        stdout += s;
+      },
+      concurrency: 3,
+    });
     await vi.waitFor(() => expect(held.length).toBe(3));
     for (let released = 1; released <= 10; released++) {
       held[released - 1]!();
@@ -205,7 +215,13 @@ describe('memory bounds', () => {
     for (let n = 0; n < 5000; n++) input.push(`${fast.origin}/page/${n}`);
     const { state, lines } = counted(input);
     let written = 0;
-    const done = runBatch({ lines, write: (s) => void (written += s.split('\n').length - 1), window: 100 });
+    const done = runBatch({
+      lines,
+      write: (s) => {
+        written += s.split('\n').length - 1;
+      },
+      window: 100,
+    });
     await vi.waitFor(() => expect(slow.requests).toEqual(['/robots.txt']));
     await vi.waitFor(() => expect(state.pulled).toBe(101));
     // Input order: nothing can be written before the first line's record.
@@ -245,7 +261,11 @@ describe('memory bounds', () => {
       write: () => {
         chunks++;
         // The first chunk is never drained until the test says so.
-        return chunks === 1 ? new Promise<void>((r) => (drain = r)) : undefined;
+        return chunks === 1
+          ? new Promise<void>((r) => {
+              drain = r;
+            })
+          : undefined;
       },
     });
     await vi.waitFor(() => expect(chunks).toBe(1));
