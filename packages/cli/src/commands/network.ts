@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import type { Io } from '../io.js';
+import { type AuditOptions, runAudit } from './audit.js';
 import { type BatchCommandOptions, runBatchCommand } from './batch.js';
 import { type CheckOptions, runCheck } from './check.js';
 
@@ -40,5 +41,18 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
     .action(async (file: string | undefined, options: BatchCommandOptions) => {
       result.code = await runBatchCommand(io, file, options, version);
+    });
+
+  cmd
+    .command('audit')
+    .description(
+      'robots.txt, X-Robots-Tag and robots meta tags together: can the page be crawled, indexed, its links followed, and why (exit 0 crawlable and indexable, 1 not, 2 error)',
+    )
+    .argument('<url>', 'the page (http or https)')
+    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
+    .option('--json', 'print JSON')
+    .option('--timeout <seconds>', 'give up on the robots.txt or the page after this many seconds', '10')
+    .action(async (url: string, options: AuditOptions) => {
+      result.code = await runAudit(io, url, options, version);
     });
 }
