@@ -45,7 +45,7 @@ it('checks 300,000 URLs over 200 origins in a 48 MB heap, one robots.txt fetch p
       stdio: ['ignore', out, 'pipe'],
     });
     let err = '';
-    child.stderr.on('data', (d) => {
+    child.stderr?.on('data', (d) => {
       err += d;
     });
     child.on('close', (c) => resolve({ code: c, stderr: err }));
