@@ -147,6 +147,26 @@ describe('robotskit batch', () => {
     );
   });
 
+  it('draws progress and a summary on standard error only when it is a terminal', async () => {
+    const site = await ruled(6);
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-6/${n}`).join('\n'));
+    const tty = await run(['batch', file], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(
+      /\r\[#+-*\] +\d+% [\d,]+ URLs \([\d,]+\/s\), [\d,]+ blocked, 0 invalid, 1 robots\.txt fetched/,
+    );
+    expect(
+      tty.stderr.endsWith(
+        'robotskit: 3000 records: 0 allowed, 3000 blocked, 0 invalid; 1 robots.txt fetched, 0 unreachable\n',
+      ),
+    ).toBe(true);
+    expect(records(tty.stdout)).toHaveLength(3000);
+    const piped = await run(['batch', file]);
+    expect(piped.stderr).toBe('');
+  });
+
   it('refuses to wait for URLs typed on a terminal', async () => {
     const io = {
       stdout: { write: () => true },

@@ -71,15 +71,27 @@ export async function runBatchCommand(
 
   const stdout = io.stdout as Writable;
   let closed = false;
+  // Set by the error listener (TypeScript cannot see that), so read through a holder.
+  const state: { failure: Error | null } = { failure: null };
+  let waiting: ((error?: Error) => void) | null = null;
   stdout.on?.('error', (error) => {
-    // A reader that went away (`| head`) is not an error of ours.
-    if (error.code === 'EPIPE') closed = true;
+    // A reader that went away (`| head`) is not an error of ours: stop quietly.
+    closed = true;
+    if (error.code !== 'EPIPE') state.failure = error;
+    waiting?.(new OutputClosed());
   });
   const write = (chunk: string): Promise<void> | undefined => {
     if (closed) throw new OutputClosed();
     const ok = stdout.write(chunk);
-    if (ok === false && stdout.once !== undefined) return new Promise((resolve) => stdout.once!('drain', resolve));
-    return undefined;
+    if (ok !== false || stdout.once === undefined) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      waiting = (error) => {
+        waiting = null;
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      stdout.once!('drain', () => waiting?.());
+    });
   };
 
   const display = io.stderr.isTTY === true ? new ProgressDisplay((s) => io.stderr.write(s), total) : null;
@@ -107,7 +119,10 @@ export async function runBatchCommand(
     return 0;
   } catch (error) {
     display?.clear();
-    if (error instanceof OutputClosed) return 0;
+    if (error instanceof OutputClosed) {
+      if (state.failure === null) return 0;
+      throw new CliError(`cannot write the output: ${state.failure.message}`, 2, { cause: state.failure });
+    }
     const code = (error as NodeJS.ErrnoException | null)?.code;
     if (typeof code === 'string' && code.startsWith('E')) {
       throw new CliError(`cannot read URL file '${file ?? '-'}': ${(error as Error).message}`, 2, { cause: error });
