@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
+import { registerNetworkCommands } from './commands/network.js';
 import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
 import { runSitemaps, SITEMAP_SCOPES, type SitemapsCommandOptions } from './commands/sitemaps.js';
 import { runTest } from './commands/test.js';
@@ -64,6 +65,8 @@ function program(io: Io, result: { code: number }): Command {
     .action(async (target: string, options: LintCommandOptions) => {
       result.code = await runLint(io, target, options, version);
     });
+
+  registerNetworkCommands(cmd, io, result, version);
 
   cmd
     .command('sitemaps')
