@@ -214,7 +214,9 @@ describe('text sitemaps and feeds', () => {
     });
     const w = await walk(`${s.base}/t/sitemap.txt`);
     expect(w.entries.map((e) => e.loc)).toEqual([`${s.base}/t/a`, `${s.base}/t/caf%C3%A9`, `${s.base}/t/last`]);
-    expect(w.diagnostics.map((d) => [d.code, d.line])).toEqual([['relative-url', 4]]);
+    expect(w.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['invalid-url', 4, 'not a URL: "not a url"'],
+    ]);
     expect(w.reports[0]!.format).toBe('text');
   });
 
