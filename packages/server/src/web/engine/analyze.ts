@@ -1,0 +1,106 @@
+/**
+ * What the worker computes for one request, with the engine: lint diagnostics, one verdict per URL for the chosen
+ * crawler in both readings, the every-crawler matrix on demand, and the dialect differences. Separate from the worker
+ * wrapper so it stays a plain function of its input.
+ */
+
+import {
+  CRAWLERS,
+  type CrawlerInput,
+  crawlerByName,
+  dialectDifferences,
+  type Explanation,
+  isValidProductToken,
+  LINT_DOCS_BASE,
+  lint,
+  parseRobotsTxt,
+  type RobotsTxt,
+} from 'robotskit';
+import type { AnalysisRequest, AnalysisResult, EditorDiagnostic, MatrixRow, Verdict, VerdictRow } from './protocol.js';
+
+function verdictOf(explanation: Explanation): Verdict {
+  return {
+    allowed: explanation.allowed,
+    line: explanation.line,
+    rule: explanation.rule ? `${explanation.rule.kind}: ${explanation.rule.pattern}` : null,
+    groups: explanation.groups,
+    token: explanation.crawler ? explanation.crawler.token : explanation.userAgent,
+  };
+}
+
+function crawlerInput(request: AnalysisRequest): { input: CrawlerInput; label: string; note: string | null } {
+  if (request.crawler.kind === 'profile') {
+    const profile = crawlerByName(request.crawler.name);
+    if (profile) return { input: profile, label: profile.name, note: null };
+    return { input: request.crawler.name, label: request.crawler.name, note: null };
+  }
+  const token = request.crawler.token.trim();
+  if (token === '') return { input: '*', label: '*', note: 'No crawler given: showing what the * group says.' };
+  const note = isValidProductToken(token)
+    ? null
+    : `"${token}" is not a product token (letters, "-" and "_" only); Google's parser reads only its leading token.`;
+  return { input: token, label: token, note };
+}
+
+/** Runs one request. */
+export function analyze(request: AnalysisRequest): AnalysisResult {
+  const started = performance.now();
+  const google = parseRobotsTxt(request.text);
+  const legacy: RobotsTxt = google.inDialect('legacy');
+  const chosen = request.dialect === 'legacy' ? legacy : google;
+  const other = request.dialect === 'legacy' ? google : legacy;
+
+  const diagnostics: EditorDiagnostic[] = lint(google).map((d) => ({
+    from: d.range.start,
+    to: d.range.end,
+    line: d.line,
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    docs: `${LINT_DOCS_BASE}${d.code}.md`,
+  }));
+
+  const { input, label, note } = crawlerInput(request);
+  const rows: VerdictRow[] = request.urls.map((url) => {
+    const explanation = chosen.explain(url, input);
+    return {
+      url,
+      path: explanation.path,
+      crawler: label,
+      verdict: verdictOf(explanation),
+      other: verdictOf(other.explain(url, input)),
+    };
+  });
+
+  let matrix: MatrixRow[] | null = null;
+  if (request.matrix) {
+    const columns = request.urls.map((url) => chosen.crawlerMatrix(url, CRAWLERS));
+    matrix = CRAWLERS.map((crawler, i) => ({
+      crawler: crawler.name,
+      operator: crawler.operator,
+      kind: crawler.kind,
+      cells: columns.map((column) => {
+        const cell = column[i]!;
+        return { allowed: cell.allowed, line: cell.line, groups: cell.groups };
+      }),
+    }));
+  }
+
+  const differences = dialectDifferences(google).map((d) => ({
+    kind: d.kind,
+    line: d.line,
+    lines: d.lines,
+    google: d.google,
+    legacy: d.legacy,
+  }));
+
+  return {
+    id: request.id,
+    diagnostics,
+    rows,
+    matrix,
+    differences,
+    crawlerNote: note,
+    stats: { bytes: google.size, groups: google.groups.length, ms: performance.now() - started },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Messages between the tester and its engine worker. Everything is plain data (structured clone): the worker parses,
+ * lints and answers; the page only renders.
+ */
+
+/** Which crawler the results are for: a catalogue profile by name, or any product token. */
+export type CrawlerChoice =
+  | { readonly kind: 'profile'; readonly name: string }
+  | { readonly kind: 'token'; readonly token: string };
+
+/** The two readings the tester offers. */
+export type Dialect = 'google' | 'legacy';
+
+export interface AnalysisRequest {
+  /** Increasing; the page ignores answers older than its newest request. */
+  readonly id: number;
+  readonly text: string;
+  readonly urls: readonly string[];
+  readonly crawler: CrawlerChoice;
+  readonly dialect: Dialect;
+  /** Compute the every-crawler matrix (only while it is shown). */
+  readonly matrix: boolean;
+}
+
+/** A lint diagnostic with offsets in the editor's units (UTF-16, the text as the editor holds it). */
+export interface EditorDiagnostic {
+  readonly from: number;
+  readonly to: number;
+  readonly line: number;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly code: string;
+  readonly message: string;
+  readonly docs: string;
+}
+
+/** A verdict in one reading. */
+export interface Verdict {
+  readonly allowed: boolean;
+  /** 1-based line of the deciding rule, 0 when no rule decided. */
+  readonly line: number;
+  /** `disallow: /private` as written in the model, null when no rule decided. */
+  readonly rule: string | null;
+  /** Which groups applied: `specific`, `global` or `none`. */
+  readonly groups: string;
+  /** The token whose groups applied (profiles), or the token matched. */
+  readonly token: string | null;
+}
+
+/** One URL for the chosen crawler: the verdict in the chosen reading, and the other reading's for comparison. */
+export interface VerdictRow {
+  readonly url: string;
+  /** The path and query that were matched. */
+  readonly path: string;
+  readonly crawler: string;
+  readonly verdict: Verdict;
+  /** The same question in the other dialect. */
+  readonly other: Verdict;
+}
+
+export interface MatrixRow {
+  readonly crawler: string;
+  readonly operator: string;
+  readonly kind: string;
+  /** One per URL of the request, in order. */
+  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: string }[];
+}
+
+/** Where the 1994 reading and Google's differ, for the differences list. */
+export interface DifferenceRow {
+  readonly kind: string;
+  readonly line: number;
+  readonly lines: readonly number[];
+  readonly google: string;
+  readonly legacy: string;
+}
+
+export interface AnalysisResult {
+  readonly id: number;
+  readonly diagnostics: readonly EditorDiagnostic[];
+  readonly rows: readonly VerdictRow[];
+  readonly matrix: readonly MatrixRow[] | null;
+  readonly differences: readonly DifferenceRow[];
+  /** Set when the crawler choice could not be used (a name that is not a product token…). */
+  readonly crawlerNote: string | null;
+  readonly stats: { readonly bytes: number; readonly groups: number; readonly ms: number };
+}
+
+export type WorkerAnswer =
+  | { readonly type: 'result'; readonly result: AnalysisResult }
+  | { readonly type: 'failure'; readonly id: number; readonly message: string };

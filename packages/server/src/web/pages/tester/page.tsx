@@ -1,0 +1,444 @@
+/**
+ * The robots.txt tester: an editor, a URL list and a crawler chooser; verdicts, the every-crawler matrix and the
+ * dialect differences recomputed in a Web Worker as you type; live files loaded through the service; the whole state
+ * shared through the page URL's hash.
+ */
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { CRAWLERS, crawlerByName } from 'robotskit';
+import { EngineClient } from '../../engine/client.js';
+import type { AnalysisResult, CrawlerChoice, Dialect, WorkerAnswer } from '../../engine/protocol.js';
+import { type EditorHandle, RobotsEditor } from './editor.js';
+import { loadLiveRobotsTxt } from './live-fetch.js';
+import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
+import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';
+import { decodeState, encodeState, MAX_HASH_LENGTH, type TesterState } from './share.js';
+
+type Tab = 'results' | 'matrix' | 'differences';
+
+const SAMPLE: TesterState = { text: SAMPLE_ROBOTS_TXT, urls: SAMPLE_URLS, crawler: SAMPLE_CRAWLER, dialect: 'google' };
+
+function splitUrls(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function choiceOf(text: string): CrawlerChoice {
+  const profile = crawlerByName(text.trim());
+  return profile ? { kind: 'profile', name: profile.name } : { kind: 'token', token: text };
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Reads the shared state from the hash once, then renders the tester with it. */
+export default function TesterPage() {
+  const [initial, setInitial] = useState<TesterState | null>(null);
+  const [shareError, setShareError] = useState<string | null>(null);
+  useEffect(() => {
+    decodeState(location.hash)
+      .then((state) => setInitial(state ?? SAMPLE))
+      .catch((error: unknown) => {
+        setShareError(error instanceof Error ? error.message : String(error));
+        setInitial(SAMPLE);
+      });
+  }, []);
+  if (!initial) return <div class="page-loading" aria-busy="true" />;
+  return <Tester initial={initial} shareError={shareError} />;
+}
+
+function Tester({ initial, shareError }: { initial: TesterState; shareError: string | null }) {
+  const [text, setText] = useState(initial.text);
+  const [urls, setUrls] = useState(initial.urls);
+  const [crawler, setCrawler] = useState(initial.crawler);
+  const [dialect, setDialect] = useState<Dialect>(initial.dialect);
+  const [tab, setTab] = useState<Tab>('results');
+  const [result, setResult] = useState<AnalysisResult | null>(null);
+  const [engineError, setEngineError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(
+    shareError ? { kind: 'error', text: shareError } : null,
+  );
+  const editor = useRef<EditorHandle | null>(null);
+  const latest = useRef(0);
+  const lastHash = useRef(location.hash);
+
+  const client = useMemo(
+    () =>
+      new EngineClient((answer: WorkerAnswer) => {
+        const id = answer.type === 'result' ? answer.result.id : answer.id;
+        if (id !== latest.current) return;
+        if (answer.type === 'result') {
+          setResult(answer.result);
+          setEngineError(null);
+        } else {
+          setEngineError(answer.message);
+        }
+      }),
+    [],
+  );
+  useEffect(() => () => client.dispose(), [client]);
+
+  const urlList = useMemo(() => splitUrls(urls), [urls]);
+  const choice = useMemo(() => choiceOf(crawler), [crawler]);
+  const wantMatrix = tab === 'matrix';
+
+  // Recompute shortly after the last change; the client keeps only the newest waiting request.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      latest.current = client.request({ text, urls: urlList, crawler: choice, dialect, matrix: wantMatrix });
+    }, 60);
+    return () => clearTimeout(timer);
+  }, [client, text, urlList, choice, dialect, wantMatrix]);
+
+  // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
+  const rows = result?.rows ?? [];
+  const selectedLine = selected !== null ? (rows[selected]?.verdict.line ?? 0) : 0;
+  useEffect(() => {
+    editor.current?.showLine(selectedLine, false);
+  }, [selectedLine]);
+
+  // Write the state to the hash, quietly (replaceState), after typing pauses.
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      encodeState({ text, urls, crawler, dialect }).then((hash) => {
+        if (!live) return;
+        if (hash.length > MAX_HASH_LENGTH) return;
+        lastHash.current = hash;
+        history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+      });
+    }, 300);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [text, urls, crawler, dialect]);
+
+  // A shared link pasted into this tab changes only the hash: load it.
+  useEffect(() => {
+    const onHash = () => {
+      if (location.hash === lastHash.current) return;
+      decodeState(location.hash)
+        .then((state) => {
+          if (!state) return;
+          lastHash.current = location.hash;
+          editor.current?.replace(state.text);
+          setUrls(state.urls);
+          setCrawler(state.crawler);
+          setDialect(state.dialect);
+          setSelected(null);
+        })
+        .catch((error: unknown) =>
+          setNotice({ kind: 'error', text: error instanceof Error ? error.message : String(error) }),
+        );
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  const showLine = useCallback((line: number) => {
+    editor.current?.showLine(line, true);
+  }, []);
+
+  const diagnostics = result?.diagnostics ?? [];
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  const profile = choice.kind === 'profile' ? crawlerByName(choice.name) : undefined;
+  const hashTooLong = useHashTooLong(text, urls);
+
+  return (
+    <section class="page tester">
+      <div class="page-head">
+        <h1>robots.txt tester</h1>
+        <p class="lede">
+          Test URLs against a robots.txt exactly as Google reads it (RFC 9309), see every lint issue in place, and
+          compare with the 1994 reading. Everything runs in your browser as you type.
+        </p>
+      </div>
+
+      <LiveLoader
+        onLoaded={(loadedText, message) => {
+          editor.current?.replace(loadedText);
+          setSelected(null);
+          setNotice({ kind: 'info', text: message });
+        }}
+        onFailed={(message) => setNotice({ kind: 'error', text: message })}
+      />
+      {notice && (
+        <div class={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          <span>{notice.text}</span>
+          <button type="button" class="link-button" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <div class="tester-grid">
+        <div class="panel editor-panel">
+          <div class="panel-head">
+            <span class="panel-title" id="editor-title">
+              robots.txt
+            </span>
+            <span class="issue-counts" id="issue-summary" aria-live="polite">
+              {diagnostics.length === 0 ? (
+                <span class="muted">{result ? 'No issues' : ''}</span>
+              ) : (
+                <>
+                  {counts.error > 0 && <span class="count count-error">{plural(counts.error, 'error')}</span>}
+                  {counts.warning > 0 && <span class="count count-warning">{plural(counts.warning, 'warning')}</span>}
+                  {counts.info > 0 && <span class="count count-info">{counts.info} info</span>}
+                </>
+              )}
+            </span>
+            <span class="spacer" />
+            <button
+              type="button"
+              class="small"
+              disabled={diagnostics.length === 0}
+              onClick={() => editor.current?.previousIssue()}
+              title="Previous issue (Shift-F8)"
+            >
+              ‹ Previous issue
+            </button>
+            <button
+              type="button"
+              class="small"
+              disabled={diagnostics.length === 0}
+              onClick={() => editor.current?.nextIssue()}
+              title="Next issue (F8)"
+            >
+              Next issue ›
+            </button>
+          </div>
+          <RobotsEditor
+            initial={initial.text}
+            diagnostics={diagnostics}
+            onChange={setText}
+            onReady={(handle) => {
+              editor.current = handle;
+            }}
+            describedBy="issue-summary"
+          />
+          <div class="panel-foot muted">
+            {result
+              ? `${formatBytes(result.stats.bytes)} · ${plural(result.stats.groups, 'group')} · checked in ${result.stats.ms.toFixed(1)} ms`
+              : 'Checking…'}
+            <span class="spacer" />
+            <span class="keys">F8 / Shift-F8: next / previous issue</span>
+          </div>
+        </div>
+
+        <div class="side">
+          <div class="panel">
+            <label class="panel-title" for="urls">
+              URLs
+            </label>
+            <textarea
+              id="urls"
+              rows={7}
+              spellcheck={false}
+              value={urls}
+              placeholder={'https://example.com/page\n/just/a/path'}
+              onInput={(e) => setUrls(e.currentTarget.value)}
+            />
+            <p class="hint">One per line: full URLs or paths.</p>
+          </div>
+          <div class="panel">
+            <label class="panel-title" for="crawler">
+              Crawler
+            </label>
+            <input
+              id="crawler"
+              list="crawler-names"
+              value={crawler}
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="Googlebot, GPTBot, or any product token"
+              onInput={(e) => setCrawler(e.currentTarget.value)}
+            />
+            <datalist id="crawler-names">
+              {CRAWLERS.map((c) => (
+                <option key={c.name} value={c.name} />
+              ))}
+            </datalist>
+            <p class="hint">
+              {profile
+                ? `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}`
+                : crawler.trim() === ''
+                  ? 'No crawler: the * group applies.'
+                  : 'Not in the catalogue: matched as a product token.'}
+            </p>
+            {result?.crawlerNote && <p class="hint hint-warning">{result.crawlerNote}</p>}
+            <fieldset class="dialect">
+              <legend>Reading</legend>
+              <label class="check">
+                <input
+                  type="radio"
+                  name="dialect"
+                  checked={dialect === 'google'}
+                  onChange={() => setDialect('google')}
+                />
+                Google (RFC 9309)
+              </label>
+              <label class="check">
+                <input
+                  type="radio"
+                  name="dialect"
+                  checked={dialect === 'legacy'}
+                  onChange={() => setDialect('legacy')}
+                />
+                1994 convention
+              </label>
+            </fieldset>
+          </div>
+          <ShareBox tooLong={hashTooLong} />
+        </div>
+      </div>
+
+      {engineError && (
+        <div class="notice notice-error" role="alert">
+          The engine failed on this input: {engineError}
+        </div>
+      )}
+
+      <div class="tabs" role="tablist" aria-label="Results">
+        <TabButton id="results" current={tab} onSelect={setTab}>
+          Results
+        </TabButton>
+        <TabButton id="matrix" current={tab} onSelect={setTab}>
+          Every crawler
+        </TabButton>
+        <TabButton id="differences" current={tab} onSelect={setTab}>
+          1994 differences{result ? ` (${result.differences.length})` : ''}
+        </TabButton>
+      </div>
+      <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {!result ? (
+          <p class="empty">Checking…</p>
+        ) : tab === 'results' ? (
+          <VerdictTable
+            rows={rows}
+            dialect={dialect}
+            selected={selected}
+            onSelect={(i, line) => {
+              setSelected(i);
+              showLine(line);
+            }}
+          />
+        ) : tab === 'matrix' ? (
+          <CrawlerMatrix urls={urlList} matrix={result.matrix} onShowLine={showLine} />
+        ) : (
+          <DifferenceList differences={result.differences} onShowLine={showLine} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function TabButton(props: { id: Tab; current: Tab; onSelect: (tab: Tab) => void; children: preact.ComponentChildren }) {
+  const selected = props.id === props.current;
+  return (
+    <button
+      type="button"
+      role="tab"
+      id={`tab-${props.id}`}
+      aria-selected={selected}
+      aria-controls={`panel-${props.id}`}
+      class={selected ? 'tab tab-current' : 'tab'}
+      onClick={() => props.onSelect(props.id)}
+    >
+      {props.children}
+    </button>
+  );
+}
+
+function useHashTooLong(text: string, urls: string): boolean {
+  // A cheap bound: deflate rarely gains more than 10× on robots.txt files; the exact check happens when encoding.
+  return text.length + urls.length > MAX_HASH_LENGTH * 8;
+}
+
+function ShareBox({ tooLong }: { tooLong: boolean }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <div class="panel share">
+      <span class="panel-title">Share</span>
+      {tooLong ? (
+        <p class="hint">This file is too large to carry in a link; share the file itself.</p>
+      ) : (
+        <>
+          <p class="hint">The page address holds the file, URLs, crawler and reading.</p>
+          <button
+            type="button"
+            class="small"
+            onClick={() => {
+              navigator.clipboard.writeText(location.href).then(
+                () => setCopied('Link copied.'),
+                () => setCopied('Copy the address from the address bar.'),
+              );
+            }}
+          >
+            Copy link
+          </button>
+          {copied && (
+            <span class="hint" role="status">
+              {' '}
+              {copied}
+            </span>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function LiveLoader(props: { onLoaded: (text: string, message: string) => void; onFailed: (message: string) => void }) {
+  const [site, setSite] = useState('');
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="load-bar"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (busy) return;
+        setBusy(true);
+        loadLiveRobotsTxt(site)
+          .then((file) => {
+            if (file.text === null) props.onFailed(`${file.url}: ${file.problem}`);
+            else {
+              const status = file.status !== null ? `HTTP ${file.status}, ` : '';
+              props.onLoaded(
+                file.text,
+                `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
+              );
+            }
+          })
+          .catch((error: unknown) => props.onFailed(error instanceof Error ? error.message : String(error)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      <label for="site">Live file</label>
+      <input
+        id="site"
+        type="text"
+        inputMode="url"
+        value={site}
+        placeholder="example.com or https://example.com/robots.txt"
+        spellcheck={false}
+        onInput={(e) => setSite(e.currentTarget.value)}
+      />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Loading…' : 'Load'}
+      </button>
+    </form>
+  );
+}
