@@ -53,6 +53,8 @@ export async function registerWebUi(app: FastifyInstance, root: string | false):
     index: ['index.html'],
     // Files that are not there fall through to the not-found handler, which answers client routes with index.html.
     wildcard: true,
+    // The headers below decide caching; send's own Cache-Control (max-age=0) would override them.
+    cacheControl: false,
     setHeaders(res, path) {
       if (path.includes(`${join('/', 'assets')}/`))
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');

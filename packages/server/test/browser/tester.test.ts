@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, missingChromium, screenshots, startHarness } from './harness.js';
@@ -33,7 +36,8 @@ function resultRows(page: Page) {
 describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    // Loopback allowed: the live-file test serves its robots.txt from 127.0.0.1.
+    h = await startHarness({ allowPrivateAddresses: true });
   });
   afterAll(async () => {
     await h?.close();
@@ -68,6 +72,233 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     const number5 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^5$/ }).boundingBox();
     expect(Math.abs(marked!.y - number5!.y)).toBeLessThan(2);
     await screenshots(page, 'tester-verdict');
+    await page.close();
+  });
+
+  it('shows a lint issue at its line: underline, gutter mark, hover text, and F8 jumps to it', async () => {
+    const page = await h.open('/');
+    await typeRobotsTxt(page, 'User-agent: *\nAllow: /\nDisalow: /x\nSitemap: https://example.com/sitemap.xml\n');
+    await expect.poll(() => page.locator('.issue-counts').textContent()).toMatch(/1 warning/);
+    const underline = page.locator('.cm-lintRange-warning');
+    await expect.poll(() => underline.first().textContent()).toBe('Disalow');
+
+    // The gutter mark sits on line 3.
+    const marker = page.locator('.cm-gutter-lint .cm-gutterElement:has(.cm-lint-marker-warning)');
+    await expect.poll(() => marker.count()).toBe(1);
+    const markerBox = await marker.boundingBox();
+    const line3 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^3$/ }).boundingBox();
+    expect(Math.abs(markerBox!.y - line3!.y)).toBeLessThan(2);
+
+    await marker.hover();
+    await expect
+      .poll(() => page.locator('.cm-tooltip-lint').first().textContent())
+      .toMatch(/misspelling of "Disallow"/);
+
+    // From the top of the file, F8 selects each diagnostic in turn (the typo sits inside a two-line dialect
+    // difference, and is still visited) and says which one it is; Shift-F8 goes back.
+    await page.getByRole('textbox', { name: 'robots.txt' }).click();
+    await page.keyboard.press('ControlOrMeta+Home');
+    const issues = await page.locator('.issue-counts').textContent();
+    const total = Number(/(\d+) info/.exec(issues!)?.[1] ?? 0) + 1;
+    const visited: string[] = [];
+    for (let i = 0; i < total; i++) {
+      await page.keyboard.press('F8');
+      const selected = await page.evaluate(() => document.getSelection()?.toString() ?? '');
+      const status = await page.locator('.issue-line').textContent();
+      visited.push(`${selected} | ${status}`);
+    }
+    expect(visited).toContainEqual(
+      expect.stringMatching(/^Disalow \| warningIssue \d of \d, line 3: "Disalow" is a misspelling/),
+    );
+    await page.keyboard.press('F8');
+    expect(await page.locator('.issue-line').textContent()).toMatch(/Issue 1 of/);
+    await page.keyboard.press('Shift+F8');
+    expect(await page.locator('.issue-line').textContent()).toMatch(new RegExp(`Issue ${total} of ${total}`));
+    await screenshots(page, 'tester-lint');
+    await page.close();
+  });
+
+  it('shows every known crawler against every URL in the matrix', async () => {
+    const page = await h.open('/');
+    await typeRobotsTxt(page, 'User-agent: GPTBot\nDisallow: /\n');
+    await setUrls(page, ['https://example.com/', 'https://example.com/blog/post']);
+    await page.getByRole('tab', { name: 'All crawlers' }).click();
+    const matrix = page.getByRole('table');
+    await expect.poll(() => matrix.getByRole('columnheader').allTextContents()).toEqual(['Crawler', '/', '/blog/post']);
+    const gptbot = matrix.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^GPTBot\b/ }) });
+    await expect.poll(() => gptbot.getByRole('cell').allTextContents()).toEqual(['Blocked2', 'Blocked2']);
+    const googlebot = matrix
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: /^Googlebot Google/ }) });
+    await expect.poll(() => googlebot.getByRole('cell').allTextContents()).toEqual(['Allowed', 'Allowed']);
+    const rows = matrix.locator('tbody tr');
+    const all = await rows.count();
+    expect(all).toBeGreaterThan(100);
+
+    await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).check();
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).uncheck();
+    await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('zzz-no-such-crawler');
+    await expect.poll(() => page.getByText('No crawler matches this filter.').count()).toBe(1);
+    await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('');
+
+    // A cell shows its deciding line in the editor.
+    await gptbot.getByRole('button').first().click();
+    await expect.poll(() => page.locator('.cm-line[data-deciding]').textContent()).toBe('Disallow: /');
+    await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('google');
+    await screenshots(page, 'tester-matrix');
+    await page.close();
+  });
+
+  it('switches to the 1994 reading and shows where it differs', async () => {
+    const page = await h.open('/');
+    await typeRobotsTxt(page, 'User-agent: *\nDisallow: /a\nAllow: /a/b\n');
+    await setUrls(page, ['https://example.com/a/b']);
+    await setCrawler(page, 'Googlebot');
+    const row = resultRows(page).first();
+    await expect.poll(() => row.textContent()).toMatch(/^Allowed.*line 3.*allow: \/a\/b/);
+    expect(await row.textContent()).toContain('1994 convention: Blocked (line 2)');
+
+    await page.getByRole('radio', { name: '1994 convention' }).check();
+    await expect.poll(() => row.textContent()).toMatch(/^Blocked.*line 2.*disallow: \/a/);
+    expect(await row.textContent()).toContain('Google (RFC 9309): Allowed (line 3)');
+    await row.click();
+    await expect.poll(() => page.locator('.cm-line[data-deciding]').textContent()).toBe('Disallow: /a');
+
+    await page.getByRole('tab', { name: /1994 reading/ }).click();
+    const panel = page.getByRole('tabpanel');
+    await expect.poll(() => panel.textContent()).toMatch(/Longest match vs first match/);
+    expect(await panel.textContent()).toMatch(/Google.*longer rule on line 3/);
+    await screenshots(page, 'tester-dialect');
+    await page.close();
+  });
+
+  it('keeps the whole state in the link, and a new tab restores it', async () => {
+    const page = await h.open('/');
+    const text = 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\n';
+    await typeRobotsTxt(page, text);
+    await setUrls(page, ['https://example.com/tmp/a', 'https://example.com/ok']);
+    await setCrawler(page, 'GPTBot');
+    await page.getByRole('radio', { name: '1994 convention' }).check();
+
+    // The hash settles on the state: deflate-raw JSON in base64url.
+    const decode = (url: string) => {
+      const m = /#s=([A-Za-z0-9_-]+)$/.exec(url);
+      if (!m) return null;
+      return JSON.parse(inflateRawSync(Buffer.from(m[1]!, 'base64url')).toString('utf8')) as Record<string, unknown>;
+    };
+    await expect
+      .poll(() => decode(page.url()))
+      .toEqual({ v: 1, t: text, u: 'https://example.com/tmp/a\nhttps://example.com/ok', c: 'GPTBot', d: 'legacy' });
+
+    const restored = await h.open(new URL(page.url()).pathname + new URL(page.url()).hash);
+    await expect.poll(async () => (await restored.locator('.cm-line').allTextContents()).join('\n')).toBe(text);
+    expect(await restored.getByRole('textbox', { name: 'URLs' }).inputValue()).toBe(
+      'https://example.com/tmp/a\nhttps://example.com/ok',
+    );
+    expect(await restored.getByRole('combobox', { name: 'Crawler' }).inputValue()).toBe('GPTBot');
+    expect(await restored.getByRole('radio', { name: '1994 convention' }).isChecked()).toBe(true);
+    await expect
+      .poll(() => resultRows(restored).allTextContents())
+      .toEqual([
+        expect.stringMatching(/^Blocked.*tmp\/a.*GPTBot.*line 2/),
+        expect.stringMatching(/^Blocked.*\/ok.*GPTBot.*line 2/),
+      ]);
+    await restored.close();
+    await page.close();
+  });
+
+  it('says so when a shared link is damaged, and starts from the example', async () => {
+    const page = await h.open('/#s=AAAAnot-deflate');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/The link is damaged/);
+    await expect.poll(() => resultRows(page).count()).toBe(5);
+    await screenshots(page, 'tester-damaged-link');
+    await page.close();
+  });
+
+  it('shows empty states without URLs', async () => {
+    const page = await h.open('/');
+    await setUrls(page, []);
+    await expect.poll(() => page.getByRole('tabpanel').textContent()).toMatch(/Add URLs to test/);
+    await page.getByRole('tab', { name: 'All crawlers' }).click();
+    await expect.poll(() => page.getByRole('tabpanel').textContent()).toMatch(/Add URLs to see every known crawler/);
+    await screenshots(page, 'tester-empty');
+    await page.close();
+  });
+
+  it('stays usable with a 500 KiB file: pasted, checked in the worker, and still editable', async () => {
+    const page = await h.open('/');
+    const groups: string[] = [];
+    // Just under Google's 500 KiB limit (the engine ignores what follows it, as Google does).
+    for (let i = 0; groups.join('').length < 495 * 1024; i++) {
+      const rules = Array.from({ length: 40 }, (_, j) => `Disallow: /section-${i}/page-${j}/*.html$`).join('\n');
+      groups.push(`User-agent: bot-${i}\n${rules}\n\n`);
+    }
+    const big = `${groups.join('')}User-agent: *\nDisallow: /last-rule/\n`;
+    const lastLine = big.split('\n').length - 1;
+    await setUrls(page, ['https://example.com/last-rule/x']);
+    await setCrawler(page, 'Googlebot');
+    const editor = page.getByRole('textbox', { name: 'robots.txt' });
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await editor.evaluate((element, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, big);
+    const row = resultRows(page).first();
+    await expect
+      .poll(() => row.textContent(), { timeout: 30_000 })
+      .toMatch(new RegExp(`^Blocked.*line ${lastLine}.*disallow: /last-rule/`));
+    const footer = await page.locator('.panel-foot').textContent();
+    expect(footer).toMatch(/^49\d\.\d KiB · \d+ groups · checked in [\d.]+ ms/);
+    console.log(`500 KiB file: ${footer}`);
+
+    // Typing at the end still edits the file, and the verdict follows.
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('Allow: /last-rule/x');
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/^Allowed.*allow: \/last-rule\/x/);
+    await page.close();
+  });
+
+  it('loads a live file through the service, or says clearly that it cannot', async () => {
+    const page = await h.open('/');
+    await page.getByRole('button', { name: 'Load' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Type a site/);
+
+    const body = 'User-agent: *\nDisallow: /from-the-live-file/\n';
+    const origin = await new Promise<{ url: string; close: () => void }>((resolve) => {
+      const server = createServer((request, response) => {
+        if (request.url === '/robots.txt') response.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+        else response.writeHead(404).end();
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        resolve({ url: `http://127.0.0.1:${port}/robots.txt`, close: () => server.close() });
+      });
+    });
+    try {
+      const openapi = (await (await fetch(`${h.service.url}/api/openapi.json`)).json()) as { paths: object };
+      const site = page.getByRole('textbox', { name: 'Live file' });
+      await site.fill(origin.url);
+      await page.getByRole('button', { name: 'Load' }).click();
+      if ('/api/fetch' in openapi.paths) {
+        await expect.poll(async () => (await page.locator('.cm-line').allTextContents()).join('\n')).toBe(body);
+        expect(await page.getByRole('status').first().textContent()).toMatch(/Loaded http:\/\/127\.0\.0\.1/);
+        await screenshots(page, 'tester-live-loaded');
+        await site.fill('http://127.0.0.1:1/robots.txt');
+        await page.getByRole('button', { name: 'Load' }).click();
+        await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/127\.0\.0\.1:1/);
+      } else {
+        // This build has no live fetching yet (GET /api/fetch comes with the retrieval wiring): a clear error.
+        await expect
+          .poll(() => page.getByRole('alert').textContent())
+          .toMatch(/This service cannot fetch live files \(it has no \/api\/fetch\)\. Paste the robots\.txt instead\./);
+      }
+      await screenshots(page, 'tester-live-error');
+    } finally {
+      origin.close();
+    }
     await page.close();
   });
 });

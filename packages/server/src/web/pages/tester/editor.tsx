@@ -5,14 +5,7 @@
 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
-import {
-  type Diagnostic,
-  lintGutter,
-  lintKeymap,
-  nextDiagnostic,
-  previousDiagnostic,
-  setDiagnostics,
-} from '@codemirror/lint';
+import { type Diagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { EditorState, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import {
   Decoration,
@@ -64,10 +57,47 @@ const theme = EditorView.theme({
   '&.cm-focused': { outline: 'none' },
 });
 
+/**
+ * The diagnostic after (or before) the selection, in order of start then end, wrapping around. CodeMirror's own
+ * next-diagnostic command continues after the end of the selection, so it skips a diagnostic that starts inside
+ * another one (a typo inside a two-line dialect difference); this one visits each diagnostic in turn.
+ */
+function stepIssue(
+  view: EditorView,
+  issues: readonly EditorDiagnostic[],
+  direction: 1 | -1,
+): { issue: EditorDiagnostic; index: number } | null {
+  if (issues.length === 0) return null;
+  const { from, to } = view.state.selection.main;
+  const after = (d: EditorDiagnostic) => d.from > from || (d.from === from && d.to > to);
+  const before = (d: EditorDiagnostic) => d.from < from || (d.from === from && d.to < to);
+  let index: number;
+  if (direction === 1) {
+    index = issues.findIndex(after);
+    if (index < 0) index = 0;
+  } else {
+    index = issues.findLastIndex(before);
+    if (index < 0) index = issues.length - 1;
+  }
+  const issue = issues[index]!;
+  const length = view.state.doc.length;
+  view.dispatch({
+    selection: { anchor: Math.min(issue.from, length), head: Math.min(issue.to, length) },
+    scrollIntoView: true,
+  });
+  return { issue, index };
+}
+
+/** Sorted by start, then end: the order {@link stepIssue} walks. */
+function sortIssues(diagnostics: readonly EditorDiagnostic[]): EditorDiagnostic[] {
+  return [...diagnostics].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
 export interface EditorHandle {
   view: EditorView;
   /** Marks `line` (1-based), scrolling it into view when `scroll`; 0 clears. */
   showLine(line: number, scroll: boolean): void;
+  /** Selects the next (previous) lint issue and reports it through `onIssue`. */
   nextIssue(): void;
   previousIssue(): void;
   replace(text: string): void;
@@ -78,6 +108,8 @@ interface Props {
   diagnostics: readonly EditorDiagnostic[];
   onChange: (text: string) => void;
   onReady: (handle: EditorHandle) => void;
+  /** Told which issue keyboard navigation moved to (index in start order, of `total`). */
+  onIssue: (issue: EditorDiagnostic, index: number, total: number) => void;
   describedBy?: string;
 }
 
@@ -94,11 +126,19 @@ function toCodeMirror(diagnostics: readonly EditorDiagnostic[], length: number):
   });
 }
 
-export function RobotsEditor({ initial, diagnostics, onChange, onReady, describedBy }: Props) {
+export function RobotsEditor({ initial, diagnostics, onChange, onReady, onIssue, describedBy }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const issues = useRef<EditorDiagnostic[]>([]);
+  const issueReport = useRef(onIssue);
+  issueReport.current = onIssue;
+  const step = (editor: EditorView, direction: 1 | -1): boolean => {
+    const found = stepIssue(editor, issues.current, direction);
+    if (found) issueReport.current(found.issue, found.index, issues.current.length);
+    return found !== null;
+  };
 
   useEffect(() => {
     const state = EditorState.create({
@@ -115,8 +155,8 @@ export function RobotsEditor({ initial, diagnostics, onChange, onReady, describe
         lintGutter(),
         decidingLine,
         keymap.of([
-          { key: 'F8', run: nextDiagnostic },
-          { key: 'Shift-F8', run: previousDiagnostic },
+          { key: 'F8', run: (editor) => step(editor, 1) },
+          { key: 'Shift-F8', run: (editor) => step(editor, -1) },
           ...lintKeymap,
           ...defaultKeymap,
           ...historyKeymap,
@@ -146,11 +186,11 @@ export function RobotsEditor({ initial, diagnostics, onChange, onReady, describe
       },
       nextIssue() {
         editor.focus();
-        nextDiagnostic(editor);
+        step(editor, 1);
       },
       previousIssue() {
         editor.focus();
-        previousDiagnostic(editor);
+        step(editor, -1);
       },
       replace(text) {
         editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text }, selection: { anchor: 0 } });
@@ -163,6 +203,7 @@ export function RobotsEditor({ initial, diagnostics, onChange, onReady, describe
   useEffect(() => {
     const editor = view.current;
     if (!editor) return;
+    issues.current = sortIssues(diagnostics);
     editor.dispatch(setDiagnostics(editor.state, toCodeMirror(diagnostics, editor.state.doc.length)));
   }, [diagnostics]);
 

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CRAWLERS, crawlerByName } from 'robotskit';
 import { EngineClient } from '../../engine/client.js';
-import type { AnalysisResult, CrawlerChoice, Dialect, WorkerAnswer } from '../../engine/protocol.js';
+import type { AnalysisResult, CrawlerChoice, Dialect, EditorDiagnostic, WorkerAnswer } from '../../engine/protocol.js';
 import { type EditorHandle, RobotsEditor } from './editor.js';
 import { loadLiveRobotsTxt } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
@@ -68,6 +68,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(
     shareError ? { kind: 'error', text: shareError } : null,
   );
+  const [currentIssue, setCurrentIssue] = useState<(EditorDiagnostic & { index: number; total: number }) | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const latest = useRef(0);
   const lastHash = useRef(location.hash);
@@ -206,29 +207,49 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               class="small"
               disabled={diagnostics.length === 0}
               onClick={() => editor.current?.previousIssue()}
+              aria-label="Previous issue"
               title="Previous issue (Shift-F8)"
             >
-              ‹ Previous issue
+              ‹ Previous<span class="wide-only"> issue</span>
             </button>
             <button
               type="button"
               class="small"
               disabled={diagnostics.length === 0}
               onClick={() => editor.current?.nextIssue()}
+              aria-label="Next issue"
               title="Next issue (F8)"
             >
-              Next issue ›
+              Next<span class="wide-only"> issue</span> ›
             </button>
           </div>
           <RobotsEditor
             initial={initial.text}
             diagnostics={diagnostics}
-            onChange={setText}
+            onChange={(value) => {
+              setText(value);
+              setCurrentIssue(null);
+            }}
             onReady={(handle) => {
               editor.current = handle;
             }}
+            onIssue={(issue, index, total) => setCurrentIssue({ ...issue, index, total })}
             describedBy="issue-summary"
           />
+          {currentIssue && (
+            <div class="issue-line" role="status">
+              <span class={`count count-${currentIssue.severity}`}>{currentIssue.severity}</span>
+              <span>
+                Issue {currentIssue.index + 1} of {currentIssue.total}, line {currentIssue.line}: {currentIssue.message}{' '}
+                <a href={currentIssue.docs} target="_blank" rel="noreferrer">
+                  {currentIssue.code}
+                </a>
+              </span>
+              <button type="button" class="link-button" onClick={() => setCurrentIssue(null)}>
+                Close
+              </button>
+            </div>
+          )}
           <div class="panel-foot muted">
             {result
               ? `${formatBytes(result.stats.bytes)} · ${plural(result.stats.groups, 'group')} · checked in ${result.stats.ms.toFixed(1)} ms`
@@ -316,10 +337,10 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
           Results
         </TabButton>
         <TabButton id="matrix" current={tab} onSelect={setTab}>
-          Every crawler
+          All crawlers
         </TabButton>
         <TabButton id="differences" current={tab} onSelect={setTab}>
-          1994 differences{result ? ` (${result.differences.length})` : ''}
+          1994 reading{result ? ` (${result.differences.length})` : ''}
         </TabButton>
       </div>
       <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>

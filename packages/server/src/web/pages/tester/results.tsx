@@ -1,6 +1,6 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DifferenceRow, MatrixRow, Verdict, VerdictRow } from '../../engine/protocol.js';
 
 const READING = { google: 'Google (RFC 9309)', legacy: '1994 convention' } as const;
@@ -110,6 +110,11 @@ export function CrawlerMatrix(props: {
   const { urls, matrix, onShowLine } = props;
   const [filter, setFilter] = useState('');
   const [ownOnly, setOwnOnly] = useState(false);
+  const wrap = useRef<HTMLDivElement>(null);
+  // A new filter shows its first rows, wherever the list was scrolled to.
+  useEffect(() => {
+    if (wrap.current) wrap.current.scrollTop = 0;
+  }, [filter, ownOnly]);
   const shown = useMemo(() => {
     if (!matrix) return [];
     const needle = filter.trim().toLowerCase();
@@ -144,7 +149,7 @@ export function CrawlerMatrix(props: {
       {shown.length === 0 ? (
         <p class="empty">No crawler matches this filter.</p>
       ) : (
-        <div class="table-wrap matrix-wrap">
+        <div class="table-wrap matrix-wrap" ref={wrap}>
           <table class="matrix">
             <caption class="visually-hidden">Every known crawler against each URL</caption>
             <thead>
