@@ -1,7 +1,7 @@
 /**
  * Loading a site's live robots.txt through the service: `GET /api/fetch?url=<site or robots.txt URL>`, which answers
- * JSON with the body text and the fetch outcome. The browser never fetches other sites itself (no CORS, and the
- * service applies its address guard).
+ * JSON with the body text and the fetch outcome (`{ robotsUrl, finalUrl, outcome, status, error, content, truncated,
+ * html, … }`). The browser never fetches other sites itself (no CORS, and the service applies its address guard).
  */
 
 import { ApiError, apiGet } from '../../api.js';
@@ -17,6 +17,8 @@ export interface LiveFile {
   readonly status: number | null;
   /** Why there is no usable body, in words, when there is none. */
   readonly problem: string | null;
+  /** What else to know about a body that was loaded (cut at 500 KiB, an HTML page, how crawlers must read it). */
+  readonly notes: readonly string[];
 }
 
 function decodeBase64(text: string): string {
@@ -33,7 +35,11 @@ function str(value: unknown): string | null {
 /** Reads the service's answer; tolerant of the field names the contract allows (`body` text or `bodyBase64`). */
 export function liveFileFrom(data: unknown, requested: string): LiveFile {
   const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
-  const text = str(d.body) ?? str(d.text) ?? (str(d.bodyBase64) !== null ? decodeBase64(d.bodyBase64 as string) : null);
+  const text =
+    str(d.content) ??
+    str(d.body) ??
+    str(d.text) ??
+    (str(d.bodyBase64) !== null ? decodeBase64(d.bodyBase64 as string) : null);
   const status = typeof d.httpStatus === 'number' ? d.httpStatus : typeof d.status === 'number' ? d.status : null;
   const error = d.error as { message?: unknown; kind?: unknown } | null | undefined;
   const outcome = str(d.outcome);
@@ -45,7 +51,21 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
     if (outcome === 'allow-all') problem += ' Crawlers may fetch everything on this site.';
     if (outcome === 'disallow-all') problem += ' Crawlers must treat the whole site as disallowed for now.';
   }
-  return { url: str(d.finalUrl) ?? str(d.url) ?? requested, text, outcome, status, problem };
+  const notes: string[] = [];
+  if (text !== null) {
+    if (d.truncated === true) notes.push('It is longer than 500 KiB: Google reads only the first 500 KiB, shown here.');
+    if (d.html === true) notes.push('The server sent an HTML page, not a robots.txt.');
+    if (outcome === 'allow-all') notes.push('Crawlers must treat this answer as allowing everything.');
+    if (outcome === 'disallow-all') notes.push('Crawlers must treat this answer as disallowing everything for now.');
+  }
+  return {
+    url: str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested,
+    text,
+    outcome,
+    status,
+    problem,
+    notes,
+  };
 }
 
 /** Fetches through the service; rejects with a message fit to show. */

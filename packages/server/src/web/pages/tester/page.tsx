@@ -267,6 +267,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
             <textarea
               id="urls"
               rows={7}
+              wrap="off"
               spellcheck={false}
               value={urls}
               placeholder={'https://example.com/page\n/just/a/path'}
@@ -439,7 +440,10 @@ function LiveLoader(props: { onLoaded: (text: string, message: string) => void; 
               const status = file.status !== null ? `HTTP ${file.status}, ` : '';
               props.onLoaded(
                 file.text,
-                `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
+                [
+                  `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
+                  ...file.notes,
+                ].join(' '),
               );
             }
           })
