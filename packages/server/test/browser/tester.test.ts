@@ -228,10 +228,16 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
 
   it('stays usable with a 500 KiB file: pasted, checked in the worker, and still editable', async () => {
     const page = await h.open('/');
+    // Paths with pseudo-random parts, so the file does not compress into a link.
+    let seed = 1;
+    const noise = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed.toString(16);
+    };
     const groups: string[] = [];
     // Just under Google's 500 KiB limit (the engine ignores what follows it, as Google does).
     for (let i = 0; groups.join('').length < 495 * 1024; i++) {
-      const rules = Array.from({ length: 40 }, (_, j) => `Disallow: /section-${i}/page-${j}/*.html$`).join('\n');
+      const rules = Array.from({ length: 40 }, (_, j) => `Disallow: /section-${i}/${noise()}-${j}/*.html$`).join('\n');
       groups.push(`User-agent: bot-${i}\n${rules}\n\n`);
     }
     const big = `${groups.join('')}User-agent: *\nDisallow: /last-rule/\n`;
@@ -253,6 +259,10 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     const footer = await page.locator('.panel-foot').textContent();
     expect(footer).toMatch(/^49\d\.\d KiB · \d+ groups · checked in [\d.]+ ms/);
     console.log(`500 KiB file: ${footer}`);
+
+    // Too large for a link: the page says so and the address bar holds no stale state.
+    await expect.poll(() => page.locator('.share').textContent()).toMatch(/too large to carry in a link/);
+    expect(new URL(page.url()).hash).toBe('');
 
     // Typing at the end still edits the file, and the verdict follows.
     await page.keyboard.press('ControlOrMeta+End');

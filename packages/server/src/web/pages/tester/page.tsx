@@ -68,6 +68,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(
     shareError ? { kind: 'error', text: shareError } : null,
   );
+  const [linkTooLong, setLinkTooLong] = useState(false);
   const [currentIssue, setCurrentIssue] = useState<(EditorDiagnostic & { index: number; total: number }) | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const latest = useRef(0);
@@ -112,9 +113,12 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      encodeState({ text, urls, crawler, dialect }).then((hash) => {
+      encodeState({ text, urls, crawler, dialect }).then((encoded) => {
         if (!live) return;
-        if (hash.length > MAX_HASH_LENGTH) return;
+        const fits = encoded.length <= MAX_HASH_LENGTH;
+        setLinkTooLong(!fits);
+        // Too long for a link: drop the hash rather than leave an older state in the address bar.
+        const hash = fits ? encoded : '';
         lastHash.current = hash;
         history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
       });
@@ -155,7 +159,6 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   const profile = choice.kind === 'profile' ? crawlerByName(choice.name) : undefined;
-  const hashTooLong = useHashTooLong(text, urls);
 
   return (
     <section class="page tester">
@@ -323,7 +326,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               </label>
             </fieldset>
           </div>
-          <ShareBox tooLong={hashTooLong} />
+          <ShareBox tooLong={linkTooLong} />
         </div>
       </div>
 
@@ -384,18 +387,16 @@ function TabButton(props: { id: Tab; current: Tab; onSelect: (tab: Tab) => void;
   );
 }
 
-function useHashTooLong(text: string, urls: string): boolean {
-  // A cheap bound: deflate rarely gains more than 10× on robots.txt files; the exact check happens when encoding.
-  return text.length + urls.length > MAX_HASH_LENGTH * 8;
-}
-
 function ShareBox({ tooLong }: { tooLong: boolean }) {
   const [copied, setCopied] = useState<string | null>(null);
   return (
     <div class="panel share">
       <span class="panel-title">Share</span>
       {tooLong ? (
-        <p class="hint">This file is too large to carry in a link; share the file itself.</p>
+        <p class="hint">
+          This file is too large to carry in a link (over {Math.round(MAX_HASH_LENGTH / 1024)} KiB compressed); share
+          the file itself.
+        </p>
       ) : (
         <>
           <p class="hint">The page address holds the file, URLs, crawler and reading.</p>
@@ -403,6 +404,11 @@ function ShareBox({ tooLong }: { tooLong: boolean }) {
             type="button"
             class="small"
             onClick={() => {
+              // Pages served over plain HTTP to another host have no clipboard API.
+              if (!navigator.clipboard) {
+                setCopied('Copy the address from the address bar.');
+                return;
+              }
               navigator.clipboard.writeText(location.href).then(
                 () => setCopied('Link copied.'),
                 () => setCopied('Copy the address from the address bar.'),
