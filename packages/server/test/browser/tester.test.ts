@@ -75,6 +75,32 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await page.close();
   });
 
+  it('gives one row per URL and crawler, for catalogue crawlers and free product tokens', async () => {
+    const page = await h.open('/');
+    await typeRobotsTxt(page, 'User-agent: Googlebot-Image\nDisallow: /\n\nUser-agent: mybot\nDisallow: /secret/\n');
+    await setUrls(page, ['https://example.com/secret/a.png', 'https://example.com/b.png']);
+    await setCrawler(page, 'Googlebot-Image, MyBot, Googlebot');
+    await expect
+      .poll(() => page.locator('.side').textContent())
+      .toMatch(/3 crawlers: 2 from the catalogue, 1 matched as product tokens/);
+    await expect
+      .poll(() => resultRows(page).allTextContents())
+      .toEqual([
+        expect.stringMatching(
+          /^Blocked.*secret\/a\.png.*Googlebot-Image.*line 2 disallow: \/.*group for Googlebot-Image/,
+        ),
+        expect.stringMatching(/^Blocked.*secret\/a\.png.*MyBot.*line 5 disallow: \/secret\//),
+        expect.stringMatching(/^Allowed.*secret\/a\.png.*Googlebot.*No group applies/),
+        expect.stringMatching(/^Blocked.*b\.png.*Googlebot-Image.*line 2/),
+        expect.stringMatching(/^Allowed.*b\.png.*MyBot.*No rule matches/),
+        expect.stringMatching(/^Allowed.*b\.png.*Googlebot.*No group applies/),
+      ]);
+
+    await setCrawler(page, 'My Bot/1.0');
+    await expect.poll(() => page.locator('.side').textContent()).toMatch(/"My Bot\/1\.0" is not a product token/);
+    await page.close();
+  });
+
   it('shows a lint issue at its line: underline, gutter mark, hover text, and F8 jumps to it', async () => {
     const page = await h.open('/');
     await typeRobotsTxt(page, 'User-agent: *\nAllow: /\nDisalow: /x\nSitemap: https://example.com/sitemap.xml\n');
@@ -260,11 +286,21 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     expect(footer).toMatch(/^49\d\.\d KiB · \d+ groups · checked in [\d.]+ ms/);
     console.log(`500 KiB file: ${footer}`);
 
+    // Thousands of dialect differences: the list shows them a hundred at a time.
+    await page.getByRole('tab', { name: /1994 reading/ }).click();
+    await expect
+      .poll(() => page.getByRole('tabpanel').locator('.more').textContent())
+      .toMatch(/^Showing 100 of \d{4,}\./);
+    await page.getByRole('button', { name: 'Show 100 more' }).click();
+    await expect.poll(() => page.getByRole('tabpanel').locator('.differences > li').count()).toBe(200);
+    await page.getByRole('tab', { name: 'Results' }).click();
+
     // Too large for a link: the page says so and the address bar holds no stale state.
     await expect.poll(() => page.locator('.share').textContent()).toMatch(/too large to carry in a link/);
     expect(new URL(page.url()).hash).toBe('');
 
     // Typing at the end still edits the file, and the verdict follows.
+    await editor.click();
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type('Allow: /last-rule/x');
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/^Allowed.*allow: \/last-rule\/x/);

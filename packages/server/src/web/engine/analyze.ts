@@ -16,7 +16,16 @@ import {
   parseRobotsTxt,
   type RobotsTxt,
 } from 'robotskit';
-import type { AnalysisRequest, AnalysisResult, EditorDiagnostic, MatrixRow, Verdict, VerdictRow } from './protocol.js';
+import {
+  type AnalysisRequest,
+  type AnalysisResult,
+  type CrawlerChoice,
+  type EditorDiagnostic,
+  MATRIX_MAX_URLS,
+  type MatrixRow,
+  type Verdict,
+  type VerdictRow,
+} from './protocol.js';
 
 function verdictOf(explanation: Explanation): Verdict {
   return {
@@ -28,13 +37,13 @@ function verdictOf(explanation: Explanation): Verdict {
   };
 }
 
-function crawlerInput(request: AnalysisRequest): { input: CrawlerInput; label: string; note: string | null } {
-  if (request.crawler.kind === 'profile') {
-    const profile = crawlerByName(request.crawler.name);
+function crawlerInput(choice: CrawlerChoice): { input: CrawlerInput; label: string; note: string | null } {
+  if (choice.kind === 'profile') {
+    const profile = crawlerByName(choice.name);
     if (profile) return { input: profile, label: profile.name, note: null };
-    return { input: request.crawler.name, label: request.crawler.name, note: null };
+    return { input: choice.name, label: choice.name, note: null };
   }
-  const token = request.crawler.token.trim();
+  const token = choice.token.trim();
   if (token === '') return { input: '*', label: '*', note: 'No crawler given: showing what the * group says.' };
   const note = isValidProductToken(token)
     ? null
@@ -60,21 +69,26 @@ export function analyze(request: AnalysisRequest): AnalysisResult {
     docs: `${LINT_DOCS_BASE}${d.code}.md`,
   }));
 
-  const { input, label, note } = crawlerInput(request);
-  const rows: VerdictRow[] = request.urls.map((url) => {
-    const explanation = chosen.explain(url, input);
-    return {
-      url,
-      path: explanation.path,
-      crawler: label,
-      verdict: verdictOf(explanation),
-      other: verdictOf(other.explain(url, input)),
-    };
-  });
+  const crawlers = (request.crawlers.length > 0 ? request.crawlers : [{ kind: 'token', token: '' } as const]).map(
+    crawlerInput,
+  );
+  const rows: VerdictRow[] = [];
+  for (const url of request.urls) {
+    for (const { input, label } of crawlers) {
+      const explanation = chosen.explain(url, input);
+      rows.push({
+        url,
+        path: explanation.path,
+        crawler: label,
+        verdict: verdictOf(explanation),
+        other: verdictOf(other.explain(url, input)),
+      });
+    }
+  }
 
   let matrix: MatrixRow[] | null = null;
   if (request.matrix) {
-    const columns = request.urls.map((url) => chosen.crawlerMatrix(url, CRAWLERS));
+    const columns = request.urls.slice(0, MATRIX_MAX_URLS).map((url) => chosen.crawlerMatrix(url, CRAWLERS));
     matrix = CRAWLERS.map((crawler, i) => ({
       crawler: crawler.name,
       operator: crawler.operator,
@@ -100,7 +114,7 @@ export function analyze(request: AnalysisRequest): AnalysisResult {
     rows,
     matrix,
     differences,
-    crawlerNote: note,
+    crawlerNotes: crawlers.flatMap((c) => (c.note === null ? [] : [c.note])),
     stats: { bytes: google.size, groups: google.groups.length, ms: performance.now() - started },
   };
 }

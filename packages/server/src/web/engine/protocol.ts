@@ -11,12 +11,16 @@ export type CrawlerChoice =
 /** The two readings the tester offers. */
 export type Dialect = 'google' | 'legacy';
 
+/** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
+export const MATRIX_MAX_URLS = 25;
+
 export interface AnalysisRequest {
   /** Increasing; the page ignores answers older than its newest request. */
   readonly id: number;
   readonly text: string;
   readonly urls: readonly string[];
-  readonly crawler: CrawlerChoice;
+  /** The crawlers to give verdicts for (one row per URL and crawler). */
+  readonly crawlers: readonly CrawlerChoice[];
   readonly dialect: Dialect;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
@@ -61,7 +65,7 @@ export interface MatrixRow {
   readonly crawler: string;
   readonly operator: string;
   readonly kind: string;
-  /** One per URL of the request, in order. */
+  /** One per URL of the request (at most {@link MATRIX_MAX_URLS}), in order. */
   readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: string }[];
 }
 
@@ -80,8 +84,8 @@ export interface AnalysisResult {
   readonly rows: readonly VerdictRow[];
   readonly matrix: readonly MatrixRow[] | null;
   readonly differences: readonly DifferenceRow[];
-  /** Set when the crawler choice could not be used (a name that is not a product token…). */
-  readonly crawlerNote: string | null;
+  /** What to know about the crawler choices (a name that is not a product token…). */
+  readonly crawlerNotes: readonly string[];
   readonly stats: { readonly bytes: number; readonly groups: number; readonly ms: number };
 }
 

@@ -25,9 +25,29 @@ function splitUrls(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-function choiceOf(text: string): CrawlerChoice {
-  const profile = crawlerByName(text.trim());
-  return profile ? { kind: 'profile', name: profile.name } : { kind: 'token', token: text };
+/** The crawlers typed in the chooser: catalogue names become profiles, anything else a product token. */
+function choicesOf(text: string): CrawlerChoice[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part, i, all) => part !== '' && all.indexOf(part) === i)
+    .map((part) => {
+      const profile = crawlerByName(part);
+      return profile ? { kind: 'profile', name: profile.name } : { kind: 'token', token: part };
+    });
+}
+
+function describeChoices(choices: readonly CrawlerChoice[]): string {
+  if (choices.length === 0) return 'No crawler: the * group applies.';
+  if (choices.length === 1) {
+    const choice = choices[0]!;
+    if (choice.kind === 'token') return 'Not in the catalogue: matched as a product token.';
+    const profile = crawlerByName(choice.name)!;
+    return `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}`;
+  }
+  const known = choices.filter((c) => c.kind === 'profile').length;
+  const tokens = choices.length - known;
+  return `${choices.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${tokens} matched as product tokens` : ''}.`;
 }
 
 function formatBytes(n: number): string {
@@ -91,16 +111,16 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   useEffect(() => () => client.dispose(), [client]);
 
   const urlList = useMemo(() => splitUrls(urls), [urls]);
-  const choice = useMemo(() => choiceOf(crawler), [crawler]);
+  const choices = useMemo(() => choicesOf(crawler), [crawler]);
   const wantMatrix = tab === 'matrix';
 
   // Recompute shortly after the last change; the client keeps only the newest waiting request.
   useEffect(() => {
     const timer = setTimeout(() => {
-      latest.current = client.request({ text, urls: urlList, crawler: choice, dialect, matrix: wantMatrix });
+      latest.current = client.request({ text, urls: urlList, crawlers: choices, dialect, matrix: wantMatrix });
     }, 60);
     return () => clearTimeout(timer);
-  }, [client, text, urlList, choice, dialect, wantMatrix]);
+  }, [client, text, urlList, choices, dialect, wantMatrix]);
 
   // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
   const rows = result?.rows ?? [];
@@ -158,7 +178,6 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const diagnostics = result?.diagnostics ?? [];
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
-  const profile = choice.kind === 'profile' ? crawlerByName(choice.name) : undefined;
 
   return (
     <section class="page tester">
@@ -296,14 +315,12 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
                 <option key={c.name} value={c.name} />
               ))}
             </datalist>
-            <p class="hint">
-              {profile
-                ? `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}`
-                : crawler.trim() === ''
-                  ? 'No crawler: the * group applies.'
-                  : 'Not in the catalogue: matched as a product token.'}
-            </p>
-            {result?.crawlerNote && <p class="hint hint-warning">{result.crawlerNote}</p>}
+            <p class="hint">{describeChoices(choices)} Several: separate with commas.</p>
+            {result?.crawlerNotes.map((note) => (
+              <p class="hint hint-warning" key={note}>
+                {note}
+              </p>
+            ))}
             <fieldset class="dialect">
               <legend>Reading</legend>
               <label class="check">

@@ -1,7 +1,17 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { DifferenceRow, MatrixRow, Verdict, VerdictRow } from '../../engine/protocol.js';
+import {
+  type DifferenceRow,
+  MATRIX_MAX_URLS,
+  type MatrixRow,
+  type Verdict,
+  type VerdictRow,
+} from '../../engine/protocol.js';
+
+/** Rows rendered before "Show all": thousands of URLs would make every keystroke re-render them all. */
+const ROW_LIMIT = 500;
+const DIFFERENCE_STEP = 100;
 
 const READING = { google: 'Google (RFC 9309)', legacy: '1994 convention' } as const;
 
@@ -37,6 +47,7 @@ export function VerdictTable(props: {
   onSelect: (index: number, line: number) => void;
 }) {
   const { rows, dialect, selected, onSelect } = props;
+  const [limit, setLimit] = useState(ROW_LIMIT);
   if (rows.length === 0) {
     return <p class="empty">Add URLs to test (one per line) and each gets a verdict here.</p>;
   }
@@ -56,7 +67,7 @@ export function VerdictTable(props: {
           </tr>
         </thead>
         <tbody>
-          {rows.map((row, i) => {
+          {rows.slice(0, limit).map((row, i) => {
             const differs = row.other.allowed !== row.verdict.allowed;
             return (
               <tr
@@ -81,7 +92,7 @@ export function VerdictTable(props: {
                 </td>
                 <td>{row.crawler}</td>
                 <td>
-                  {row.verdict.line > 0 && <span class="line-ref">line {row.verdict.line}</span>}
+                  {row.verdict.line > 0 && <span class="line-ref">line {row.verdict.line} </span>}
                   <RuleText verdict={row.verdict} />
                   <span class="muted"> · {groupText(row.verdict)}</span>
                   {differs && (
@@ -96,6 +107,14 @@ export function VerdictTable(props: {
           })}
         </tbody>
       </table>
+      {rows.length > limit && (
+        <p class="more">
+          Showing {limit} of {rows.length} rows.{' '}
+          <button type="button" class="small" onClick={() => setLimit(rows.length)}>
+            Show all
+          </button>
+        </p>
+      )}
     </div>
   );
 }
@@ -107,7 +126,8 @@ export function CrawlerMatrix(props: {
   matrix: readonly MatrixRow[] | null;
   onShowLine: (line: number) => void;
 }) {
-  const { urls, matrix, onShowLine } = props;
+  const { matrix, onShowLine } = props;
+  const urls = props.urls.slice(0, MATRIX_MAX_URLS);
   const [filter, setFilter] = useState('');
   const [ownOnly, setOwnOnly] = useState(false);
   const wrap = useRef<HTMLDivElement>(null);
@@ -144,6 +164,7 @@ export function CrawlerMatrix(props: {
         </label>
         <span class="muted">
           {shown.length} of {matrix.length} crawlers
+          {props.urls.length > urls.length && ` · the first ${urls.length} of ${props.urls.length} URLs`}
         </span>
       </div>
       {shown.length === 0 ? (
@@ -223,6 +244,7 @@ const DIFFERENCE_LABEL: Record<string, string> = {
 
 export function DifferenceList(props: { differences: readonly DifferenceRow[]; onShowLine: (line: number) => void }) {
   const { differences, onShowLine } = props;
+  const [limit, setLimit] = useState(DIFFERENCE_STEP);
   if (differences.length === 0) {
     return (
       <p class="empty">
@@ -231,23 +253,33 @@ export function DifferenceList(props: { differences: readonly DifferenceRow[]; o
     );
   }
   return (
-    <ul class="differences">
-      {differences.map((d, i) => (
-        <li key={i}>
-          <button type="button" class="line-button" onClick={() => onShowLine(d.line)}>
-            {d.lines.length > 1 ? `Lines ${d.lines.join(', ')}` : `Line ${d.line}`}
+    <>
+      <ul class="differences">
+        {differences.slice(0, limit).map((d, i) => (
+          <li key={i}>
+            <button type="button" class="line-button" onClick={() => onShowLine(d.line)}>
+              {d.lines.length > 1 ? `Lines ${d.lines.join(', ')}` : `Line ${d.line}`}
+            </button>
+            <div>
+              <strong>{DIFFERENCE_LABEL[d.kind] ?? d.kind}</strong>
+              <dl>
+                <dt>Google</dt>
+                <dd>{d.google}</dd>
+                <dt>1994</dt>
+                <dd>{d.legacy}</dd>
+              </dl>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {differences.length > limit && (
+        <p class="more">
+          Showing {limit} of {differences.length}.{' '}
+          <button type="button" class="small" onClick={() => setLimit(limit + DIFFERENCE_STEP)}>
+            Show {Math.min(DIFFERENCE_STEP, differences.length - limit)} more
           </button>
-          <div>
-            <strong>{DIFFERENCE_LABEL[d.kind] ?? d.kind}</strong>
-            <dl>
-              <dt>Google</dt>
-              <dd>{d.google}</dd>
-              <dt>1994</dt>
-              <dd>{d.legacy}</dd>
-            </dl>
-          </div>
-        </li>
-      ))}
-    </ul>
+        </p>
+      )}
+    </>
   );
 }
