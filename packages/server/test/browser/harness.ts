@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { DEFAULT_WEB_ROOT } from '../../src/api/web-ui.js';
 import { type RunningService, type ServiceOptions, startService } from '../../src/service.js';
 
@@ -73,6 +73,8 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
     throw error;
   }
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-GB' });
+  // A missing element fails its test with Playwright's message instead of running into the test timeout.
+  context.setDefaultTimeout(15_000);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     service,
@@ -105,3 +107,11 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** The text of whatever matches `locator` right now, without waiting for it: for use inside `expect.poll`. */
+export async function textOf(locator: Locator): Promise<string> {
+  return (await locator.allTextContents()).join('');
+}
+
+/** `expect.poll` options for the UI: generous, since the machine may be busy (the tests never depend on speed). */
+export const EVENTUALLY = { timeout: 15_000, interval: 50 } as const;

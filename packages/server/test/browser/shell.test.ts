@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, missingChromium, screenshots, startHarness } from './harness.js';
+import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
 describe.skipIf(missingChromium !== null)('the UI shell in Chromium', () => {
   let h: Harness;
@@ -12,7 +12,7 @@ describe.skipIf(missingChromium !== null)('the UI shell in Chromium', () => {
 
   it('shows a not-found page for unknown paths and navigates without reloading', async () => {
     const page = await h.open('/no/such/page');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Page not found');
     expect(await page.title()).toBe('Not found · robotskit');
     expect(
       await page
@@ -27,13 +27,13 @@ describe.skipIf(missingChromium !== null)('the UI shell in Chromium', () => {
       (window as unknown as { marker: number }).marker = 42;
     });
     await page.getByRole('link', { name: 'robots.txt tester' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('robots.txt tester');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('robots.txt tester');
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.title()).toBe('robots.txt tester · robotskit');
 
     await page.goBack();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Page not found');
     await page.close();
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, missingChromium, screenshots, startHarness } from './harness.js';
+import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
 /** Replaces the editor's content by typing, as a person would. */
 async function typeRobotsTxt(page: Page, text: string): Promise<void> {
@@ -45,8 +45,10 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
 
   it('opens on the sample with its verdicts (the page people bookmark)', async () => {
     const page = await h.open('/');
-    await expect.poll(() => resultRows(page).count()).toBe(5);
-    await expect.poll(() => page.getByRole('link', { name: 'Tester' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => resultRows(page).count(), EVENTUALLY).toBe(5);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Tester' }).getAttribute('aria-current'), EVENTUALLY)
+      .toBe('page');
     await screenshots(page, 'tester-sample');
     await page.close();
   });
@@ -59,14 +61,14 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
 
     const rows = resultRows(page);
     await expect
-      .poll(() => rows.nth(0).textContent())
+      .poll(() => textOf(rows.nth(0)), EVENTUALLY)
       .toMatch(/^Blocked.*private\/plan\.html.*Googlebot.*line 5.*disallow: \/private\//);
-    await expect.poll(() => rows.nth(1).textContent()).toMatch(/^Allowed.*public\/.*No rule matches/);
+    await expect.poll(() => textOf(rows.nth(1)), EVENTUALLY).toMatch(/^Allowed.*public\/.*No rule matches/);
 
     await rows.nth(0).click();
     expect(await rows.nth(0).getAttribute('aria-selected')).toBe('true');
     const deciding = page.locator('.cm-line[data-deciding]');
-    await expect.poll(() => deciding.textContent()).toBe('Disallow: /private/');
+    await expect.poll(() => textOf(deciding), EVENTUALLY).toBe('Disallow: /private/');
     // It is the fifth line: the line-number gutter agrees with the marked line's position.
     const marked = await deciding.boundingBox();
     const number5 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^5$/ }).boundingBox();
@@ -81,10 +83,10 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await setUrls(page, ['https://example.com/secret/a.png', 'https://example.com/b.png']);
     await setCrawler(page, 'Googlebot-Image, MyBot, Googlebot');
     await expect
-      .poll(() => page.locator('.side').textContent())
+      .poll(() => textOf(page.locator('.side')), EVENTUALLY)
       .toMatch(/3 crawlers: 2 from the catalogue, 1 matched as product tokens/);
     await expect
-      .poll(() => resultRows(page).allTextContents())
+      .poll(() => resultRows(page).allTextContents(), EVENTUALLY)
       .toEqual([
         expect.stringMatching(
           /^Blocked.*secret\/a\.png.*Googlebot-Image.*line 2 disallow: \/.*group for Googlebot-Image/,
@@ -97,27 +99,27 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
       ]);
 
     await setCrawler(page, 'My Bot/1.0');
-    await expect.poll(() => page.locator('.side').textContent()).toMatch(/"My Bot\/1\.0" is not a product token/);
+    await expect.poll(() => textOf(page.locator('.side')), EVENTUALLY).toMatch(/"My Bot\/1\.0" is not a product token/);
     await page.close();
   });
 
   it('shows a lint issue at its line: underline, gutter mark, hover text, and F8 jumps to it', async () => {
     const page = await h.open('/');
     await typeRobotsTxt(page, 'User-agent: *\nAllow: /\nDisalow: /x\nSitemap: https://example.com/sitemap.xml\n');
-    await expect.poll(() => page.locator('.issue-counts').textContent()).toMatch(/1 warning/);
+    await expect.poll(() => textOf(page.locator('.issue-counts')), EVENTUALLY).toMatch(/1 warning/);
     const underline = page.locator('.cm-lintRange-warning');
-    await expect.poll(() => underline.first().textContent()).toBe('Disalow');
+    await expect.poll(() => textOf(underline.first()), EVENTUALLY).toBe('Disalow');
 
     // The gutter mark sits on line 3.
     const marker = page.locator('.cm-gutter-lint .cm-gutterElement:has(.cm-lint-marker-warning)');
-    await expect.poll(() => marker.count()).toBe(1);
+    await expect.poll(() => marker.count(), EVENTUALLY).toBe(1);
     const markerBox = await marker.boundingBox();
     const line3 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^3$/ }).boundingBox();
     expect(Math.abs(markerBox!.y - line3!.y)).toBeLessThan(2);
 
     await marker.hover();
     await expect
-      .poll(() => page.locator('.cm-tooltip-lint').first().textContent())
+      .poll(() => textOf(page.locator('.cm-tooltip-lint').first()), EVENTUALLY)
       .toMatch(/misspelling of "Disallow"/);
 
     // From the top of the file, F8 selects each diagnostic in turn (the typo sits inside a two-line dialect
@@ -150,27 +152,29 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await setUrls(page, ['https://example.com/', 'https://example.com/blog/post']);
     await page.getByRole('tab', { name: 'All crawlers' }).click();
     const matrix = page.getByRole('table');
-    await expect.poll(() => matrix.getByRole('columnheader').allTextContents()).toEqual(['Crawler', '/', '/blog/post']);
+    await expect
+      .poll(() => matrix.getByRole('columnheader').allTextContents(), EVENTUALLY)
+      .toEqual(['Crawler', '/', '/blog/post']);
     const gptbot = matrix.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^GPTBot\b/ }) });
-    await expect.poll(() => gptbot.getByRole('cell').allTextContents()).toEqual(['Blocked2', 'Blocked2']);
+    await expect.poll(() => gptbot.getByRole('cell').allTextContents(), EVENTUALLY).toEqual(['Blocked2', 'Blocked2']);
     const googlebot = matrix
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: /^Googlebot Google/ }) });
-    await expect.poll(() => googlebot.getByRole('cell').allTextContents()).toEqual(['Allowed', 'Allowed']);
+    await expect.poll(() => googlebot.getByRole('cell').allTextContents(), EVENTUALLY).toEqual(['Allowed', 'Allowed']);
     const rows = matrix.locator('tbody tr');
     const all = await rows.count();
     expect(all).toBeGreaterThan(100);
 
     await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).check();
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(1);
     await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).uncheck();
     await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('zzz-no-such-crawler');
-    await expect.poll(() => page.getByText('No crawler matches this filter.').count()).toBe(1);
+    await expect.poll(() => page.getByText('No crawler matches this filter.').count(), EVENTUALLY).toBe(1);
     await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('');
 
     // A cell shows its deciding line in the editor.
     await gptbot.getByRole('button').first().click();
-    await expect.poll(() => page.locator('.cm-line[data-deciding]').textContent()).toBe('Disallow: /');
+    await expect.poll(() => textOf(page.locator('.cm-line[data-deciding]')), EVENTUALLY).toBe('Disallow: /');
     await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('google');
     await screenshots(page, 'tester-matrix');
     await page.close();
@@ -182,18 +186,18 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await setUrls(page, ['https://example.com/a/b']);
     await setCrawler(page, 'Googlebot');
     const row = resultRows(page).first();
-    await expect.poll(() => row.textContent()).toMatch(/^Allowed.*line 3.*allow: \/a\/b/);
+    await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/^Allowed.*line 3.*allow: \/a\/b/);
     expect(await row.textContent()).toContain('1994 convention: Blocked (line 2)');
 
     await page.getByRole('radio', { name: '1994 convention' }).check();
-    await expect.poll(() => row.textContent()).toMatch(/^Blocked.*line 2.*disallow: \/a/);
+    await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/^Blocked.*line 2.*disallow: \/a/);
     expect(await row.textContent()).toContain('Google (RFC 9309): Allowed (line 3)');
     await row.click();
-    await expect.poll(() => page.locator('.cm-line[data-deciding]').textContent()).toBe('Disallow: /a');
+    await expect.poll(() => textOf(page.locator('.cm-line[data-deciding]')), EVENTUALLY).toBe('Disallow: /a');
 
     await page.getByRole('tab', { name: /1994 reading/ }).click();
     const panel = page.getByRole('tabpanel');
-    await expect.poll(() => panel.textContent()).toMatch(/Longest match vs first match/);
+    await expect.poll(() => textOf(panel), EVENTUALLY).toMatch(/Longest match vs first match/);
     expect(await panel.textContent()).toMatch(/Google.*longer rule on line 3/);
     await screenshots(page, 'tester-dialect');
     await page.close();
@@ -214,18 +218,20 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
       return JSON.parse(inflateRawSync(Buffer.from(m[1]!, 'base64url')).toString('utf8')) as Record<string, unknown>;
     };
     await expect
-      .poll(() => decode(page.url()))
+      .poll(() => decode(page.url()), EVENTUALLY)
       .toEqual({ v: 1, t: text, u: 'https://example.com/tmp/a\nhttps://example.com/ok', c: 'GPTBot', d: 'legacy' });
 
     const restored = await h.open(new URL(page.url()).pathname + new URL(page.url()).hash);
-    await expect.poll(async () => (await restored.locator('.cm-line').allTextContents()).join('\n')).toBe(text);
+    await expect
+      .poll(async () => (await restored.locator('.cm-line').allTextContents()).join('\n'), EVENTUALLY)
+      .toBe(text);
     expect(await restored.getByRole('textbox', { name: 'URLs' }).inputValue()).toBe(
       'https://example.com/tmp/a\nhttps://example.com/ok',
     );
     expect(await restored.getByRole('combobox', { name: 'Crawler' }).inputValue()).toBe('GPTBot');
     expect(await restored.getByRole('radio', { name: '1994 convention' }).isChecked()).toBe(true);
     await expect
-      .poll(() => resultRows(restored).allTextContents())
+      .poll(() => resultRows(restored).allTextContents(), EVENTUALLY)
       .toEqual([
         expect.stringMatching(/^Blocked.*tmp\/a.*GPTBot.*line 2/),
         expect.stringMatching(/^Blocked.*\/ok.*GPTBot.*line 2/),
@@ -236,8 +242,8 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
 
   it('says so when a shared link is damaged, and starts from the example', async () => {
     const page = await h.open('/#s=AAAAnot-deflate');
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/The link is damaged/);
-    await expect.poll(() => resultRows(page).count()).toBe(5);
+    await expect.poll(() => textOf(page.getByRole('alert')), EVENTUALLY).toMatch(/The link is damaged/);
+    await expect.poll(() => resultRows(page).count(), EVENTUALLY).toBe(5);
     await screenshots(page, 'tester-damaged-link');
     await page.close();
   });
@@ -245,9 +251,11 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
   it('shows empty states without URLs', async () => {
     const page = await h.open('/');
     await setUrls(page, []);
-    await expect.poll(() => page.getByRole('tabpanel').textContent()).toMatch(/Add URLs to test/);
+    await expect.poll(() => textOf(page.getByRole('tabpanel')), EVENTUALLY).toMatch(/Add URLs to test/);
     await page.getByRole('tab', { name: 'All crawlers' }).click();
-    await expect.poll(() => page.getByRole('tabpanel').textContent()).toMatch(/Add URLs to see every known crawler/);
+    await expect
+      .poll(() => textOf(page.getByRole('tabpanel')), EVENTUALLY)
+      .toMatch(/Add URLs to see every known crawler/);
     await screenshots(page, 'tester-empty');
     await page.close();
   });
@@ -280,37 +288,44 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     }, big);
     const row = resultRows(page).first();
     await expect
-      .poll(() => row.textContent(), { timeout: 30_000 })
+      .poll(() => textOf(row), { timeout: 30_000 })
       .toMatch(new RegExp(`^Blocked.*line ${lastLine}.*disallow: /last-rule/`));
-    const footer = await page.locator('.panel-foot').textContent();
-    expect(footer).toMatch(/^49\d\.\d KiB · \d+ groups · checked in [\d.]+ ms/);
-    console.log(`500 KiB file: ${footer}`);
+    const footer = page.locator('.panel-foot');
+    await expect
+      .poll(() => textOf(footer), EVENTUALLY)
+      .toMatch(/^49\d\.\d KiB · \d+ groups · parsed in [\d.]+ ms, verdicts [\d.]+ ms, lint [\d.]+ ms/);
+    console.log(`500 KiB file: ${await footer.textContent()}`);
+    // Another URL: the verdict follows (the file's analysis is kept; the footer shows how long each half took).
+    await setUrls(page, ['https://example.com/last-rule/x', 'https://example.com/elsewhere']);
+    await expect.poll(() => textOf(resultRows(page).nth(1)), EVENTUALLY).toMatch(/^Allowed.*elsewhere/);
+    await expect.poll(() => textOf(footer), EVENTUALLY).toMatch(/, lint /);
+    console.log(`500 KiB file, URLs changed: ${await footer.textContent()}`);
 
     // Thousands of dialect differences: the list shows them a hundred at a time.
     await page.getByRole('tab', { name: /1994 reading/ }).click();
     await expect
-      .poll(() => page.getByRole('tabpanel').locator('.more').textContent())
+      .poll(() => textOf(page.getByRole('tabpanel').locator('.more')), EVENTUALLY)
       .toMatch(/^Showing 100 of \d{4,}\./);
     await page.getByRole('button', { name: 'Show 100 more' }).click();
-    await expect.poll(() => page.getByRole('tabpanel').locator('.differences > li').count()).toBe(200);
+    await expect.poll(() => page.getByRole('tabpanel').locator('.differences > li').count(), EVENTUALLY).toBe(200);
     await page.getByRole('tab', { name: 'Results' }).click();
 
     // Too large for a link: the page says so and the address bar holds no stale state.
-    await expect.poll(() => page.locator('.share').textContent()).toMatch(/too large to carry in a link/);
+    await expect.poll(() => textOf(page.locator('.share')), EVENTUALLY).toMatch(/too large to carry in a link/);
     expect(new URL(page.url()).hash).toBe('');
 
     // Typing at the end still edits the file, and the verdict follows.
     await editor.click();
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type('Allow: /last-rule/x');
-    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/^Allowed.*allow: \/last-rule\/x/);
+    await expect.poll(() => textOf(row), { timeout: 30_000 }).toMatch(/^Allowed.*allow: \/last-rule\/x/);
     await page.close();
   });
 
   it('loads a live file through the service, or says clearly that it cannot', async () => {
     const page = await h.open('/');
     await page.getByRole('button', { name: 'Load' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Type a site/);
+    await expect.poll(() => textOf(page.getByRole('alert')), EVENTUALLY).toMatch(/Type a site/);
 
     const body = 'User-agent: *\nDisallow: /from-the-live-file/\n';
     const origin = await new Promise<{ url: string; close: () => void }>((resolve) => {
@@ -329,16 +344,18 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
       await site.fill(origin.url);
       await page.getByRole('button', { name: 'Load' }).click();
       if ('/api/fetch' in openapi.paths) {
-        await expect.poll(async () => (await page.locator('.cm-line').allTextContents()).join('\n')).toBe(body);
+        await expect
+          .poll(async () => (await page.locator('.cm-line').allTextContents()).join('\n'), EVENTUALLY)
+          .toBe(body);
         expect(await page.getByRole('status').first().textContent()).toMatch(/Loaded http:\/\/127\.0\.0\.1/);
         await screenshots(page, 'tester-live-loaded');
         await site.fill('http://127.0.0.1:1/robots.txt');
         await page.getByRole('button', { name: 'Load' }).click();
-        await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/127\.0\.0\.1:1/);
+        await expect.poll(() => textOf(page.getByRole('alert')), EVENTUALLY).toMatch(/127\.0\.0\.1:1/);
       } else {
         // This build has no live fetching yet (GET /api/fetch comes with the retrieval wiring): a clear error.
         await expect
-          .poll(() => page.getByRole('alert').textContent())
+          .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
           .toMatch(/This service cannot fetch live files \(it has no \/api\/fetch\)\. Paste the robots\.txt instead\./);
       }
       await screenshots(page, 'tester-live-error');

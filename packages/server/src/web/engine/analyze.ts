@@ -1,7 +1,8 @@
 /**
- * What the worker computes for one request, with the engine: lint diagnostics, one verdict per URL for the chosen
- * crawler in both readings, the every-crawler matrix on demand, and the dialect differences. Separate from the worker
- * wrapper so it stays a plain function of its input.
+ * What the worker computes, with the engine. A {@link FileAnalysis} holds one text parsed in both readings, with its
+ * lint diagnostics and dialect differences computed once on demand, so changing only the URLs, the crawlers or the
+ * reading reuses them; {@link verdictsOf} answers the URL and crawler questions against it. Plain functions of their
+ * input, separate from the worker wrapper.
  */
 
 import {
@@ -18,8 +19,8 @@ import {
 } from 'robotskit';
 import {
   type AnalysisRequest,
-  type AnalysisResult,
   type CrawlerChoice,
+  type DifferenceRow,
   type EditorDiagnostic,
   MATRIX_MAX_URLS,
   type MatrixRow,
@@ -51,24 +52,71 @@ function crawlerInput(choice: CrawlerChoice): { input: CrawlerInput; label: stri
   return { input: token, label: token, note };
 }
 
-/** Runs one request. */
-export function analyze(request: AnalysisRequest): AnalysisResult {
-  const started = performance.now();
-  const google = parseRobotsTxt(request.text);
-  const legacy: RobotsTxt = google.inDialect('legacy');
-  const chosen = request.dialect === 'legacy' ? legacy : google;
-  const other = request.dialect === 'legacy' ? google : legacy;
+let serials = 0;
 
-  const diagnostics: EditorDiagnostic[] = lint(google).map((d) => ({
-    from: d.range.start,
-    to: d.range.end,
-    line: d.line,
-    severity: d.severity,
-    code: d.code,
-    message: d.message,
-    docs: `${LINT_DOCS_BASE}${d.code}.md`,
-  }));
+/** One text, parsed in both readings; diagnostics and differences computed on first use. */
+export class FileAnalysis {
+  /** Tells texts apart in answers (1, 2, 3… per worker). */
+  readonly serial = ++serials;
+  readonly google: RobotsTxt;
+  readonly legacy: RobotsTxt;
+  /** Milliseconds spent parsing (both readings). */
+  readonly parseMs: number;
+  /** Milliseconds spent linting and finding differences, once they are computed. */
+  lintMs = 0;
+  private lintResult: EditorDiagnostic[] | null = null;
+  private differenceResult: DifferenceRow[] | null = null;
 
+  constructor(readonly text: string) {
+    const started = performance.now();
+    this.google = parseRobotsTxt(text);
+    this.legacy = this.google.inDialect('legacy');
+    this.parseMs = performance.now() - started;
+  }
+
+  /** Whether diagnostics and differences are computed already. */
+  get complete(): boolean {
+    return this.lintResult !== null && this.differenceResult !== null;
+  }
+
+  get diagnostics(): EditorDiagnostic[] {
+    if (this.lintResult !== null) return this.lintResult;
+    const started = performance.now();
+    this.lintResult = lint(this.google).map((d) => ({
+      from: d.range.start,
+      to: d.range.end,
+      line: d.line,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      docs: `${LINT_DOCS_BASE}${d.code}.md`,
+    }));
+    this.lintMs += performance.now() - started;
+    return this.lintResult;
+  }
+
+  get differences(): DifferenceRow[] {
+    if (this.differenceResult !== null) return this.differenceResult;
+    const started = performance.now();
+    this.differenceResult = dialectDifferences(this.google).map((d) => ({
+      kind: d.kind,
+      line: d.line,
+      lines: d.lines,
+      google: d.google,
+      legacy: d.legacy,
+    }));
+    this.lintMs += performance.now() - started;
+    return this.differenceResult;
+  }
+}
+
+/** One row per URL and crawler in the chosen reading (with the other reading's verdict), and the matrix if asked. */
+export function verdictsOf(
+  file: FileAnalysis,
+  request: Omit<AnalysisRequest, 'id' | 'text'>,
+): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerNotes: string[] } {
+  const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
+  const other = request.dialect === 'legacy' ? file.google : file.legacy;
   const crawlers = (request.crawlers.length > 0 ? request.crawlers : [{ kind: 'token', token: '' } as const]).map(
     crawlerInput,
   );
@@ -99,22 +147,5 @@ export function analyze(request: AnalysisRequest): AnalysisResult {
       }),
     }));
   }
-
-  const differences = dialectDifferences(google).map((d) => ({
-    kind: d.kind,
-    line: d.line,
-    lines: d.lines,
-    google: d.google,
-    legacy: d.legacy,
-  }));
-
-  return {
-    id: request.id,
-    diagnostics,
-    rows,
-    matrix,
-    differences,
-    crawlerNotes: crawlers.flatMap((c) => (c.note === null ? [] : [c.note])),
-    stats: { bytes: google.size, groups: google.groups.length, ms: performance.now() - started },
-  };
+  return { rows, matrix, crawlerNotes: crawlers.flatMap((c) => (c.note === null ? [] : [c.note])) };
 }

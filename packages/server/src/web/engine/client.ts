@@ -1,6 +1,7 @@
 /**
- * The page's side of the engine worker: at most one request in flight and one waiting (the newest), so typing fast
- * never queues stale work; answers arrive through one callback.
+ * The page's side of the engine worker. Every request is posted at once (the page already waits for a pause in
+ * typing); the worker keeps only the newest waiting one. Answers arrive through one callback, tagged with the id of
+ * the request they answer, so the page can drop stale ones.
  */
 
 import type { AnalysisRequest, WorkerAnswer } from './protocol.js';
@@ -10,40 +11,24 @@ export type RequestInput = Omit<AnalysisRequest, 'id'>;
 export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
-  private busy = false;
-  private waiting: AnalysisRequest | null = null;
 
-  constructor(private readonly onAnswer: (answer: WorkerAnswer) => void) {
+  constructor(onAnswer: (answer: WorkerAnswer) => void) {
     this.worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
       type: 'module',
       name: 'robotskit-engine',
     });
-    this.worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
-      this.busy = false;
-      this.onAnswer(event.data);
-      this.pump();
-    };
+    this.worker.onmessage = (event: MessageEvent<WorkerAnswer>) => onAnswer(event.data);
     this.worker.onerror = (event) => {
-      this.busy = false;
       event.preventDefault();
-      this.onAnswer({ type: 'failure', id: this.nextId - 1, message: event.message || 'the engine worker failed' });
-      this.pump();
+      onAnswer({ type: 'failure', id: this.nextId - 1, message: event.message || 'the engine worker failed to start' });
     };
   }
 
-  /** Queues a request (replacing any still waiting) and returns its id. */
+  /** Sends a request and returns its id. */
   request(input: RequestInput): number {
     const id = this.nextId++;
-    this.waiting = { ...input, id };
-    this.pump();
+    this.worker.postMessage({ ...input, id } satisfies AnalysisRequest);
     return id;
-  }
-
-  private pump(): void {
-    if (this.busy || this.waiting === null) return;
-    this.busy = true;
-    this.worker.postMessage(this.waiting);
-    this.waiting = null;
   }
 
   dispose(): void {

@@ -78,17 +78,37 @@ export interface DifferenceRow {
   readonly legacy: string;
 }
 
-export interface AnalysisResult {
+/** What depends on the URLs and crawlers: sent first, as soon as the file is parsed. */
+export interface VerdictsAnswer {
+  readonly type: 'verdicts';
   readonly id: number;
-  readonly diagnostics: readonly EditorDiagnostic[];
+  /** Which text these verdicts were computed on (increases when the text changes). */
+  readonly textSerial: number;
   readonly rows: readonly VerdictRow[];
   readonly matrix: readonly MatrixRow[] | null;
-  readonly differences: readonly DifferenceRow[];
   /** What to know about the crawler choices (a name that is not a product token…). */
   readonly crawlerNotes: readonly string[];
-  readonly stats: { readonly bytes: number; readonly groups: number; readonly ms: number };
+  readonly bytes: number;
+  readonly groups: number;
+  /** Parsing this text (both readings), in milliseconds, whenever it was done. */
+  readonly parseMs: number;
+  /** Answering this request's URLs and crawlers, in milliseconds. */
+  readonly ms: number;
+}
+
+/** What depends only on the text: lint diagnostics and dialect differences, sent after the verdicts. */
+export interface FileAnswer {
+  readonly type: 'file';
+  readonly id: number;
+  /** Which text this describes (compare with {@link VerdictsAnswer.textSerial}). */
+  readonly textSerial: number;
+  readonly diagnostics: readonly EditorDiagnostic[];
+  readonly differences: readonly DifferenceRow[];
+  /** Linting this text and finding its differences, in milliseconds, whenever it was done. */
+  readonly ms: number;
 }
 
 export type WorkerAnswer =
-  | { readonly type: 'result'; readonly result: AnalysisResult }
+  | VerdictsAnswer
+  | FileAnswer
   | { readonly type: 'failure'; readonly id: number; readonly message: string };

@@ -7,7 +7,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CRAWLERS, crawlerByName } from 'robotskit';
 import { EngineClient } from '../../engine/client.js';
-import type { AnalysisResult, CrawlerChoice, Dialect, EditorDiagnostic, WorkerAnswer } from '../../engine/protocol.js';
+import type {
+  CrawlerChoice,
+  Dialect,
+  EditorDiagnostic,
+  FileAnswer,
+  VerdictsAnswer,
+  WorkerAnswer,
+} from '../../engine/protocol.js';
 import { type EditorHandle, RobotsEditor } from './editor.js';
 import { loadLiveRobotsTxt } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
@@ -15,6 +22,8 @@ import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';
 import { decodeState, encodeState, MAX_HASH_LENGTH, type TesterState } from './share.js';
 
 type Tab = 'results' | 'matrix' | 'differences';
+
+const NO_DIAGNOSTICS: readonly EditorDiagnostic[] = [];
 
 const SAMPLE: TesterState = { text: SAMPLE_ROBOTS_TXT, urls: SAMPLE_URLS, crawler: SAMPLE_CRAWLER, dialect: 'google' };
 
@@ -82,7 +91,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const [crawler, setCrawler] = useState(initial.crawler);
   const [dialect, setDialect] = useState<Dialect>(initial.dialect);
   const [tab, setTab] = useState<Tab>('results');
-  const [result, setResult] = useState<AnalysisResult | null>(null);
+  const [verdicts, setVerdicts] = useState<VerdictsAnswer | null>(null);
+  const [facts, setFacts] = useState<FileAnswer | null>(null);
   const [engineError, setEngineError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(
@@ -97,11 +107,12 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const client = useMemo(
     () =>
       new EngineClient((answer: WorkerAnswer) => {
-        const id = answer.type === 'result' ? answer.result.id : answer.id;
-        if (id !== latest.current) return;
-        if (answer.type === 'result') {
-          setResult(answer.result);
+        if (answer.id !== latest.current) return;
+        if (answer.type === 'verdicts') {
+          setVerdicts(answer);
           setEngineError(null);
+        } else if (answer.type === 'file') {
+          setFacts(answer);
         } else {
           setEngineError(answer.message);
         }
@@ -123,7 +134,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   }, [client, text, urlList, choices, dialect, wantMatrix]);
 
   // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
-  const rows = result?.rows ?? [];
+  const rows = verdicts?.rows ?? [];
   const selectedLine = selected !== null ? (rows[selected]?.verdict.line ?? 0) : 0;
   useEffect(() => {
     editor.current?.showLine(selectedLine, false);
@@ -175,7 +186,10 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
     editor.current?.showLine(line, true);
   }, []);
 
-  const diagnostics = result?.diagnostics ?? [];
+  // The editor keeps the last diagnostics while a new text is linted (CodeMirror maps them through the edits); the
+  // counts and the differences wait for the facts of the text the verdicts are about.
+  const diagnostics = facts?.diagnostics ?? NO_DIAGNOSTICS;
+  const current = facts !== null && verdicts !== null && facts.textSerial === verdicts.textSerial ? facts : null;
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
 
@@ -214,7 +228,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
             </span>
             <span class="issue-counts" id="issue-summary" aria-live="polite">
               {diagnostics.length === 0 ? (
-                <span class="muted">{result ? 'No issues' : ''}</span>
+                <span class="muted">{facts ? 'No issues' : 'Linting…'}</span>
               ) : (
                 <>
                   {counts.error > 0 && <span class="count count-error">{plural(counts.error, 'error')}</span>}
@@ -223,6 +237,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
                 </>
               )}
             </span>
+            {facts && !current && <span class="muted linting">linting…</span>}
             <span class="spacer" />
             <button
               type="button"
@@ -273,8 +288,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
             </div>
           )}
           <div class="panel-foot muted">
-            {result
-              ? `${formatBytes(result.stats.bytes)} · ${plural(result.stats.groups, 'group')} · checked in ${result.stats.ms.toFixed(1)} ms`
+            {verdicts
+              ? `${formatBytes(verdicts.bytes)} · ${plural(verdicts.groups, 'group')} · parsed in ${verdicts.parseMs.toFixed(1)} ms, verdicts ${verdicts.ms.toFixed(1)} ms${current ? `, lint ${current.ms.toFixed(1)} ms` : ''}`
               : 'Checking…'}
             <span class="spacer" />
             <span class="keys">F8 / Shift-F8: next / previous issue</span>
@@ -316,7 +331,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               ))}
             </datalist>
             <p class="hint">{describeChoices(choices)} Several: separate with commas.</p>
-            {result?.crawlerNotes.map((note) => (
+            {verdicts?.crawlerNotes.map((note) => (
               <p class="hint hint-warning" key={note}>
                 {note}
               </p>
@@ -361,11 +376,11 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
           All crawlers
         </TabButton>
         <TabButton id="differences" current={tab} onSelect={setTab}>
-          1994 reading{result ? ` (${result.differences.length})` : ''}
+          1994 reading{current ? ` (${current.differences.length})` : ''}
         </TabButton>
       </div>
       <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {!result ? (
+        {!verdicts ? (
           <p class="empty">Checking…</p>
         ) : tab === 'results' ? (
           <VerdictTable
@@ -378,9 +393,11 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
             }}
           />
         ) : tab === 'matrix' ? (
-          <CrawlerMatrix urls={urlList} matrix={result.matrix} onShowLine={showLine} />
+          <CrawlerMatrix urls={urlList} matrix={verdicts.matrix} onShowLine={showLine} />
+        ) : current ? (
+          <DifferenceList differences={current.differences} onShowLine={showLine} />
         ) : (
-          <DifferenceList differences={result.differences} onShowLine={showLine} />
+          <p class="empty">Checking…</p>
         )}
       </div>
     </section>
