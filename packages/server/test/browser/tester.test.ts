@@ -98,6 +98,8 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
         expect.stringMatching(/^Allowed.*b\.png.*Googlebot.*No group applies/),
       ]);
 
+    await screenshots(page, 'tester-several-crawlers');
+
     await setCrawler(page, 'My Bot/1.0');
     await expect.poll(() => textOf(page.locator('.side')), EVENTUALLY).toMatch(/"My Bot\/1\.0" is not a product token/);
     await page.close();

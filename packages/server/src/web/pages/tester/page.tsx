@@ -52,7 +52,7 @@ function describeChoices(choices: readonly CrawlerChoice[]): string {
     const choice = choices[0]!;
     if (choice.kind === 'token') return 'Not in the catalogue: matched as a product token.';
     const profile = crawlerByName(choice.name)!;
-    return `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}`;
+    return `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}.`;
   }
   const known = choices.filter((c) => c.kind === 'profile').length;
   const tokens = choices.length - known;
@@ -330,7 +330,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
                 <option key={c.name} value={c.name} />
               ))}
             </datalist>
-            <p class="hint">{describeChoices(choices)} Several: separate with commas.</p>
+            <p class="hint">{describeChoices(choices)}</p>
+            <p class="hint">Several crawlers: separate them with commas.</p>
             {verdicts?.crawlerNotes.map((note) => (
               <p class="hint hint-warning" key={note}>
                 {note}
