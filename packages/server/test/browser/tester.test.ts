@@ -84,7 +84,7 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await setCrawler(page, 'Googlebot-Image, MyBot, Googlebot');
     await expect
       .poll(() => textOf(page.locator('.side')), EVENTUALLY)
-      .toMatch(/3 crawlers: 2 from the catalogue, 1 matched as product tokens/);
+      .toMatch(/3 crawlers: 2 from the catalogue, 1 matched as a product token/);
     await expect
       .poll(() => resultRows(page).allTextContents(), EVENTUALLY)
       .toEqual([

@@ -56,7 +56,8 @@ function describeChoices(choices: readonly CrawlerChoice[]): string {
   }
   const known = choices.filter((c) => c.kind === 'profile').length;
   const tokens = choices.length - known;
-  return `${choices.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${tokens} matched as product tokens` : ''}.`;
+  const asTokens = tokens === 1 ? '1 matched as a product token' : `${tokens} matched as product tokens`;
+  return `${choices.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${asTokens}` : ''}.`;
 }
 
 function formatBytes(n: number): string {

@@ -94,7 +94,7 @@ export function VerdictTable(props: {
                 <td>
                   {row.verdict.line > 0 && <span class="line-ref">line {row.verdict.line} </span>}
                   <RuleText verdict={row.verdict} />
-                  <span class="muted"> · {groupText(row.verdict)}</span>
+                  {row.verdict.groups !== 'none' && <span class="muted"> · {groupText(row.verdict)}</span>}
                   {differs && (
                     <div class="differs">
                       {otherName}: {row.other.allowed ? 'Allowed' : 'Blocked'}
