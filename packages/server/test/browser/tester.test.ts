@@ -238,6 +238,17 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
         expect.stringMatching(/^Blocked.*tmp\/a.*GPTBot.*line 2/),
         expect.stringMatching(/^Blocked.*\/ok.*GPTBot.*line 2/),
       ]);
+
+    // A shared link opened in a tab that already shows the tester (only the hash changes) loads too.
+    const shared = new URL(page.url()).hash;
+    const other = await h.open('/');
+    await expect.poll(() => resultRows(other).count(), EVENTUALLY).toBe(5);
+    await other.goto(new URL(`/${shared}`, h.service.url).href);
+    await expect
+      .poll(async () => (await other.locator('.cm-line').allTextContents()).join('\n'), EVENTUALLY)
+      .toBe(text);
+    expect(await other.getByRole('combobox', { name: 'Crawler' }).inputValue()).toBe('GPTBot');
+    await other.close();
     await restored.close();
     await page.close();
   });

@@ -126,7 +126,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const choices = useMemo(() => choicesOf(crawler), [crawler]);
   const wantMatrix = tab === 'matrix';
 
-  // Recompute shortly after the last change; the client keeps only the newest waiting request.
+  // Recompute after a short pause in typing; the worker keeps only the newest waiting request.
   useEffect(() => {
     const timer = setTimeout(() => {
       latest.current = client.request({ text, urls: urlList, crawlers: choices, dialect, matrix: wantMatrix });
@@ -149,8 +149,11 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
         if (!live) return;
         const fits = encoded.length <= MAX_HASH_LENGTH;
         setLinkTooLong(!fits);
-        // Too long for a link: drop the hash rather than leave an older state in the address bar.
-        const hash = fits ? encoded : '';
+        // Too long for a link: drop the hash rather than leave an older state in the address bar. The untouched
+        // example needs no hash either, so the bare address stays bare.
+        const untouched =
+          text === SAMPLE.text && urls === SAMPLE.urls && crawler === SAMPLE.crawler && dialect === SAMPLE.dialect;
+        const hash = fits && !untouched ? encoded : '';
         lastHash.current = hash;
         history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
       });
