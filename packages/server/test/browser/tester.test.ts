@@ -74,6 +74,13 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     const number5 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^5$/ }).boundingBox();
     expect(Math.abs(marked!.y - number5!.y)).toBeLessThan(2);
     await screenshots(page, 'tester-verdict');
+
+    // Rows work from the keyboard too; a row no rule decided clears the mark.
+    await rows.nth(1).focus();
+    await page.keyboard.press('Enter');
+    expect(await rows.nth(1).getAttribute('aria-selected')).toBe('true');
+    expect(await rows.nth(0).getAttribute('aria-selected')).toBe('false');
+    await expect.poll(() => deciding.count(), EVENTUALLY).toBe(0);
     await page.close();
   });
 
