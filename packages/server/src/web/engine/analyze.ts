@@ -8,6 +8,7 @@
 import {
   CRAWLERS,
   type CrawlerInput,
+  type CrawlerProfile,
   crawlerByName,
   dialectDifferences,
   type Explanation,
@@ -19,7 +20,6 @@ import {
 } from 'robotskit';
 import {
   type AnalysisRequest,
-  type CrawlerChoice,
   type DifferenceRow,
   type EditorDiagnostic,
   MATRIX_MAX_URLS,
@@ -38,18 +38,35 @@ function verdictOf(explanation: Explanation): Verdict {
   };
 }
 
-function crawlerInput(choice: CrawlerChoice): { input: CrawlerInput; label: string; note: string | null } {
-  if (choice.kind === 'profile') {
-    const profile = crawlerByName(choice.name);
-    if (profile) return { input: profile, label: profile.name, note: null };
-    return { input: choice.name, label: choice.name, note: null };
-  }
-  const token = choice.token.trim();
-  if (token === '') return { input: '*', label: '*', note: 'No crawler given: showing what the * group says.' };
-  const note = isValidProductToken(token)
+interface ResolvedCrawler {
+  readonly input: CrawlerInput;
+  readonly label: string;
+  readonly profile: CrawlerProfile | null;
+  readonly note: string | null;
+}
+
+/** A name as typed: the catalogue's profile when it has one, else a product token. */
+function resolveCrawler(name: string): ResolvedCrawler {
+  const profile = crawlerByName(name);
+  if (profile) return { input: profile, label: profile.name, profile, note: null };
+  const note = isValidProductToken(name)
     ? null
-    : `"${token}" is not a product token (letters, "-" and "_" only); Google's parser reads only its leading token.`;
-  return { input: token, label: token, note };
+    : `"${name}" is not a product token (letters, "-" and "_" only); Google's parser reads only its leading token.`;
+  return { input: name, label: name, profile: null, note };
+}
+
+function summary(crawlers: readonly ResolvedCrawler[]): string {
+  if (crawlers.length === 0) return 'No crawler: the * group applies.';
+  if (crawlers.length === 1) {
+    const { profile } = crawlers[0]!;
+    if (profile === null) return 'Not in the catalogue: matched as a product token.';
+    const ignores = profile.ignoresGlobalGroup ? ' · ignores the * group' : '';
+    return `${profile.operator} · follows ${profile.tokens.join(' → ')}${ignores}.`;
+  }
+  const known = crawlers.filter((c) => c.profile !== null).length;
+  const tokens = crawlers.length - known;
+  const asTokens = tokens === 1 ? '1 matched as a product token' : `${tokens} matched as product tokens`;
+  return `${crawlers.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${asTokens}` : ''}.`;
 }
 
 let serials = 0;
@@ -114,15 +131,14 @@ export class FileAnalysis {
 export function verdictsOf(
   file: FileAnalysis,
   request: Omit<AnalysisRequest, 'id' | 'text'>,
-): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerNotes: string[] } {
+): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerSummary: string; crawlerNotes: string[] } {
   const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
   const other = request.dialect === 'legacy' ? file.google : file.legacy;
-  const crawlers = (request.crawlers.length > 0 ? request.crawlers : [{ kind: 'token', token: '' } as const]).map(
-    crawlerInput,
-  );
+  const named = request.crawlers.map((name) => resolveCrawler(name));
+  const star: ResolvedCrawler = { input: '*', label: '*', profile: null, note: null };
   const rows: VerdictRow[] = [];
   for (const url of request.urls) {
-    for (const { input, label } of crawlers) {
+    for (const { input, label } of named.length > 0 ? named : [star]) {
       const explanation = chosen.explain(url, input);
       rows.push({
         url,
@@ -147,5 +163,10 @@ export function verdictsOf(
       }),
     }));
   }
-  return { rows, matrix, crawlerNotes: crawlers.flatMap((c) => (c.note === null ? [] : [c.note])) };
+  return {
+    rows,
+    matrix,
+    crawlerSummary: summary(named),
+    crawlerNotes: named.flatMap((c) => (c.note === null ? [] : [c.note])),
+  };
 }

@@ -6,6 +6,7 @@
  * changing the URLs, crawlers or reading of a 500 KiB file does not parse or lint it again.
  */
 
+import { CRAWLERS } from 'robotskit';
 import { FileAnalysis, verdictsOf } from './analyze.js';
 import type { AnalysisRequest, WorkerAnswer } from './protocol.js';
 
@@ -57,6 +58,8 @@ async function run(): Promise<void> {
   }
   running = false;
 }
+
+post({ type: 'catalogue', names: CRAWLERS.map((crawler) => crawler.name) });
 
 scope.onmessage = (event: MessageEvent<AnalysisRequest>) => {
   pending = event.data;

@@ -3,11 +3,6 @@
  * lints and answers; the page only renders.
  */
 
-/** Which crawler the results are for: a catalogue profile by name, or any product token. */
-export type CrawlerChoice =
-  | { readonly kind: 'profile'; readonly name: string }
-  | { readonly kind: 'token'; readonly token: string };
-
 /** The two readings the tester offers. */
 export type Dialect = 'google' | 'legacy';
 
@@ -19,8 +14,11 @@ export interface AnalysisRequest {
   readonly id: number;
   readonly text: string;
   readonly urls: readonly string[];
-  /** The crawlers to give verdicts for (one row per URL and crawler). */
-  readonly crawlers: readonly CrawlerChoice[];
+  /**
+   * The crawlers to give verdicts for (one row per URL and crawler), as typed: a catalogue name selects that
+   * crawler's profile, anything else is matched as a product token. None: the `*` group.
+   */
+  readonly crawlers: readonly string[];
   readonly dialect: Dialect;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
@@ -86,6 +84,8 @@ export interface VerdictsAnswer {
   readonly textSerial: number;
   readonly rows: readonly VerdictRow[];
   readonly matrix: readonly MatrixRow[] | null;
+  /** The crawlers asked about, in words (`Google · follows Googlebot.`, `3 crawlers: …`). */
+  readonly crawlerSummary: string;
   /** What to know about the crawler choices (a name that is not a product token…). */
   readonly crawlerNotes: readonly string[];
   readonly bytes: number;
@@ -108,7 +108,14 @@ export interface FileAnswer {
   readonly ms: number;
 }
 
+/** Sent once when the worker starts: the catalogue's crawler names, for the chooser's suggestions. */
+export interface CatalogueAnswer {
+  readonly type: 'catalogue';
+  readonly names: readonly string[];
+}
+
 export type WorkerAnswer =
+  | CatalogueAnswer
   | VerdictsAnswer
   | FileAnswer
   | { readonly type: 'failure'; readonly id: number; readonly message: string };

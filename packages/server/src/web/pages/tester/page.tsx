@@ -5,16 +5,8 @@
  */
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { CRAWLERS, crawlerByName } from 'robotskit';
 import { EngineClient } from '../../engine/client.js';
-import type {
-  CrawlerChoice,
-  Dialect,
-  EditorDiagnostic,
-  FileAnswer,
-  VerdictsAnswer,
-  WorkerAnswer,
-} from '../../engine/protocol.js';
+import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
 import { type EditorHandle, RobotsEditor } from './editor.js';
 import { loadLiveRobotsTxt } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
@@ -34,30 +26,12 @@ function splitUrls(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The crawlers typed in the chooser: catalogue names become profiles, anything else a product token. */
-function choicesOf(text: string): CrawlerChoice[] {
+/** The crawlers typed in the chooser, comma-separated, each once. */
+function crawlersOf(text: string): string[] {
   return text
     .split(',')
     .map((part) => part.trim())
-    .filter((part, i, all) => part !== '' && all.indexOf(part) === i)
-    .map((part) => {
-      const profile = crawlerByName(part);
-      return profile ? { kind: 'profile', name: profile.name } : { kind: 'token', token: part };
-    });
-}
-
-function describeChoices(choices: readonly CrawlerChoice[]): string {
-  if (choices.length === 0) return 'No crawler: the * group applies.';
-  if (choices.length === 1) {
-    const choice = choices[0]!;
-    if (choice.kind === 'token') return 'Not in the catalogue: matched as a product token.';
-    const profile = crawlerByName(choice.name)!;
-    return `${profile.operator} · follows ${profile.tokens.join(' → ')}${profile.ignoresGlobalGroup ? ' · ignores the * group' : ''}.`;
-  }
-  const known = choices.filter((c) => c.kind === 'profile').length;
-  const tokens = choices.length - known;
-  const asTokens = tokens === 1 ? '1 matched as a product token' : `${tokens} matched as product tokens`;
-  return `${choices.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${asTokens}` : ''}.`;
+    .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
 }
 
 function formatBytes(n: number): string {
@@ -93,6 +67,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const [dialect, setDialect] = useState<Dialect>(initial.dialect);
   const [tab, setTab] = useState<Tab>('results');
   const [verdicts, setVerdicts] = useState<VerdictsAnswer | null>(null);
+  const [crawlerNames, setCrawlerNames] = useState<readonly string[]>([]);
   const [facts, setFacts] = useState<FileAnswer | null>(null);
   const [engineError, setEngineError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -108,6 +83,10 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   const client = useMemo(
     () =>
       new EngineClient((answer: WorkerAnswer) => {
+        if (answer.type === 'catalogue') {
+          setCrawlerNames(answer.names);
+          return;
+        }
         if (answer.id !== latest.current) return;
         if (answer.type === 'verdicts') {
           setVerdicts(answer);
@@ -123,16 +102,16 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   useEffect(() => () => client.dispose(), [client]);
 
   const urlList = useMemo(() => splitUrls(urls), [urls]);
-  const choices = useMemo(() => choicesOf(crawler), [crawler]);
+  const crawlers = useMemo(() => crawlersOf(crawler), [crawler]);
   const wantMatrix = tab === 'matrix';
 
   // Recompute after a short pause in typing; the worker keeps only the newest waiting request.
   useEffect(() => {
     const timer = setTimeout(() => {
-      latest.current = client.request({ text, urls: urlList, crawlers: choices, dialect, matrix: wantMatrix });
+      latest.current = client.request({ text, urls: urlList, crawlers, dialect, matrix: wantMatrix });
     }, 60);
     return () => clearTimeout(timer);
-  }, [client, text, urlList, choices, dialect, wantMatrix]);
+  }, [client, text, urlList, crawlers, dialect, wantMatrix]);
 
   // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
   const rows = verdicts?.rows ?? [];
@@ -330,11 +309,11 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               onInput={(e) => setCrawler(e.currentTarget.value)}
             />
             <datalist id="crawler-names">
-              {CRAWLERS.map((c) => (
-                <option key={c.name} value={c.name} />
+              {crawlerNames.map((name) => (
+                <option key={name} value={name} />
               ))}
             </datalist>
-            <p class="hint">{describeChoices(choices)}</p>
+            <p class="hint">{verdicts?.crawlerSummary ?? '\u00a0'}</p>
             <p class="hint">Several crawlers: separate them with commas.</p>
             {verdicts?.crawlerNotes.map((note) => (
               <p class="hint hint-warning" key={note}>
