@@ -7,7 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
@@ -33,6 +35,8 @@ describe('web UI serving', () => {
     mkdirSync(join(dir, 'web', 'assets'), { recursive: true });
     writeFileSync(join(dir, 'web', 'index.html'), INDEX);
     writeFileSync(join(dir, 'web', 'assets', 'index-abc123.js'), SCRIPT);
+    writeFileSync(join(dir, 'web', 'assets', 'index-abc123.js.br'), brotliCompressSync(SCRIPT));
+    writeFileSync(join(dir, 'web', 'assets', 'index-abc123.js.gz'), gzipSync(SCRIPT));
     mkdirSync(join(dir, 'empty'));
     database = await openDatabase({ dialect: 'sqlite', file: join(dir, 'db.sqlite') });
   });
@@ -55,6 +59,18 @@ describe('web UI serving', () => {
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await asset.text()).toBe(SCRIPT);
+  });
+
+  it('sends the compressed copies the build wrote to browsers that accept them', async () => {
+    const base = await serve(join(dir, 'web'));
+    // undici's request() does not decode bodies, so the bytes on the wire can be checked.
+    const br = await request(`${base}/assets/index-abc123.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(Buffer.from(await br.body.arrayBuffer())).toString()).toBe(SCRIPT);
+    const plain = await request(`${base}/assets/index-abc123.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(await plain.body.text()).toBe(SCRIPT);
   });
 
   it('answers client routes with index.html, and keeps JSON 404s for the API and missing assets', async () => {

@@ -1,7 +1,8 @@
 /**
  * The web UI: the files Vite builds into `dist/web/` served as they are, and `index.html` for every other GET outside
  * `/api/` so client-side routes (`/`, `/properties/3`…) survive a reload. Hashed assets are cached for a year;
- * `index.html` is revalidated on every load, so a new build shows at once.
+ * `index.html` is revalidated on every load, so a new build shows at once. Assets are sent brotli- or gzip-compressed
+ * from the `.br` / `.gz` files the build writes, when the browser accepts them.
  */
 
 import { existsSync } from 'node:fs';
@@ -55,6 +56,8 @@ export async function registerWebUi(app: FastifyInstance, root: string | false):
     wildcard: true,
     // The headers below decide caching; send's own Cache-Control (max-age=0) would override them.
     cacheControl: false,
+    // The build writes .br and .gz beside each asset; browsers that accept them get those.
+    preCompressed: true,
     setHeaders(res, path) {
       if (path.includes(`${join('/', 'assets')}/`))
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');
