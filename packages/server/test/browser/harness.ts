@@ -45,6 +45,8 @@ export interface Harness {
   context: BrowserContext;
   /** A new page at `path` of the service, desktop-sized unless told otherwise. */
   open(path: string, viewport?: keyof typeof VIEWPORTS): Promise<Page>;
+  /** Uncaught exceptions in any page since the last call (each with the path the page was opened at); clears them. */
+  takePageErrors(): string[];
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
   // A missing element fails its test with Playwright's message instead of running into the test timeout.
   context.setDefaultTimeout(15_000);
   mkdirSync(SCREENSHOTS, { recursive: true });
+  let pageErrors: string[] = [];
   return {
     service,
     browser,
@@ -83,11 +86,14 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
     async open(path, viewport = 'desktop') {
       const page = await context.newPage();
       await page.setViewportSize(VIEWPORTS[viewport]);
-      page.on('pageerror', (error) => {
-        throw error;
-      });
+      page.on('pageerror', (error) => pageErrors.push(`${path}: ${error.message}`));
       await page.goto(new URL(path, service.url).href);
       return page;
+    },
+    takePageErrors() {
+      const taken = pageErrors;
+      pageErrors = [];
+      return taken;
     },
     async close() {
       await browser.close();

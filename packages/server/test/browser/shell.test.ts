@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
 describe.skipIf(missingChromium !== null)('the UI shell in Chromium', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
   });
   afterAll(async () => {
     await h?.close();

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
 /** Replaces the editor's content by typing, as a person would. */
@@ -38,6 +38,9 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
   beforeAll(async () => {
     // Loopback allowed: the live-file test serves its robots.txt from 127.0.0.1.
     h = await startHarness({ allowPrivateAddresses: true });
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
   });
   afterAll(async () => {
     await h?.close();
