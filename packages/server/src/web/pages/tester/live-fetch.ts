@@ -48,6 +48,7 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
     if (error && typeof error.message === 'string') problem = error.message;
     else if (status !== null) problem = `The server answered HTTP ${status} with no robots.txt.`;
     else problem = 'The service returned no robots.txt body.';
+    if (!/[.!?]$/.test(problem)) problem += '.';
     if (outcome === 'allow-all') problem += ' Crawlers may fetch everything on this site.';
     if (outcome === 'disallow-all') problem += ' Crawlers must treat the whole site as disallowed for now.';
   }
