@@ -206,6 +206,8 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     expect(await row.textContent()).toContain('Google (RFC 9309): Allowed (line 3)');
     await row.click();
     await expect.poll(() => textOf(page.locator('.cm-line[data-deciding]')), EVENTUALLY).toBe('Disallow: /a');
+    expect(await textOf(page.getByRole('tabpanel'))).toMatch(/Verdicts as a crawler following the 1994 convention/);
+    await screenshots(page, 'tester-legacy-results');
 
     await page.getByRole('tab', { name: /1994 reading/ }).click();
     const panel = page.getByRole('tabpanel');

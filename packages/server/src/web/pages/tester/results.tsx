@@ -54,6 +54,12 @@ export function VerdictTable(props: {
   const otherName = dialect === 'google' ? READING.legacy : READING.google;
   return (
     <div class="table-wrap">
+      {dialect === 'legacy' && (
+        <p class="reading-note">
+          Verdicts as a crawler following the 1994 convention reads the file (records end at blank lines, the first
+          matching rule decides, no wildcards). Rows where Google decides otherwise say so.
+        </p>
+      )}
       <table class="results">
         <caption class="visually-hidden">
           Verdicts for each URL as {READING[dialect]} reads the file. Select a row to highlight its deciding line.
