@@ -77,8 +77,12 @@ export function checkUrlArgument(text: string): void {
   try {
     robotsTxtUrl(text);
   } catch (error) {
-    if (error instanceof RobotsUrlError) throw new CliError(`invalid URL '${text}': ${error.message}`);
-    throw error;
+    if (!(error instanceof RobotsUrlError)) throw error;
+    if (error.code === 'unsupported-scheme') throw new CliError(`invalid URL '${text}': ${error.message}`);
+    const hint = /^[a-z][a-z0-9+.-]*:/i.test(text.trim())
+      ? ''
+      : `: it has no scheme (did you mean 'https://${text.trim()}'?)`;
+    throw new CliError(`invalid URL '${text}'${hint}`);
   }
 }
 

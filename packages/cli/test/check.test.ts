@@ -155,7 +155,9 @@ describe('robotskit check', () => {
     const before = rules.requests.length;
     const bad = await run(['check', `${rules.origin}/a`, 'not a url']);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    expect(bad.stderr).toMatch(/^robotskit: invalid URL 'not a url': .+\n$/);
+    expect(bad.stderr).toBe(
+      "robotskit: invalid URL 'not a url': it has no scheme (did you mean 'https://not a url'?)\n",
+    );
     expect((await run(['check', 'mailto:a@b.c'])).stderr).toMatch(/^robotskit: invalid URL 'mailto:a@b.c'/);
     expect((await run(['check', '--timeout', '0', `${rules.origin}/`])).stderr).toBe(
       "robotskit: --timeout must be a positive number of seconds, not '0'\n",
