@@ -61,13 +61,18 @@ export function parsePositive(text: string, name: string): number {
   return n;
 }
 
-/** Retrieval options for one `--timeout`: it bounds the whole exchange, and each wait within it. */
+/**
+ * Retrieval options for one `--timeout`: it bounds the whole exchange, and each wait within it. Each robots.txt is
+ * fetched once per run, so its connection is closed rather than kept alive: over thousands of sites, idle kept-alive
+ * sockets would pile up (one per site for seconds each) and run into the open-file limit.
+ */
 export function retrievalOptions(
   timeoutMs: number,
   version: string,
 ): Omit<RetrievalOptions, 'fetch' | 'clock' | 'signal'> {
   return {
     userAgent: cliUserAgent(version),
+    headers: { connection: 'close' },
     timeouts: { headers: timeoutMs, idle: timeoutMs, total: timeoutMs },
   };
 }
