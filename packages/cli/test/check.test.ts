@@ -131,7 +131,7 @@ describe('robotskit check', () => {
     const result = await run(['check', `${moved.origin}/a`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      `  robots   ${moved.origin}/robots.txt via 1 redirect(s) to ${moved.origin}/files/robots.txt: HTTP 200, 25 bytes`,
+      `  robots   ${moved.origin}/robots.txt via 1 redirect(s) to ${moved.origin}/files/robots.txt: HTTP 200, 26 bytes`,
     );
     expect(result.stdout).toContain('  rule     line 2: Disallow: /');
   });
