@@ -10,6 +10,7 @@ import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
 import { runLintBench } from './lint.js';
 import { runServerBench } from './server.js';
+import { runSitemapsBench } from './sitemaps.js';
 
 const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
@@ -22,3 +23,4 @@ if (want('client')) await runClientBench();
 if (want('lint')) runLintBench();
 if (want('server')) await runServerBench();
 if (want('batch')) await runBatchBench();
+if (want('sitemaps')) await runSitemapsBench();

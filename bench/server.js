@@ -1,34 +1,51 @@
 /**
- * Report service benchmarks (issue 5). Now: how fast 4 fetch workers claim and record 1,000 due files on
- * PostgreSQL (each with its own connection pool, as workers on separate machines would), and whether any file is
- * claimed twice (it must not be). Once with a retrieval that does no I/O (the claim/record path alone), once with a
- * plain GET of 1,000 local origins through the SSRF-guarded fetch (a local HTTP server answering by Host header).
- * SQLite, one process with 4 workers sharing its connection, for comparison. `POST /api/test` throughput (autocannon)
- * comes with the tester routes.
+ * Report service benchmarks (issue 5).
+ *
+ * Workers: how fast 4 fetch workers claim, fetch and record 1,000 due files on PostgreSQL (each worker with its own
+ * connection pool, as workers on separate machines would), and whether any file is fetched twice (it must not be).
+ * Rows: claims alone; a retrieval that does no I/O (the claim/record path); and the real path: the engine's
+ * retrieval over the SSRF-guarded fetch to 1,000 origins (a separate process listening on 1,000 ports of 127.0.0.1),
+ * lint, the engine's schedule and alert detection. SQLite, one process with 4 workers sharing its connection, for
+ * comparison.
+ *
+ * API: `POST /api/test` throughput with autocannon on loopback (10 connections), next to `GET /api/health` on the same
+ * server as the reference (the framework's own cost per request).
  *
  * PostgreSQL: ROBOTSKIT_BENCH_PG, default postgres://postgres@127.0.0.1:5432/test; each run uses a schema of its own
  * and drops it.
  */
 
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import pg from 'pg';
-import { claimDueFiles, createGuardedFetch, openDatabase, Worker } from 'robotskit-server';
+import {
+  buildApp,
+  builtInPlugIns,
+  claimDueFiles,
+  createAlertHook,
+  createGuardedFetch,
+  openDatabase,
+  Worker,
+} from 'robotskit-server';
 import { fmt, table } from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FILES = 1000;
 const WORKERS = 4;
 
-async function seed(database, port) {
+async function seed(database, ports) {
   const now = Date.now();
   for (let i = 0; i < FILES; i += 250) {
     const rows = [];
     for (let j = i; j < Math.min(FILES, i + 250); j++) {
-      const host = `site${j}.test:${port}`;
+      const host = `127.0.0.1:${ports[j]}`;
       rows.push({
         url: `http://${host}/robots.txt`,
         scheme: 'http',
@@ -62,35 +79,32 @@ function noIoRetrieval(claims) {
   };
 }
 
-function httpRetrieval(claims, fetch) {
-  return async (file) => {
+/** The service's real path: the engine's retrieval over the guarded fetch, counting fetches per file. */
+function engineRetrieval(claims, deps) {
+  const retrieve = builtInPlugIns.createRetrieval(deps);
+  return async (file, context) => {
     claims.set(file.id, (claims.get(file.id) ?? 0) + 1);
-    const startedAt = Date.now();
-    const response = await fetch(file.url);
-    const body = new Uint8Array(await response.arrayBuffer());
-    return {
-      outcome: response.ok ? 'fetched' : 'error',
-      startedAt,
-      finishedAt: Date.now(),
-      httpStatus: response.status,
-      body: response.ok ? body : null,
-      headers: { 'content-type': response.headers.get('content-type') ?? '' },
-      redirects: [],
-      finalUrl: file.url,
-      error: response.ok ? null : { kind: 'http-status', message: `HTTP ${response.status}` },
-    };
+    return retrieve(file, context);
   };
 }
 
 /** One run: seed, start the workers together, wait until all are idle; returns the numbers. */
-async function run({ config, connections, makeRetrieval, port }) {
+async function run({ config, connections, makeRetrieval, ports, full = false }) {
   const databases = [];
   const first = await openDatabase(config);
   databases.push(first);
   for (let i = 1; i < connections; i++) databases.push(await openDatabase(config, { migrate: false }));
-  await seed(first, port);
+  await seed(first, ports);
   const claims = new Map();
-  const retrieve = makeRetrieval(claims);
+  const retrieve = makeRetrieval(claims, first);
+  const deps = { fetch: undefined, database: first, now: Date.now };
+  const extras = full
+    ? {
+        analyze: builtInPlugIns.createAnalyzer(deps),
+        scheduleNext: builtInPlugIns.createScheduler(deps),
+        onNewVersion: createAlertHook(() => {}),
+      }
+    : {};
   const workers = Array.from(
     { length: WORKERS },
     (_, i) =>
@@ -98,6 +112,7 @@ async function run({ config, connections, makeRetrieval, port }) {
         db: databases[i % databases.length].db,
         dialect: first.dialect,
         retrieve,
+        ...extras,
         batchSize: 16,
         concurrency: 8,
         onError: (error) => console.error('worker error', error),
@@ -114,16 +129,25 @@ async function run({ config, connections, makeRetrieval, port }) {
         .executeTakeFirstOrThrow()
     ).n,
   );
+  const fetched = Number(
+    (
+      await first.db
+        .selectFrom('fetches')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('outcome', '=', 'fetched')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const duplicates = [...claims.values()].reduce((sum, n) => sum + (n - 1), 0);
   for (const database of databases) await database.close();
-  return { seconds, claimed: processed.reduce((a, b) => a + b, 0), fetches, duplicates, perWorker: processed };
+  return { seconds, claimed: processed.reduce((a, b) => a + b, 0), fetches, fetched, duplicates, perWorker: processed };
 }
 
 /** Claims alone: 4 claimers with their own pools take batches of 16 until nothing is due; nothing is recorded. */
-async function claimOnly({ config, port }) {
+async function claimOnly({ config, ports }) {
   const databases = [await openDatabase(config)];
   for (let i = 1; i < WORKERS; i++) databases.push(await openDatabase(config, { migrate: false }));
-  await seed(databases[0], port);
+  await seed(databases[0], ports);
   const claims = new Map();
   const start = process.hrtime.bigint();
   const perWorker = await Promise.all(
@@ -145,7 +169,7 @@ async function claimOnly({ config, port }) {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   for (const database of databases) await database.close();
   const duplicates = [...claims.values()].reduce((sum, n) => sum + (n - 1), 0);
-  return { seconds, claimed: perWorker.reduce((a, b) => a + b, 0), fetches: 0, duplicates, perWorker };
+  return { seconds, claimed: perWorker.reduce((a, b) => a + b, 0), fetches: 0, fetched: 0, duplicates, perWorker };
 }
 
 async function withPgSchema(fn) {
@@ -169,19 +193,114 @@ async function withSqliteFile(fn) {
   }
 }
 
+/** Starts the 1,000-port origin process; resolves with its ports and a stop function. */
+async function startOrigins(count) {
+  const child = spawn(process.execPath, [join(here, 'origins.mjs'), String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ports = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    child.on('exit', (code) => reject(new Error(`origin process exited with ${code}`)));
+  });
+  return {
+    ports,
+    stop: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.stdin.end();
+      }),
+  };
+}
+
+async function apiThroughput() {
+  const dir = mkdtempSync(join(tmpdir(), 'robotskit-bench-api-'));
+  const database = await openDatabase({ dialect: 'sqlite', file: join(dir, 'api.sqlite') });
+  const app = await buildApp({ database });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${app.server.address().port}`;
+  const robots = [
+    'User-agent: *',
+    'Disallow: /private',
+    'Allow: /private/public',
+    'Disallow: /*.pdf$',
+    'Disallow: /search?',
+    '',
+    'User-agent: Googlebot',
+    'Disallow: /nogoogle',
+    '',
+    'User-agent: GPTBot',
+    'Disallow: /',
+    '',
+    'Sitemap: https://example.com/sitemap.xml',
+  ].join('\n');
+  const body = JSON.stringify({
+    robots,
+    urls: Array.from(
+      { length: 10 },
+      (_, i) => `https://example.com/${i % 2 ? 'private' : 'shop'}/item-${i}.pdf?x=${i}`,
+    ),
+    userAgents: ['Googlebot', 'bingbot', 'GPTBot'],
+  });
+  const cannon = (opts) =>
+    new Promise((resolve, reject) =>
+      autocannon({ connections: 10, duration: 5, ...opts }, (error, result) =>
+        error ? reject(error) : resolve(result),
+      ),
+    );
+  const rows = [];
+  try {
+    // Warm up both routes, then measure them alternately.
+    await cannon({ url: `${base}/api/health`, duration: 1 });
+    await cannon({
+      url: `${base}/api/test`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duration: 1,
+    });
+    const health = await cannon({ url: `${base}/api/health` });
+    const test = await cannon({
+      url: `${base}/api/test`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    for (const [name, r] of [
+      ['GET /api/health (reference)', health],
+      ['POST /api/test (10 URLs × 3 crawlers)', test],
+    ]) {
+      rows.push([
+        name,
+        fmt(r.requests.average, 0),
+        fmt(r.latency.p50, 1),
+        fmt(r.latency.p99, 1),
+        String(r.non2xx + r.errors + r.timeouts),
+      ]);
+    }
+    rows.push(['POST /api/test / health', fmt(test.requests.average / health.requests.average, 2), '', '', '']);
+  } finally {
+    await app.close();
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  table(
+    'server API on loopback (autocannon, 10 connections, 5 s each, SQLite)',
+    ['route', 'req/s', 'p50 ms', 'p99 ms', 'failed'],
+    rows,
+  );
+}
+
 export async function runServerBench() {
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(`User-agent: *\nDisallow: /${req.headers.host}\n`);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
-  // Every siteN.test name is this machine; the guard allows loopback only because this is a benchmark.
-  const fetch = createGuardedFetch({
-    allowPrivate: true,
-    lookup: (_h, options, cb) =>
-      options.all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4),
-  });
+  const origins = await startOrigins(FILES);
+  const ports = origins.ports;
+  // Every origin is this machine; the guard allows loopback only because this is a benchmark.
+  const fetch = createGuardedFetch({ allowPrivate: true });
+  const engine = (claims, database) => engineRetrieval(claims, { fetch, database, now: Date.now });
 
   const rows = [];
   const add = (name, r) =>
@@ -189,6 +308,7 @@ export async function runServerBench() {
       name,
       String(r.claimed),
       String(r.fetches),
+      String(r.fetched),
       String(r.duplicates),
       fmt(r.seconds, 2),
       fmt(r.claimed / r.seconds, 0),
@@ -202,40 +322,34 @@ export async function runServerBench() {
     });
     await probe.end().catch(() => {});
     if (pgProblem === null) {
-      add('PostgreSQL, claims only', await withPgSchema((config) => claimOnly({ config, port })));
+      add('PostgreSQL, claims only', await withPgSchema((config) => claimOnly({ config, ports })));
       add(
         'PostgreSQL, no I/O',
-        await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: noIoRetrieval, port })),
+        await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: noIoRetrieval, ports })),
       );
       add(
-        'PostgreSQL, GET 1,000 local origins',
-        await withPgSchema((config) =>
-          run({ config, connections: WORKERS, makeRetrieval: (c) => httpRetrieval(c, fetch), port }),
-        ),
+        'PostgreSQL, engine fetch of 1,000 origins + lint + alerts',
+        await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true })),
       );
     } else {
       console.log(`\nPostgreSQL at ${PG_URL} unreachable (${pgProblem}): its rows are missing`);
     }
     add(
       'SQLite (1 connection), no I/O',
-      await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: noIoRetrieval, port })),
+      await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: noIoRetrieval, ports })),
     );
     add(
-      'SQLite (1 connection), GET 1,000 local origins',
-      await withSqliteFile((config) =>
-        run({ config, connections: 1, makeRetrieval: (c) => httpRetrieval(c, fetch), port }),
-      ),
+      'SQLite (1 connection), engine fetch of 1,000 origins + lint + alerts',
+      await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: engine, ports, full: true })),
     );
   } finally {
     await fetch.close();
-    await new Promise((resolve) => server.close(resolve));
+    await origins.stop();
   }
   table(
-    `server: ${WORKERS} workers over ${FILES} due files (claim batches of 16, 8 fetches at a time per worker)`,
-    ['run', 'claimed', 'recorded', 'duplicates', 'wall s', 'files/s', 'per worker'],
+    `server: ${WORKERS} workers over ${FILES} due files on ${FILES} origins (claim batches of 16, 8 fetches at a time per worker)`,
+    ['run', 'claimed', 'recorded', 'fetched (2xx)', 'duplicates', 'wall s', 'files/s', 'per worker'],
     rows,
   );
-  console.log(
-    'POST /api/test throughput: not measured yet (the tester routes come with the engine fetch and lint modules)',
-  );
+  await apiThroughput();
 }

@@ -9,6 +9,7 @@ import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
 import { registerNetworkCommands } from './commands/network.js';
 import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
+import { runSitemaps, SITEMAP_SCOPES, type SitemapsCommandOptions } from './commands/sitemaps.js';
 import { runTest } from './commands/test.js';
 import { CliError, type Io, processIo } from './io.js';
 
@@ -66,6 +67,27 @@ function program(io: Io, result: { code: number }): Command {
     });
 
   registerNetworkCommands(cmd, io, result, version);
+
+  cmd
+    .command('sitemaps')
+    .description(
+      'the sitemaps a site\u2019s robots.txt lists, as a tree with URL counts and problems; --urls streams their page URLs (exit 0 clean, 1 problems found, 2 error)',
+    )
+    .argument('<url>', 'any URL of the site (its robots.txt is read), or with --sitemap a sitemap itself')
+    .option('--urls', 'print the page URLs, one per line (NDJSON with --json), problems on standard error')
+    .option('--limit <n>', 'stop after this many page URLs')
+    .option('--json', 'print JSON: one document of reports, or NDJSON entries with --urls')
+    .option('--sitemap', '<url> is a sitemap or sitemap index, not a site')
+    .option('--max-sitemaps <n>', 'read at most this many sitemap files (default 1000)')
+    .addOption(
+      new Option('--scope <scope>', 'which URLs a sitemap may list (sitemaps.org location rules, its origin, any)')
+        .choices(SITEMAP_SCOPES)
+        .default('protocol'),
+    )
+    .option('--timeout <seconds>', 'give up on a file after this many seconds (default 120)')
+    .action(async (url: string, options: SitemapsCommandOptions) => {
+      result.code = await runSitemaps(io, url, options);
+    });
 
   cmd
     .command('serve')

@@ -4,6 +4,8 @@
 
 import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,13 +119,49 @@ describe('robotskit serve', () => {
 });
 
 describe('robotskit worker', () => {
-  it('says plainly that there is nothing to run until retrieval is wired', async () => {
-    const result = await spawn(['worker', '--db', join(dir, 'w.sqlite')]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      'robotskit: robots.txt retrieval is not wired into this build yet (the engine fetch module, issue 4), so there is ' +
-        'nothing for a worker to run\n',
-    );
+  it('fetches the files a serve process (API only) watches, from a local server with --allow-private-addresses', async () => {
+    const origin = createServer((request, response) => {
+      response.writeHead(request.url === '/robots.txt' ? 200 : 404, { 'content-type': 'text/plain' });
+      response.end('User-agent: *\nDisallow: /private\n');
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const port = (origin.address() as AddressInfo).port;
+    try {
+      const db = join(dir, 'w.sqlite');
+      const serve = await startServe(['--port', '0', '--db', db, '--workers', '0']);
+      const created = await fetch(`${serve.url}/api/properties`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ property: `http://127.0.0.1:${port}/` }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      const worker = spawnChild(process.execPath, [BIN, 'worker', '--db', db, '--allow-private-addresses'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(worker);
+      const workerExit = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
+      let files: { status: string | null; errors: number | null; effectivePolicy: { policy: string } | null }[] = [];
+      for (let i = 0; i < 200; i++) {
+        files = ((await (await fetch(`${serve.url}/api/properties/${id}/files`)).json()) as { files: typeof files })
+          .files;
+        if (files[0]?.status !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(files).toEqual([
+        expect.objectContaining({
+          status: 'fetched',
+          errors: 0,
+          effectivePolicy: expect.objectContaining({ policy: 'conditional' }),
+        }),
+      ]);
+      worker.kill('SIGTERM');
+      expect(await workerExit).toBe(0);
+      serve.child.kill('SIGTERM');
+      expect(await serve.exit).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => origin.close(() => resolve()));
+    }
   });
 });
 

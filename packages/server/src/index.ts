@@ -4,6 +4,24 @@
  * @packageDocumentation
  */
 
+export {
+  ALERT_KINDS,
+  type AlertKind,
+  type AlertSeverity,
+  type DetectedAlert,
+  detectAlerts,
+  looksLikeAssetPattern,
+  type VersionSnapshot,
+} from './alerts/detect.js';
+export { type DiffHunk, type DiffLine, type LineDiff, lineDiff, lintChanges } from './alerts/diff.js';
+export { type CreatedAlert, createAlertHook, createAlertsForVersion } from './alerts/store.js';
+export {
+  type DeliveryAttempt,
+  type DeliveryOptions,
+  deliverDueWebhooks,
+  SIGNATURE_HEADER,
+  signatureOf,
+} from './alerts/webhooks.js';
 export { type AppOptions, buildApp } from './api/app.js';
 export type { EffectivePolicy, EffectivePolicyResolver } from './api/effective-policy.js';
 export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';
@@ -17,9 +35,20 @@ export {
 export { type Database, DatabaseOpenError, openDatabase } from './db/connect.js';
 export { migrateToLatest } from './db/migrations.js';
 export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';
+export { analyzeBody, createEngineAnalyzer, type StoredDiagnostic } from './engine/analyzer.js';
+export { createEnginePolicyResolver } from './engine/policy.js';
+export {
+  createEngineRetrieval,
+  type EngineRetrievalOptions,
+  engineFetchOf,
+  retrieveWithEngine,
+  SERVICE_USER_AGENT,
+  storedResultOf,
+} from './engine/retrieval.js';
+export { createEngineScheduler, type FetchScheduler, nextFetchByEngine } from './engine/schedule.js';
 export { claimDueFiles, releaseClaim, requestRecrawl } from './monitor/claim.js';
 export { DEFAULT_RETENTION_MS, pruneHistory } from './monitor/prune.js';
-export { contentHash, type RecordResult, recordFetch } from './monitor/record-fetch.js';
+export { contentHash, type NewVersionHook, type RecordResult, recordFetch } from './monitor/record-fetch.js';
 export type {
   BodyAnalysis,
   BodyAnalyzer,

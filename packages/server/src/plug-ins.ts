@@ -1,12 +1,15 @@
 /**
- * The engine's parts the service runs, in one place. They are being built in the engine (issue 4: robots.txt
- * retrieval with Google's semantics, the 12 h / 30 day availability timeline; issue 3: the linter); until they are
- * wired here the service stores and serves what it has and says so: no fetch workers run, lint counts and effective
- * policies are null.
+ * The engine's parts the service runs, in one place: the retrieval (`fetchRobotsTxt` over the SSRF-guarded fetch),
+ * the linter (`lint`, once per distinct body), the availability timeline (`effectivePolicy`, the 12 h / 30 day
+ * rules) and the refresh schedule (`refreshSchedule`). Tests and embedders can replace any of them.
  */
 
 import type { EffectivePolicyResolver } from './api/effective-policy.js';
 import type { Database } from './db/connect.js';
+import { createEngineAnalyzer } from './engine/analyzer.js';
+import { createEnginePolicyResolver } from './engine/policy.js';
+import { createEngineRetrieval } from './engine/retrieval.js';
+import { createEngineScheduler, type FetchScheduler } from './engine/schedule.js';
 import type { BodyAnalyzer, RobotsRetrieval } from './monitor/retrieval.js';
 import type { GuardedFetch } from './net/guarded-fetch.js';
 
@@ -26,7 +29,14 @@ export interface PlugIns {
   readonly createAnalyzer?: (deps: PlugInDependencies) => BodyAnalyzer;
   /** Computes a file's effective policy from its fetch history. */
   readonly createPolicyResolver?: (deps: PlugInDependencies) => EffectivePolicyResolver;
+  /** Decides when a file is fetched next; without it the worker's built-in bounds apply. */
+  readonly createScheduler?: (deps: PlugInDependencies) => FetchScheduler;
 }
 
-/** The parts this build has. */
-export const builtInPlugIns: PlugIns = {};
+/** The parts this build has: the engine's. */
+export const builtInPlugIns: PlugIns = {
+  createRetrieval: ({ fetch, now }) => createEngineRetrieval({ fetch, now }),
+  createAnalyzer: () => createEngineAnalyzer(),
+  createPolicyResolver: ({ database }) => createEnginePolicyResolver(database.db),
+  createScheduler: () => createEngineScheduler(),
+};

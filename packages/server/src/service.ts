@@ -3,7 +3,11 @@
  * alone (`robotskit worker`).
  */
 
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { createAlertHook } from './alerts/store.js';
+import { deliverDueWebhooks } from './alerts/webhooks.js';
 import { buildApp } from './api/app.js';
 import { isLoopbackHost } from './api/auth.js';
 import type { DatabaseConfig } from './db/config.js';
@@ -11,6 +15,7 @@ import { type Database, openDatabase } from './db/connect.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+import { discoverDueProperty } from './tester/discover-hosts.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
 export class ServiceConfigError extends Error {
@@ -94,12 +99,36 @@ function startWorkers(
   if (!createRetrieval || count === 0) return [];
   const retrieve = createRetrieval(deps);
   const analyze = plugIns.createAnalyzer?.(deps);
-  return Array.from({ length: count }, () => {
+  const scheduleNext = plugIns.createScheduler?.(deps);
+  const onNewVersion = createAlertHook(log);
+  let lastDiscovery = Number.NEGATIVE_INFINITY;
+  return Array.from({ length: count }, (_, i) => {
+    const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
+      name,
+      onNewVersion,
+      eachRound: async () => {
+        // One domain property a round at most whose daily host discovery is due (a lease per property).
+        if (i === 0 && deps.now() - lastDiscovery >= 60_000) {
+          lastDiscovery = deps.now();
+          const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now() });
+          if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+        }
+        await deliverDueWebhooks(database.db, database.dialect, {
+          fetch: deps.fetch,
+          owner: name,
+          now: deps.now,
+          onAttempt: (a) =>
+            log(
+              `webhook ${a.webhookId} alert ${a.alertId} to ${a.url}: ${a.ok ? 'delivered' : `${a.status} (${a.error})`}`,
+            ),
+        });
+      },
       db: database.db,
       dialect: database.dialect,
       retrieve,
       ...(analyze ? { analyze } : {}),
+      ...(scheduleNext ? { scheduleNext } : {}),
       now: deps.now,
       ...(retentionMs === undefined ? {} : { retentionMs }),
       onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
@@ -130,10 +159,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       now,
       fetching: workers.length > 0,
       ...(resolvePolicy ? { resolvePolicy } : {}),
+      fetch,
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {
-      log('note: robots.txt retrieval is not wired into this build yet, so no files are fetched (API and storage run)');
+      log(
+        'note: no robots.txt retrieval is configured (plugIns.createRetrieval), so no files are fetched (API and storage run)',
+      );
     }
     const service: RunningService = {
       url: address,
@@ -180,8 +212,7 @@ export async function runWorkers(options: WorkersOptions): Promise<{ close(): Pr
   const plugIns = options.plugIns ?? builtInPlugIns;
   if (!plugIns.createRetrieval) {
     throw new ServiceConfigError(
-      'robots.txt retrieval is not wired into this build yet (the engine fetch module, issue 4), so there is nothing ' +
-        'for a worker to run',
+      'no robots.txt retrieval is configured (plugIns.createRetrieval), so there is nothing for a worker to run',
     );
   }
   const log = options.log ?? ((line: string) => console.error(line));

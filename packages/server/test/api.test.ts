@@ -381,7 +381,14 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       await start({
         resolvePolicy: (file, now) => {
           policyCalls++;
-          return { policy: 'disallow-all', reason: `test ${file.id} at ${now}`, versionId: null, until: now + 1000 };
+          return {
+            policy: 'disallow-all',
+            code: 'unreachable',
+            reason: `test ${file.id} at ${now}`,
+            versionId: null,
+            since: now - 1000,
+            until: now + 1000,
+          };
         },
       });
       const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
@@ -392,8 +399,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ).files;
       expect(file!.effectivePolicy).toEqual({
         policy: 'disallow-all',
+        code: 'unreachable',
         reason: `test ${file!.id} at ${clock.now()}`,
         versionId: null,
+        since: new Date(clock.now() - 1000).toISOString(),
         until: new Date(clock.now() + 1000).toISOString(),
       });
       expect(policyCalls).toBe(1);
@@ -464,6 +473,15 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'POST /api/files/{id}/recrawl',
           'GET /api/versions/{id}',
           'GET /api/versions/{id}/raw',
+          'GET /api/versions/{id}/diff',
+          'GET /api/alerts',
+          'GET /api/webhooks',
+          'POST /api/webhooks',
+          'DELETE /api/webhooks/{id}',
+          'POST /api/test',
+          'GET /api/fetch',
+          'POST /api/impact',
+          'POST /api/properties/{id}/discover-hosts',
         ].sort(),
       );
       for (const [path, methods] of Object.entries(doc.paths)) {

@@ -7,12 +7,15 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/connect.js';
+import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
+import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
 import type { EffectivePolicyResolver } from './effective-policy.js';
 import { errorBody, handleError } from './errors.js';
 import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
+import { registerTesterRoutes } from './tester-routes.js';
 import { validatorCompiler } from './validation.js';
 
 const version = (
@@ -44,6 +47,16 @@ export interface AppOptions {
    */
   readonly logger?: boolean | Record<string, unknown>;
   /**
+   * The fetch for live robots.txt and sitemaps (tester, impact, host discovery).
+   * @default a new SSRF-guarded fetch (private addresses refused), closed with the app
+   */
+  readonly fetch?: GuardedFetch;
+  /**
+   * Sitemap URLs an impact check reads by default (a request may ask for up to 10 times this, at most 50,000).
+   * @default 1000
+   */
+  readonly impactMaxUrls?: number;
+  /**
    * Largest request body.
    * @default 1 MiB
    */
@@ -64,7 +77,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hideNotFoundAfterMs: options.hideNotFoundAfterMs ?? 30 * 24 * 60 * 60 * 1000,
     fetching: options.fetching ?? false,
     version,
+    fetch: options.fetch ?? createGuardedFetch(),
+    impactMaxUrls: options.impactMaxUrls ?? 1000,
   };
+  if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
 
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
@@ -92,6 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
 
   registerRoutes(app, context);
+  registerAlertRoutes(app, context);
+  registerTesterRoutes(app, context);
   app.get(
     '/api/openapi.json',
     {

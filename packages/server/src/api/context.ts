@@ -3,6 +3,7 @@
  */
 
 import type { Database } from '../db/connect.js';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { EffectivePolicyResolver } from './effective-policy.js';
 
 /** The routes' view of the service. */
@@ -16,4 +17,8 @@ export interface ApiContext {
   /** Whether this process runs fetch workers (reported by the health route). */
   readonly fetching: boolean;
   readonly version: string;
+  /** The SSRF-guarded fetch for live robots.txt and sitemaps (tester, impact, host discovery). */
+  readonly fetch: GuardedFetch;
+  /** Default cap of sitemap URLs an impact check reads. */
+  readonly impactMaxUrls: number;
 }

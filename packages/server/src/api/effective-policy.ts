@@ -10,10 +10,14 @@ import type { FileReportRow } from '../db/report.js';
 export interface EffectivePolicy {
   /** `conditional`: the rules of `versionId` decide; `allow-all` / `disallow-all`: no rules apply. */
   readonly policy: 'allow-all' | 'disallow-all' | 'conditional';
-  /** Why, in words: "fetched 2 h ago", "server errors for 3 h: crawling stops for the first 12 h"… */
+  /** Why, as the engine's stable code (`fetched`, `unreachable`, `last-good-version`…). */
+  readonly code: string;
+  /** Why, in words: "robots.txt unreachable since …: crawling stops for the first 12 h"… */
   readonly reason: string;
   /** The version whose rules apply (the last good one while the file fails), or null. */
   readonly versionId: number | null;
+  /** When the current state began (the first fetch of the latest run of same-outcome fetches), or null. */
+  readonly since: number | null;
   /** Until when this holds without a new fetch (epoch ms), or null. */
   readonly until: number | null;
 }

@@ -51,7 +51,7 @@ export function fileJson(row: FileReportRow, policy: EffectivePolicy | null) {
     size: row.fetch_outcome === 'fetched' ? row.fetch_size : null,
     errors: row.fetch_outcome === 'fetched' ? row.lint_errors : null,
     warnings: row.fetch_outcome === 'fetched' ? row.lint_warnings : null,
-    effectivePolicy: policy === null ? null : { ...policy, until: isoTime(policy.until) },
+    effectivePolicy: policy === null ? null : { ...policy, since: isoTime(policy.since), until: isoTime(policy.until) },
     latestVersionId: row.latest_version_id,
     notFoundSince: isoTime(row.not_found_since),
     failingSince: isoTime(row.failing_since),

@@ -74,11 +74,13 @@ export const FilesQuery = Type.Object(
 const EffectivePolicy = Type.Object(
   {
     policy: Type.Union([Type.Literal('allow-all'), Type.Literal('disallow-all'), Type.Literal('conditional')]),
-    reason: Type.String(),
+    code: Type.String({ description: "the engine's reason code: fetched, not-found, unreachable, last-good-version…" }),
+    reason: Type.String({ description: 'why, in words' }),
     versionId: Nullable(Type.Integer()),
+    since: Nullable(Time),
     until: Nullable(Time),
   },
-  { description: 'null until the availability timeline is configured' },
+  { description: 'what governs crawling now (the 12 h / 30 day availability timeline); null without a resolver' },
 );
 
 const Headers = Type.Record(Type.String(), Type.String(), { description: 'the response headers that matter' });
@@ -92,7 +94,7 @@ export const FetchSummary = Type.Object({
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
-  redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() })),
+  redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer({ description: '0 when hidden' }) })),
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
@@ -161,4 +163,275 @@ export const Health = Type.Object({
   fetching: Type.Union([Type.Literal('running'), Type.Literal('not-configured')], {
     description: 'whether this process runs fetch workers',
   }),
+});
+
+const ALERT_KIND_NAMES = [
+  'file-changed',
+  'file-unreachable',
+  'file-recovered',
+  'disallow-all-added',
+  'sitemap-removed',
+  'became-html',
+  'assets-blocked',
+] as const;
+
+export const AlertKind = Type.Union(
+  [
+    Type.Literal(ALERT_KIND_NAMES[0]),
+    Type.Literal(ALERT_KIND_NAMES[1]),
+    Type.Literal(ALERT_KIND_NAMES[2]),
+    Type.Literal(ALERT_KIND_NAMES[3]),
+    Type.Literal(ALERT_KIND_NAMES[4]),
+    Type.Literal(ALERT_KIND_NAMES[5]),
+    Type.Literal(ALERT_KIND_NAMES[6]),
+  ],
+  { description: 'what happened' },
+);
+export const AlertSeverity = Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]);
+
+export const Alert = Type.Object({
+  id: Type.Integer(),
+  kind: AlertKind,
+  severity: AlertSeverity,
+  message: Type.String({ description: 'what changed, in words' }),
+  fileId: Nullable(Type.Integer()),
+  fileUrl: Nullable(Type.String()),
+  versionId: Nullable(Type.Integer()),
+  previousVersionId: Nullable(Type.Integer({ description: 'the version compared against' })),
+  diffUrl: Nullable(Type.String({ description: 'the diff of the two versions (GET)' })),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Time,
+});
+
+export const AlertsQuery = Type.Object(
+  {
+    propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
+    fileId: Type.Optional(Type.Integer({ minimum: 1 })),
+    kind: Type.Optional(AlertKind),
+    severity: Type.Optional(AlertSeverity),
+    since: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601: only alerts created at or after this' }),
+    ),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'only alerts with a smaller id (paging)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Webhook = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  propertyId: Nullable(Type.Integer({ description: 'null: alerts of every property' })),
+  kinds: Nullable(Type.Array(AlertKind, { description: 'null: every kind' })),
+  hasSecret: Type.Boolean({ description: 'deliveries carry X-Robotskit-Signature: sha256=<HMAC of the body>' }),
+  createdAt: Time,
+  deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
+});
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL receiving a POST per alert' }),
+    secret: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'HMAC-SHA256 key' })),
+    propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
+    kinds: Type.Optional(Type.Array(AlertKind, { minItems: 1, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+
+const DiffLine = Type.Object({
+  kind: Type.Union([Type.Literal('context'), Type.Literal('added'), Type.Literal('removed')]),
+  text: Type.String(),
+  oldLine: Nullable(Type.Integer()),
+  newLine: Nullable(Type.Integer()),
+});
+
+export const StoredDiagnostic = Type.Object({
+  code: Type.String(),
+  severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+  message: Type.String(),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  endLine: Type.Integer(),
+  endColumn: Type.Integer(),
+  fix: Nullable(Type.String()),
+});
+
+const VersionRef = Type.Object({
+  id: Type.Integer(),
+  fileId: Type.Integer(),
+  fetchedAt: Time,
+  outcome: Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')]),
+  httpStatus: Nullable(Type.Integer()),
+});
+
+const Counts = Type.Object({ before: Nullable(Type.Integer()), after: Nullable(Type.Integer()) });
+
+export const VersionDiff = Type.Object({
+  version: VersionRef,
+  against: Nullable(VersionRef),
+  added: Type.Integer({ description: 'lines added' }),
+  removed: Type.Integer({ description: 'lines removed' }),
+  hunks: Type.Array(
+    Type.Object({
+      oldStart: Type.Integer(),
+      oldLines: Type.Integer(),
+      newStart: Type.Integer(),
+      newLines: Type.Integer(),
+      lines: Type.Array(DiffLine),
+    }),
+  ),
+  lint: Type.Object({
+    errors: Counts,
+    warnings: Counts,
+    added: Type.Array(StoredDiagnostic),
+    removed: Type.Array(StoredDiagnostic),
+  }),
+});
+
+export const DiffQuery = Type.Object(
+  {
+    against: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'the version to compare with (default: previous)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const TesterUrl = Type.String({
+  minLength: 1,
+  maxLength: 4000,
+  description: 'an absolute http(s) URL, or a path starting with /',
+});
+const UserAgentName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'a product token (Googlebot), * for any crawler, or a catalogue crawler name (GPTBot, Google-Extended…)',
+});
+
+export const TestBody = Type.Object(
+  {
+    robots: Type.Optional(Type.String({ maxLength: 512_000, description: 'robots.txt text to test' })),
+    robotsUrl: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2000, description: 'any URL of a site: its live robots.txt is fetched' }),
+    ),
+    versionId: Type.Optional(Type.Integer({ minimum: 1, description: 'a stored version' })),
+    urls: Type.Array(TesterUrl, { minItems: 1, maxItems: 1000 }),
+    userAgents: Type.Array(UserAgentName, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false, description: 'exactly one of robots, robotsUrl and versionId' },
+);
+
+const VerdictSide = Type.Object({
+  allowed: Type.Boolean(),
+  line: Type.Integer({ description: 'the deciding line, 0 when no rule decided' }),
+  lineText: Nullable(Type.String()),
+  rule: Nullable(
+    Type.Object({ kind: Type.Union([Type.Literal('allow'), Type.Literal('disallow')]), pattern: Type.String() }),
+  ),
+  groups: Nullable(Type.String({ description: 'specific, global (the * group) or none' })),
+  note: Nullable(Type.String({ description: 'why, when no rules applied' })),
+});
+
+export const Verdict = Type.Object({
+  url: Type.String(),
+  userAgent: Type.String(),
+  crawler: Nullable(Type.String({ description: 'the catalogue crawler used, when the name is one' })),
+  ...VerdictSide.properties,
+});
+
+const RetrievalSummary = Type.Object({
+  robotsUrl: Type.String(),
+  finalUrl: Type.String(),
+  outcome: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
+  status: Nullable(Type.Integer()),
+  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+});
+
+export const TestResult = Type.Object({
+  source: Type.Object({
+    kind: Type.Union([Type.Literal('text'), Type.Literal('url'), Type.Literal('version')]),
+    mode: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
+    versionId: Nullable(Type.Integer()),
+    retrieval: Nullable(RetrievalSummary),
+  }),
+  results: Type.Array(Verdict),
+});
+
+export const FetchQuery = Type.Object(
+  { url: Type.String({ minLength: 1, maxLength: 2000, description: 'any URL of the site' }) },
+  { additionalProperties: false },
+);
+
+export const LiveRobots = Type.Object({
+  ...RetrievalSummary.properties,
+  fetchedAt: Time,
+  redirects: Type.Array(
+    Type.Object({ url: Type.String(), status: Nullable(Type.Integer()), location: Nullable(Type.String()) }),
+  ),
+  headers: Type.Record(Type.String(), Type.String()),
+  content: Nullable(Type.String({ description: 'the body as UTF-8 for a 2xx answer' })),
+  size: Type.Integer(),
+  truncated: Type.Boolean({ description: 'longer than 500 KiB: only the first 500 KiB were kept' }),
+  html: Type.Boolean({ description: 'an HTML page served as robots.txt' }),
+});
+
+export const ImpactBody = Type.Object(
+  {
+    propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
+    fileId: Type.Optional(Type.Integer({ minimum: 1 })),
+    draft: Type.Optional(Type.String({ maxLength: 512_000, description: 'the robots.txt being considered' })),
+    versionId: Type.Optional(Type.Integer({ minimum: 1, description: 'or a stored version' })),
+    against: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'the version compared with (default: the current one)' }),
+    ),
+    userAgents: Type.Optional(Type.Array(UserAgentName, { minItems: 1, maxItems: 50 })),
+    urls: Type.Optional(Type.Array(TesterUrl, { minItems: 1, maxItems: 50_000 })),
+    maxUrls: Type.Optional(Type.Integer({ minimum: 1, maximum: 50_000, description: 'sitemap URLs read at most' })),
+  },
+  { additionalProperties: false, description: 'propertyId or fileId; draft or versionId' },
+);
+
+const ImpactSide = Type.Object({
+  versionId: Nullable(Type.Integer()),
+  draft: Type.Boolean(),
+  mode: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
+});
+
+export const ImpactResult = Type.Object({
+  fileId: Type.Integer(),
+  origin: Type.String(),
+  before: ImpactSide,
+  after: ImpactSide,
+  urls: Type.Object({
+    source: Type.Union([Type.Literal('request'), Type.Literal('sitemaps')]),
+    sitemaps: Type.Array(Type.String()),
+    checked: Type.Integer(),
+    capped: Type.Boolean({ description: 'more URLs were available than the cap' }),
+    problems: Type.Array(Type.String({ description: 'sitemap errors, in words' })),
+  }),
+  userAgents: Type.Array(Type.String()),
+  summary: Type.Array(
+    Type.Object({ userAgent: Type.String(), newlyBlocked: Type.Integer(), newlyAllowed: Type.Integer() }),
+  ),
+  changesTotal: Type.Integer(),
+  changes: Type.Array(
+    Type.Object({ url: Type.String(), userAgent: Type.String(), before: VerdictSide, after: VerdictSide }),
+    { description: 'the first 1000 verdict changes' },
+  ),
+});
+
+export const DiscoverHostsBody = Type.Object(
+  {
+    maxUrls: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000, description: 'sitemap URLs read at most' })),
+    maxHosts: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'hosts added at most' })),
+  },
+  { additionalProperties: false },
+);
+
+export const DiscoveredHosts = Type.Object({
+  urlsRead: Type.Integer(),
+  hosts: Type.Array(
+    Type.Object({ host: Type.String(), urls: Type.Integer(), added: Type.Boolean(), rank: Nullable(Type.Integer()) }),
+  ),
+  problems: Type.Array(Type.String()),
 });

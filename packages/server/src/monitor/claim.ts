@@ -54,7 +54,7 @@ export async function claimDueFiles(
       .updateTable('robots_files')
       .set({ lease_owner: owner, lease_token: token, leased_at: now, lease_expires_at: expiresAt })
       .where('id', 'in', ids)
-      .returning(['id', 'url', 'consecutive_failures', 'priority', 'next_fetch_at'])
+      .returning(['id', 'url', 'consecutive_failures', 'failing_since', 'priority', 'next_fetch_at'])
       .execute();
     rows.sort((a, b) => a.priority - b.priority || a.next_fetch_at - b.next_fetch_at || a.id - b.id);
     return rows.map((r) => ({
@@ -63,6 +63,7 @@ export async function claimDueFiles(
       leaseToken: token,
       leaseExpiresAt: expiresAt,
       consecutiveFailures: r.consecutive_failures,
+      failingSince: r.failing_since,
     }));
   });
 }

@@ -30,7 +30,15 @@ export interface RecordOptions {
   readonly worker?: string;
   /** Lint results for the body, stored with it when the body is new. */
   readonly analysis?: BodyAnalysis;
+  /** Runs in the same transaction when the fetch made a new version (alerts are created here). */
+  readonly onNewVersion?: NewVersionHook;
 }
+
+/** Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. */
+export type NewVersionHook = (
+  trx: Kysely<Schema>,
+  info: { readonly fileId: number; readonly versionId: number; readonly now: number },
+) => Promise<void>;
 
 /** What {@link recordFetch} did. */
 export type RecordResult =
@@ -144,6 +152,7 @@ export async function recordFetch(
         .returning('id')
         .executeTakeFirstOrThrow();
       versionId = Number(version.id);
+      await options.onNewVersion?.(trx, { fileId: claim.id, versionId, now: result.finishedAt });
     }
 
     // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.

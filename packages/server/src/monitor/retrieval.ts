@@ -16,6 +16,8 @@ export interface ClaimedFile {
   readonly leaseExpiresAt: number;
   /** Failed fetches in a row before this one. */
   readonly consecutiveFailures: number;
+  /** When the current run of failed fetches began, null when the last fetch did not fail. */
+  readonly failingSince: number | null;
 }
 
 /** One redirect hop followed. */

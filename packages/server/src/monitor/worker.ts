@@ -11,7 +11,7 @@ import type { Schema } from '../db/schema.js';
 import { claimDueFiles, releaseClaim } from './claim.js';
 import { acquireJobLease } from './job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from './prune.js';
-import { bodyIsAnalysed, contentHash, type RecordResult, recordFetch } from './record-fetch.js';
+import { bodyIsAnalysed, contentHash, type NewVersionHook, type RecordResult, recordFetch } from './record-fetch.js';
 import type { BodyAnalyzer, ClaimedFile, RetrievalResult, RobotsRetrieval } from './retrieval.js';
 import { DEFAULT_SCHEDULE, nextFetchTime, type SchedulePolicy } from './schedule.js';
 
@@ -54,6 +54,15 @@ export interface WorkerOptions {
    */
   readonly idleMs?: number;
   readonly schedule?: SchedulePolicy;
+  /**
+   * Decides the next fetch time after a result (the engine's `refreshSchedule`, wired by the service).
+   * @default `nextFetchTime` with `schedule`
+   */
+  readonly scheduleNext?: (file: ClaimedFile, result: RetrievalResult) => number;
+  /** Runs in the recording transaction when a fetch makes a new version (alerts). */
+  readonly onNewVersion?: NewVersionHook;
+  /** Runs once per round (webhook deliveries); failures go to `onError`. */
+  readonly eachRound?: () => Promise<void>;
   /**
    * History kept; older fetches and unneeded versions are pruned about once an hour by one worker.
    * @default 30 days
@@ -141,6 +150,7 @@ export class Worker {
         try {
           await this.#maybePrune();
           claimed = await this.runOnce();
+          await this.#options.eachRound?.();
         } catch (error) {
           this.#options.onError?.(error);
         }
@@ -171,14 +181,22 @@ export class Worker {
     const o = this.#options;
     try {
       const result = await this.#retrieve(file);
+      if (result.error?.kind === 'aborted' && this.#stop.signal.aborted) {
+        // Stopped mid-fetch: that says nothing about the site. Give the file back, still due.
+        await releaseClaim(o.db, file);
+        return;
+      }
       let analysis: Awaited<ReturnType<BodyAnalyzer>> | undefined;
       if (o.analyze && result.outcome === 'fetched' && result.body) {
         if (!(await bodyIsAnalysed(o.db, contentHash(result.body)))) analysis = await o.analyze(result.body);
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
-        nextFetchAt: nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
+        nextFetchAt: o.scheduleNext
+          ? o.scheduleNext(file, result)
+          : nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
+        ...(o.onNewVersion ? { onNewVersion: o.onNewVersion } : {}),
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {

@@ -1,0 +1,215 @@
+/**
+ * What changed between two versions of a robots.txt file, as alerts. Pure: the versions go in, the alerts come out.
+ * The engine decides every question about rules: whether `/` is newly blocked for any crawler (`*`) or Googlebot,
+ * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
+ */
+
+import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
+import type { FetchOutcome } from '../db/schema.js';
+
+/** Every alert kind, with its severity. */
+export const ALERT_KINDS = {
+  /** The content changed (or the file appeared or went 404). */
+  'file-changed': 'info',
+  /** A fetch failed after a good one: crawling stops for 12 hours, then the last good version applies. */
+  'file-unreachable': 'critical',
+  /** A good fetch after failures. */
+  'file-recovered': 'info',
+  /** `/` is newly disallowed for every crawler (`*`) or for Googlebot: the whole site is blocked. */
+  'disallow-all-added': 'critical',
+  /** A `Sitemap:` line was removed. */
+  'sitemap-removed': 'warning',
+  /** The file is now an HTML page (a misconfigured server or a soft 404). */
+  'became-html': 'critical',
+  /** A stylesheet or script path is newly disallowed: Google cannot render the pages. */
+  'assets-blocked': 'warning',
+} as const;
+
+/** An alert kind. */
+export type AlertKind = keyof typeof ALERT_KINDS;
+/** How serious an alert is. */
+export type AlertSeverity = (typeof ALERT_KINDS)[AlertKind];
+
+/** One version as the detection reads it. */
+export interface VersionSnapshot {
+  readonly outcome: FetchOutcome;
+  readonly httpStatus: number | null;
+  /** The bytes for `fetched`, else null. */
+  readonly body: Uint8Array | null;
+  readonly contentType: string | null;
+  /** Why a failed fetch failed, in words (from the fetch row), when known. */
+  readonly errorMessage?: string | null;
+}
+
+/** An alert found. */
+export interface DetectedAlert {
+  readonly kind: AlertKind;
+  readonly severity: AlertSeverity;
+  readonly message: string;
+  readonly details: Record<string, unknown>;
+}
+
+/** The crawlers whose blocking is critical: any crawler (the `*` group), and Googlebot. */
+const WATCHED = [
+  // A token no file names, so only the `*` group applies to it.
+  { label: 'every crawler (*)', token: 'robotskit-any-crawler' },
+  { label: 'Googlebot', token: 'Googlebot' },
+] as const;
+
+const ASSET_DIR =
+  /(^|\/)(css|js|javascripts?|scripts?|styles?|stylesheets?|static|assets|wp-includes|wp-content\/(themes|plugins)|_next\/static)(\/|\*|\$|$)/i;
+const ASSET_FILE = /\.(css|js|mjs)(\$|\*)?$/i;
+
+/** Whether a disallowed pattern looks like it blocks stylesheets or scripts. */
+export function looksLikeAssetPattern(pattern: string): boolean {
+  return ASSET_DIR.test(pattern) || ASSET_FILE.test(pattern);
+}
+
+/** A URL path the pattern matches (wildcards filled, the end anchor dropped), to ask the engine about. */
+function sampleOf(pattern: string): string {
+  let path = pattern.replace(/\$$/, '').replaceAll('*', 'x');
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (path.endsWith('/')) path += 'main.css';
+  return path;
+}
+
+function isHtml(v: VersionSnapshot): boolean {
+  return v.outcome === 'fetched' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
+}
+
+function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
+  if (v === null) return null;
+  if (v.outcome === 'fetched') return parseRobotsTxt(v.body ?? new Uint8Array());
+  if (v.outcome === 'not-found') return parseRobotsTxt('');
+  return null;
+}
+
+function describe(v: VersionSnapshot): string {
+  if (v.outcome === 'fetched') return `fetched (HTTP ${v.httpStatus ?? 200})`;
+  if (v.outcome === 'not-found') return `not found (HTTP ${v.httpStatus ?? 404})`;
+  return v.errorMessage ? `unreachable (${v.errorMessage})` : `unreachable (HTTP ${v.httpStatus ?? 'no response'})`;
+}
+
+function alert(kind: AlertKind, message: string, details: Record<string, unknown> = {}): DetectedAlert {
+  return { kind, severity: ALERT_KINDS[kind], message, details };
+}
+
+/**
+ * The alerts for `next`, the new version of a file, against `previous` (the version before it; null for the first)
+ * and `lastGood` (the newest version before `next` that was not a failure, for comparing rules across an outage).
+ * `origin` is the file's origin (`https://example.com`), for the URLs asked about.
+ */
+export function detectAlerts(
+  origin: string,
+  next: VersionSnapshot,
+  previous: VersionSnapshot | null,
+  lastGood: VersionSnapshot | null,
+  lineChanges?: { added: number; removed: number },
+): DetectedAlert[] {
+  if (previous === null) return [];
+  const alerts: DetectedAlert[] = [];
+  if (next.outcome === 'error') {
+    if (previous.outcome !== 'error') {
+      alerts.push(
+        alert(
+          'file-unreachable',
+          `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
+            'site for 12 hours, then uses the last good version for up to 30 days',
+        ),
+      );
+    }
+    return alerts;
+  }
+  if (previous.outcome === 'error') {
+    alerts.push(alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`));
+  }
+
+  const before = lastGood ?? (previous.outcome === 'error' ? null : previous);
+  if (before === null) return alerts;
+  const changedContent =
+    before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
+  if (!changedContent) return alerts;
+  const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
+  alerts.push(
+    alert(
+      'file-changed',
+      before.outcome === next.outcome
+        ? `robots.txt changed${lines}`
+        : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`,
+      lineChanges ? { ...lineChanges } : {},
+    ),
+  );
+
+  if (isHtml(next) && !isHtml(before)) {
+    alerts.push(
+      alert(
+        'became-html',
+        `robots.txt is now an HTML page (Content-Type ${next.contentType ?? 'unknown'}): the server probably answers ` +
+          'every URL with a page; Google reads whatever lines parse as rules',
+        { contentType: next.contentType },
+      ),
+    );
+  }
+
+  const oldRules = rulesOf(before);
+  const newRules = rulesOf(next);
+  if (oldRules === null || newRules === null) return alerts;
+  const home = `${origin}/`;
+  const blockedHome = WATCHED.filter(
+    (crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token),
+  ).map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
+  if (blockedHome.length > 0) {
+    const lines = [...new Set(blockedHome.map((b) => b.line))];
+    alerts.push(
+      alert(
+        'disallow-all-added',
+        `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
+          `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
+        { crawlers: blockedHome },
+      ),
+    );
+  }
+
+  const removed = oldRules.sitemaps.filter((s) => !newRules.sitemaps.includes(s));
+  if (removed.length > 0) {
+    alerts.push(
+      alert('sitemap-removed', `Sitemap line${removed.length === 1 ? '' : 's'} removed: ${removed.join(', ')}`, {
+        sitemaps: removed,
+      }),
+    );
+  }
+
+  const blocked: { crawler: string; pattern: string; line: number }[] = [];
+  for (const crawler of WATCHED) {
+    for (const group of newRules.selectGroups(crawler.token).groups) {
+      for (const rule of group.rules) {
+        if (rule.kind !== 'disallow' || rule.pattern === '' || !looksLikeAssetPattern(rule.pattern)) continue;
+        const sample = `${origin}${sampleOf(rule.pattern)}`;
+        if (!newRules.isAllowed(sample, crawler.token) && oldRules.isAllowed(sample, crawler.token)) {
+          if (!blocked.some((b) => b.pattern === rule.pattern)) {
+            blocked.push({ crawler: crawler.label, pattern: rule.pattern, line: rule.line });
+          }
+        }
+      }
+    }
+  }
+  if (blocked.length > 0) {
+    alerts.push(
+      alert(
+        'assets-blocked',
+        `Stylesheet or script paths newly disallowed: ${blocked
+          .map((b) => `${b.pattern} (line ${b.line}, ${b.crawler})`)
+          .join(', ')}. Google needs CSS and JavaScript to render pages`,
+        { rules: blocked },
+      ),
+    );
+  }
+  return alerts;
+}
+
+function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,270 @@
+/**
+ * Alerts, webhooks and version diffs.
+ */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AlertKind } from '../alerts/detect.js';
+import { type LintResults, lineDiff, lintChanges } from '../alerts/diff.js';
+import { type LoadedVersion, loadVersion, textOf, versionBefore } from '../alerts/store.js';
+import { getProperty } from '../db/properties.js';
+import type { StoredDiagnostic } from '../engine/analyzer.js';
+import type { ApiContext } from './context.js';
+import { ApiError } from './errors.js';
+import { isoTime } from './json.js';
+import { Alert, AlertsQuery, CreateWebhookBody, DiffQuery, IdParams, VersionDiff, Webhook } from './schemas.js';
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
+const WRITE_SECURITY = [{ bearer: [] }];
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function versionRef(v: LoadedVersion) {
+  return {
+    id: v.id,
+    fileId: Number(v.file_id),
+    fetchedAt: isoTime(v.fetched_at),
+    outcome: v.outcome,
+    httpStatus: v.http_status,
+  };
+}
+
+function lintOf(v: LoadedVersion | null): LintResults {
+  if (v === null || v.outcome !== 'fetched') return { errors: null, warnings: null, diagnostics: null };
+  return {
+    errors: v.lint_errors,
+    warnings: v.lint_warnings,
+    diagnostics: parseJson<StoredDiagnostic[] | null>(v.lint_json, null),
+  };
+}
+
+/** Checks a webhook URL: http(s), no credentials. Where it points is checked at delivery (SSRF guard). */
+function checkWebhookUrl(typed: string): string {
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    throw new ApiError(400, 'invalid-request', `webhook url is not a URL: ${JSON.stringify(typed.slice(0, 200))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError(400, 'invalid-request', `webhook url must be http or https (got ${url.protocol})`);
+  }
+  if (url.username || url.password) {
+    throw new ApiError(400, 'invalid-request', 'webhook url must not carry credentials; use a secret instead');
+  }
+  url.hash = '';
+  return url.href;
+}
+
+/** Registers the routes on `app`. */
+export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = context.database;
+
+  async function webhookJson(id: number) {
+    const hook = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!hook) return undefined;
+    const counts = await db
+      .selectFrom('webhook_deliveries')
+      .select(['status', (eb) => eb.fn.countAll().as('n')])
+      .where('webhook_id', '=', id)
+      .groupBy('status')
+      .execute();
+    const deliveries = { pending: 0, delivered: 0, failed: 0 };
+    for (const c of counts) deliveries[c.status] = Number(c.n);
+    return {
+      id: Number(hook.id),
+      url: hook.url,
+      propertyId: hook.property_id === null ? null : Number(hook.property_id),
+      kinds: parseJson<AlertKind[] | null>(hook.kinds_json, null),
+      hasSecret: hook.secret !== null,
+      createdAt: isoTime(hook.created_at),
+      deliveries,
+    };
+  }
+
+  api.get(
+    '/api/alerts',
+    {
+      schema: {
+        summary: 'Alerts, newest first: file changed, unreachable, recovered, and critical rule changes',
+        tags: ['alerts'],
+        querystring: AlertsQuery,
+        response: { 200: Type.Object({ alerts: Type.Array(Alert) }), ...errors(400) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      let query = db
+        .selectFrom('alerts as a')
+        .leftJoin('robots_files as f', 'f.id', 'a.file_id')
+        .select([
+          'a.id',
+          'a.kind',
+          'a.severity',
+          'a.message',
+          'a.details_json',
+          'a.file_id',
+          'f.url',
+          'a.version_id',
+          'a.previous_version_id',
+          'a.created_at',
+        ])
+        .orderBy('a.id', 'desc')
+        .limit(q.limit ?? 100);
+      if (q.propertyId !== undefined) {
+        const propertyId = q.propertyId;
+        query = query.where('a.file_id', 'in', (eb) =>
+          eb
+            .selectFrom('host_files as hf')
+            .innerJoin('hosts as h', 'h.id', 'hf.host_id')
+            .select('hf.file_id')
+            .where('h.property_id', '=', propertyId),
+        );
+      }
+      if (q.fileId !== undefined) query = query.where('a.file_id', '=', q.fileId);
+      if (q.kind !== undefined) query = query.where('a.kind', '=', q.kind);
+      if (q.severity !== undefined) query = query.where('a.severity', '=', q.severity);
+      if (q.before !== undefined) query = query.where('a.id', '<', q.before);
+      if (q.since !== undefined) {
+        const since = Date.parse(q.since);
+        if (Number.isNaN(since)) throw new ApiError(400, 'invalid-request', `since is not a date: ${q.since}`);
+        query = query.where('a.created_at', '>=', since);
+      }
+      const rows = await query.execute();
+      return {
+        alerts: rows.map((r) => {
+          const details = parseJson<Record<string, unknown>>(r.details_json, {});
+          return {
+            id: Number(r.id),
+            kind: r.kind as AlertKind,
+            severity: r.severity,
+            message: r.message,
+            fileId: r.file_id === null ? null : Number(r.file_id),
+            fileUrl: r.url ?? null,
+            versionId: r.version_id === null ? null : Number(r.version_id),
+            previousVersionId: r.previous_version_id === null ? null : Number(r.previous_version_id),
+            diffUrl: typeof details.diffUrl === 'string' ? details.diffUrl : null,
+            details,
+            createdAt: isoTime(Number(r.created_at)),
+          };
+        }),
+      };
+    },
+  );
+
+  api.get(
+    '/api/webhooks',
+    {
+      schema: {
+        summary: 'Webhooks and their delivery counts (secrets are never shown)',
+        tags: ['alerts'],
+        response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }) },
+      },
+    },
+    async () => {
+      const ids = await db.selectFrom('webhooks').select('id').orderBy('id').execute();
+      const webhooks = [];
+      for (const { id } of ids) {
+        const json = await webhookJson(Number(id));
+        if (json) webhooks.push(json);
+      }
+      return { webhooks };
+    },
+  );
+
+  api.post(
+    '/api/webhooks',
+    {
+      schema: {
+        summary: 'Add a webhook: a POST of each alert as JSON, signed when a secret is given, retried with backoff',
+        tags: ['alerts'],
+        security: WRITE_SECURITY,
+        body: CreateWebhookBody,
+        response: { 201: Webhook, ...errors(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const url = checkWebhookUrl(body.url);
+      if (body.propertyId !== undefined && !(await getProperty(db, body.propertyId))) {
+        throw new ApiError(404, 'not-found', `no property with id ${body.propertyId}`);
+      }
+      const row = await db
+        .insertInto('webhooks')
+        .values({
+          url,
+          secret: body.secret ?? null,
+          property_id: body.propertyId ?? null,
+          kinds_json: body.kinds === undefined ? null : JSON.stringify(body.kinds),
+          created_at: context.now(),
+          disabled_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const created = await webhookJson(Number(row.id));
+      if (!created) throw new ApiError(404, 'not-found', `webhook ${row.id} was deleted meanwhile`);
+      return reply.status(201).send(created);
+    },
+  );
+
+  api.delete(
+    '/api/webhooks/:id',
+    {
+      schema: {
+        summary: 'Delete a webhook and its pending deliveries',
+        tags: ['alerts'],
+        security: WRITE_SECURITY,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errors(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const result = await db.deleteFrom('webhooks').where('id', '=', request.params.id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) {
+        throw new ApiError(404, 'not-found', `no webhook with id ${request.params.id}`);
+      }
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
+    '/api/versions/:id/diff',
+    {
+      schema: {
+        summary: 'Line diff of a version against another (default: the previous version), with lint changes',
+        tags: ['files'],
+        params: IdParams,
+        querystring: DiffQuery,
+        response: { 200: VersionDiff, ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const version = await loadVersion(db, request.params.id);
+      if (!version) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
+      const againstId = request.query.against ?? (await versionBefore(db, Number(version.file_id), version.id));
+      let against: LoadedVersion | null = null;
+      if (againstId !== null) {
+        against = (await loadVersion(db, againstId)) ?? null;
+        if (!against) throw new ApiError(404, 'not-found', `no version with id ${againstId} to compare against`);
+      }
+      const diff = lineDiff(against ? textOf(against) : '', textOf(version));
+      return {
+        version: versionRef(version),
+        against: against ? versionRef(against) : null,
+        added: diff.added,
+        removed: diff.removed,
+        hunks: diff.hunks.map((h) => ({ ...h, lines: [...h.lines] })),
+        lint: lintChanges(lintOf(against), lintOf(version)) as never,
+      };
+    },
+  );
+}

@@ -1,0 +1,356 @@
+/**
+ * The tester (`POST /api/test`), the live robots.txt loader (`GET /api/fetch`), the impact check (`POST /api/impact`)
+ * and host discovery from sitemaps (`POST /api/properties/:id/discover-hosts`). Live files and sitemaps are fetched
+ * through the SSRF-guarded fetch with the engine's retrieval.
+ */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
+import { type LoadedVersion, loadVersion, textOf } from '../alerts/store.js';
+import { getProperty } from '../db/properties.js';
+import { getFileReport, listPropertyFiles } from '../db/report.js';
+import { retrieveWithEngine } from '../engine/retrieval.js';
+import { discoverHosts } from '../tester/discover-hosts.js';
+import { compareVerdicts, type RulesSide } from '../tester/impact.js';
+import { sitemapPageUrls } from '../tester/sitemap-urls.js';
+import {
+  CrawlerNameError,
+  linesOf,
+  type RulesMode,
+  resolveCrawlers,
+  type TesterCrawler,
+  verdictOf,
+} from '../tester/verdicts.js';
+import type { ApiContext } from './context.js';
+import { ApiError } from './errors.js';
+import { isoTime } from './json.js';
+import {
+  DiscoveredHosts,
+  DiscoverHostsBody,
+  FetchQuery,
+  IdParams,
+  ImpactBody,
+  ImpactResult,
+  LiveRobots,
+  TestBody,
+  TestResult,
+} from './schemas.js';
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
+const WRITE_SECURITY = [{ bearer: [] }];
+
+/** The crawlers the impact check asks about when the request names none. */
+export const DEFAULT_IMPACT_CRAWLERS = [
+  '*',
+  'Googlebot',
+  'Googlebot-Image',
+  'bingbot',
+  'Applebot',
+  'DuckDuckBot',
+  'YandexBot',
+  'Baiduspider',
+  'GPTBot',
+  'ClaudeBot',
+  'PerplexityBot',
+  'CCBot',
+];
+
+function crawlersOr400(names: readonly string[]): TesterCrawler[] {
+  try {
+    return resolveCrawlers(names);
+  } catch (error) {
+    if (error instanceof CrawlerNameError) throw new ApiError(400, 'invalid-request', error.message);
+    throw error;
+  }
+}
+
+/** An absolute http(s) URL, or a path; anything else is a 400 naming it. */
+function checkTestUrl(typed: string, base: string | null): string {
+  if (typed.startsWith('/')) return base === null ? typed : new URL(typed, base).href;
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is neither an absolute URL nor a path (/…)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
+  }
+  return url.href;
+}
+
+function siteUrlOr400(typed: string): string {
+  let url: URL;
+  try {
+    url = new URL(typed);
+  } catch {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not a URL (try https://example.com/)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
+  }
+  return url.href;
+}
+
+function modeOfOutcome(outcome: LoadedVersion['outcome']): RulesMode {
+  return outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all';
+}
+
+function sideOfText(text: string): RulesSide {
+  return { robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) };
+}
+
+function sideOfVersion(v: LoadedVersion): RulesSide {
+  const mode = modeOfOutcome(v.outcome);
+  if (mode !== 'rules') return { robots: null, mode, lines: null };
+  return sideOfText(textOf(v));
+}
+
+function retrievalSummary(r: EngineResult) {
+  return {
+    robotsUrl: r.robotsUrl,
+    finalUrl: r.finalUrl,
+    outcome: r.outcome,
+    status: r.status,
+    error: r.error === null ? null : { kind: r.error.kind, message: r.error.message },
+  };
+}
+
+/** Registers the routes on `app`. */
+export function registerTesterRoutes(app: FastifyInstance, context: ApiContext): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = context.database;
+
+  async function live(url: string): Promise<EngineResult> {
+    try {
+      return await retrieveWithEngine(url, { fetch: context.fetch, now: context.now });
+    } catch (error) {
+      if (error instanceof RobotsUrlError) throw new ApiError(400, 'invalid-request', error.message);
+      throw error;
+    }
+  }
+
+  async function versionOr404(id: number): Promise<LoadedVersion> {
+    const v = await loadVersion(db, id);
+    if (!v) throw new ApiError(404, 'not-found', `no version with id ${id}`);
+    return v;
+  }
+
+  api.post(
+    '/api/test',
+    {
+      schema: {
+        summary: 'Test URLs against robots.txt rules (text, a live file or a stored version) for crawlers',
+        tags: ['tester'],
+        security: WRITE_SECURITY,
+        body: TestBody,
+        response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const given = [body.robots, body.robotsUrl, body.versionId].filter((x) => x !== undefined).length;
+      if (given !== 1) {
+        throw new ApiError(400, 'invalid-request', 'give exactly one of robots (text), robotsUrl and versionId');
+      }
+      const crawlers = crawlersOr400(body.userAgents);
+      let side: RulesSide;
+      let source: {
+        kind: 'text' | 'url' | 'version';
+        mode: RulesMode;
+        versionId: number | null;
+        retrieval: ReturnType<typeof retrievalSummary> | null;
+      };
+      let base: string | null = null;
+      if (body.robots !== undefined) {
+        side = sideOfText(body.robots);
+        source = { kind: 'text', mode: 'rules', versionId: null, retrieval: null };
+      } else if (body.robotsUrl !== undefined) {
+        const result = await live(siteUrlOr400(body.robotsUrl));
+        const robots = robotsTxtOf(result);
+        side = {
+          robots,
+          mode: result.outcome,
+          lines: robots === null ? null : linesOf(new TextDecoder().decode(result.body ?? new Uint8Array())),
+        };
+        base = result.origin;
+        source = { kind: 'url', mode: result.outcome, versionId: null, retrieval: retrievalSummary(result) };
+      } else {
+        const v = await versionOr404(body.versionId as number);
+        side = sideOfVersion(v);
+        const file = await getFileReport(db, Number(v.file_id));
+        base = file ? new URL(file.url).origin : null;
+        source = { kind: 'version', mode: side.mode, versionId: v.id, retrieval: null };
+      }
+      const urls = body.urls.map((u) => checkTestUrl(u, base));
+      const results = [];
+      for (const url of urls) {
+        for (const crawler of crawlers) results.push(verdictOf(side.robots, side.mode, side.lines, url, crawler));
+      }
+      return { source, results };
+    },
+  );
+
+  api.get(
+    '/api/fetch',
+    {
+      schema: {
+        summary: 'A site\'s live robots.txt, fetched now (the web UI\'s "load live file")',
+        tags: ['tester'],
+        querystring: FetchQuery,
+        response: { 200: LiveRobots, ...errors(400) },
+      },
+    },
+    async (request) => {
+      const result = await live(siteUrlOr400(request.query.url));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(result.headers)) if (v !== null) headers[k] = v;
+      return {
+        ...retrievalSummary(result),
+        fetchedAt: isoTime(result.fetchedAt),
+        redirects: result.redirects.map((h) => ({ url: h.url, status: h.status, location: h.location })),
+        headers,
+        content: result.body === null ? null : new TextDecoder().decode(result.body),
+        size: result.size,
+        truncated: result.truncated,
+        html: result.html,
+      };
+    },
+  );
+
+  api.post(
+    '/api/impact',
+    {
+      schema: {
+        summary:
+          "Which of the site's sitemap URLs change verdict, for which crawlers, under a draft or another version",
+        tags: ['tester'],
+        security: WRITE_SECURITY,
+        body: ImpactBody,
+        response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if ((body.propertyId === undefined) === (body.fileId === undefined)) {
+        throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
+      }
+      if ((body.draft === undefined) === (body.versionId === undefined)) {
+        throw new ApiError(400, 'invalid-request', 'give exactly one of draft (robots.txt text) and versionId');
+      }
+      let fileId: number;
+      if (body.fileId !== undefined) {
+        fileId = body.fileId;
+      } else {
+        const propertyId = body.propertyId as number;
+        if (!(await getProperty(db, propertyId)))
+          throw new ApiError(404, 'not-found', `no property with id ${propertyId}`);
+        const files = await listPropertyFiles(db, propertyId);
+        const file = files.find((f) => f.fetch_outcome === 'fetched') ?? files[0];
+        if (!file) throw new ApiError(400, 'invalid-request', `property ${propertyId} has no robots.txt files`);
+        fileId = file.id;
+      }
+      const file = await getFileReport(db, fileId);
+      if (!file) throw new ApiError(404, 'not-found', `no robots.txt file with id ${fileId}`);
+      const origin = new URL(file.url).origin;
+
+      let after: RulesSide;
+      let afterVersion: LoadedVersion | null = null;
+      if (body.draft !== undefined) {
+        after = sideOfText(body.draft);
+      } else {
+        afterVersion = await versionOr404(body.versionId as number);
+        after = sideOfVersion(afterVersion);
+      }
+      let beforeId = body.against ?? null;
+      if (beforeId === null) {
+        if (afterVersion !== null) {
+          const prev = await db
+            .selectFrom('versions')
+            .select('id')
+            .where('file_id', '=', afterVersion.file_id)
+            .where('id', '<', afterVersion.id)
+            .orderBy('id', 'desc')
+            .limit(1)
+            .executeTakeFirst();
+          beforeId = prev ? Number(prev.id) : null;
+        } else {
+          beforeId = file.latest_version_id;
+        }
+      }
+      if (beforeId === null) {
+        throw new ApiError(
+          400,
+          'invalid-request',
+          `${file.url} has no earlier version to compare with yet; give against (a version id)`,
+        );
+      }
+      const beforeVersion = await versionOr404(beforeId);
+      const before = sideOfVersion(beforeVersion);
+      const crawlers = crawlersOr400(body.userAgents ?? DEFAULT_IMPACT_CRAWLERS);
+
+      let urls: string[];
+      let capped = false;
+      let problems: string[] = [];
+      let sitemaps: string[] = [];
+      const source = body.urls ? ('request' as const) : ('sitemaps' as const);
+      if (body.urls) {
+        urls = body.urls.map((u) => checkTestUrl(u, origin));
+      } else {
+        const listed = new Set<string>();
+        for (const side of [before, after]) for (const s of side.robots?.sitemaps ?? []) listed.add(s);
+        sitemaps = listed.size > 0 ? [...listed] : [`${origin}/sitemap.xml`];
+        const walk = await sitemapPageUrls(sitemaps, {
+          fetch: context.fetch,
+          maxUrls: body.maxUrls ?? context.impactMaxUrls,
+          allowedOrigins: [origin],
+          // robots.txt rules apply to their own origin only.
+          keep: (url) => url.startsWith(`${origin}/`),
+        });
+        urls = walk.urls;
+        capped = walk.capped;
+        problems = walk.problems;
+      }
+      const compared = compareVerdicts(before, after, urls, crawlers);
+      return {
+        fileId: file.id,
+        origin,
+        before: { versionId: beforeVersion.id, draft: false, mode: before.mode },
+        after: { versionId: afterVersion?.id ?? null, draft: afterVersion === null, mode: after.mode },
+        urls: { source, sitemaps, checked: urls.length, capped, problems },
+        userAgents: crawlers.map((c) => c.name),
+        summary: compared.summary,
+        changesTotal: compared.total,
+        changes: compared.changes,
+      };
+    },
+  );
+
+  api.post(
+    '/api/properties/:id/discover-hosts',
+    {
+      schema: {
+        summary: "Add the hosts a domain property's sitemaps list, most URLs first (the report shows the first 20)",
+        tags: ['properties'],
+        security: WRITE_SECURITY,
+        params: IdParams,
+        body: DiscoverHostsBody,
+        response: { 200: DiscoveredHosts, ...errors(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const property = await getProperty(db, request.params.id);
+      if (!property) throw new ApiError(404, 'not-found', `no property with id ${request.params.id}`);
+      if (property.kind !== 'domain') {
+        throw new ApiError(400, 'invalid-request', `${property.name} is a URL prefix: it watches exactly one origin`);
+      }
+      return discoverHosts(context.database, property, {
+        fetch: context.fetch,
+        now: context.now(),
+        ...(request.body?.maxUrls === undefined ? {} : { maxUrls: request.body.maxUrls }),
+        ...(request.body?.maxHosts === undefined ? {} : { maxHosts: request.body.maxHosts }),
+      });
+    },
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Page URLs from a site's sitemaps, through `robotskit-sitemaps` (the streaming walk: indexes, gzip, text, feeds,
+ * the protocol's limits) over the SSRF-guarded fetch. Used by the impact check (which URLs change verdict) and by
+ * host discovery (which hosts a domain's sitemaps list).
+ */
+
+import { readSitemaps, type SitemapScope } from 'robotskit-sitemaps';
+import { engineFetchOf } from '../engine/retrieval.js';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
+
+/** What a walk found. */
+export interface SitemapUrls {
+  readonly urls: string[];
+  /** The walk stopped at the cap (more URLs may exist). */
+  readonly capped: boolean;
+  /** Errors of the walk, in words (at most 20). */
+  readonly problems: string[];
+}
+
+/** Options of {@link sitemapPageUrls}. */
+export interface SitemapUrlOptions {
+  readonly fetch: GuardedFetch;
+  readonly maxUrls: number;
+  /** Origins whose robots.txt listed the sitemaps (cross-submission). */
+  readonly allowedOrigins: readonly string[];
+  /** Keep only URLs for which this returns true (not counted against the cap otherwise). */
+  readonly keep?: (url: string) => boolean;
+  /**
+   * Location rules for entries.
+   * @default 'protocol'
+   */
+  readonly scope?: SitemapScope;
+}
+
+/** Reads the page URLs of `sitemaps`, at most `maxUrls` kept. */
+export async function sitemapPageUrls(sitemaps: readonly string[], options: SitemapUrlOptions): Promise<SitemapUrls> {
+  const urls: string[] = [];
+  const problems: string[] = [];
+  let capped = false;
+  if (sitemaps.length === 0) return { urls, capped, problems };
+  const controller = new AbortController();
+  const walk = readSitemaps(sitemaps, {
+    fetch: engineFetchOf(options.fetch),
+    allowedOrigins: options.allowedOrigins,
+    scope: options.scope ?? 'protocol',
+    maxSitemaps: 200,
+    timeouts: { total: 30_000 },
+    signal: controller.signal,
+  });
+  for await (const event of walk) {
+    if (event.type === 'url') {
+      if (options.keep && !options.keep(event.entry.loc)) continue;
+      if (urls.length >= options.maxUrls) {
+        capped = true;
+        controller.abort();
+        break;
+      }
+      urls.push(event.entry.loc);
+    } else if (event.type === 'diagnostic' && event.diagnostic.severity === 'error' && problems.length < 20) {
+      problems.push(`${event.diagnostic.sitemap}: ${event.diagnostic.message}`);
+    } else if (event.type === 'end' && event.summary.stoppedBy === 'max-sitemaps') {
+      capped = true;
+    }
+  }
+  return { urls, capped, problems };
+}

@@ -1,0 +1,101 @@
+/**
+ * The tester's questions, answered by the engine: is this URL allowed for this crawler under these rules, which line
+ * decided, and which rule. Crawlers are named by product token (`Googlebot`) or by a catalogue profile name
+ * (`Google-Extended`, `GPTBot`…), which brings the crawler's fallback order and quirks.
+ */
+
+import { type CrawlerProfile, crawlerByName, isValidProductToken, type RobotsTxt } from 'robotskit';
+
+/** A crawler as the tester asks about it. */
+export interface TesterCrawler {
+  /** As typed. */
+  readonly name: string;
+  /** The catalogue profile when the name is one, else null (a bare product token). */
+  readonly profile: CrawlerProfile | null;
+}
+
+/** A name the tester cannot use. */
+export class CrawlerNameError extends Error {}
+
+/** The token used for "any crawler": no file names it, so only the `*` group applies. */
+export const ANY_CRAWLER_TOKEN = 'robotskit-any-crawler';
+
+/** Resolves typed names: `*` (any crawler), a catalogue name, or a product token. */
+export function resolveCrawlers(names: readonly string[]): TesterCrawler[] {
+  return names.map((typed) => {
+    const name = typed.trim();
+    if (name === '*') return { name: '*', profile: null };
+    const profile = crawlerByName(name);
+    if (profile) return { name, profile };
+    if (!isValidProductToken(name)) {
+      throw new CrawlerNameError(
+        `'${typed}' is neither a crawler of the catalogue nor a product token (letters, '-' and '_' only, e.g. Googlebot)`,
+      );
+    }
+    return { name, profile: null };
+  });
+}
+
+/** What the crawler input of the engine is for a tester crawler. */
+export function engineInput(crawler: TesterCrawler): string | CrawlerProfile {
+  return crawler.profile ?? (crawler.name === '*' ? ANY_CRAWLER_TOKEN : crawler.name);
+}
+
+/** How the rules apply: the file's rules, or none at all (no robots.txt: allow all; unreachable: disallow all). */
+export type RulesMode = 'rules' | 'allow-all' | 'disallow-all';
+
+/** One verdict. */
+export interface Verdict {
+  readonly url: string;
+  readonly userAgent: string;
+  /** The catalogue name when a profile was used. */
+  readonly crawler: string | null;
+  readonly allowed: boolean;
+  /** 1-based line of the deciding rule; 0 when no rule decided. */
+  readonly line: number;
+  /** The deciding line as written, or null. */
+  readonly lineText: string | null;
+  readonly rule: { readonly kind: 'allow' | 'disallow'; readonly pattern: string } | null;
+  /** `specific`, `global` (the `*` group) or `none`; null when no rules applied. */
+  readonly groups: string | null;
+  /** Why, when the rules did not decide: `no robots.txt…` or `robots.txt unreachable…`. */
+  readonly note: string | null;
+}
+
+/** The verdict for `url` and `crawler` under `robots` (or `mode` when there are no rules). */
+export function verdictOf(
+  robots: RobotsTxt | null,
+  mode: RulesMode,
+  lines: readonly string[] | null,
+  url: string,
+  crawler: TesterCrawler,
+): Verdict {
+  const base = { url, userAgent: crawler.name, crawler: crawler.profile?.name ?? null };
+  if (robots === null || mode !== 'rules') {
+    const allowed = mode !== 'disallow-all';
+    return {
+      ...base,
+      allowed,
+      line: 0,
+      lineText: null,
+      rule: null,
+      groups: null,
+      note: allowed ? 'no robots.txt: everything may be crawled' : 'robots.txt unreachable: nothing may be crawled',
+    };
+  }
+  const e = robots.explain(url, engineInput(crawler));
+  return {
+    ...base,
+    allowed: e.allowed,
+    line: e.line,
+    lineText: e.line > 0 && lines ? (lines[e.line - 1] ?? null) : null,
+    rule: e.rule === null ? null : { kind: e.rule.kind, pattern: e.rule.pattern },
+    groups: e.groups,
+    note: null,
+  };
+}
+
+/** The lines of a text, for quoting the deciding line. */
+export function linesOf(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}

@@ -1,0 +1,373 @@
+/**
+ * Alerts from real fetches of a local origin (engine retrieval and lint wired in), the diff they link to, and webhook
+ * deliveries to a local receiver: signed, retried with backoff, never delivered twice by concurrent workers.
+ */
+
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAlertHook } from '../src/alerts/store.js';
+import { deliverDueWebhooks, retryDelayAfter, signatureOf } from '../src/alerts/webhooks.js';
+import { buildApp } from '../src/api/app.js';
+import { type Database, openDatabase } from '../src/db/connect.js';
+import { createProperty } from '../src/db/properties.js';
+import { Worker } from '../src/monitor/worker.js';
+import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
+import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { testDatabases } from './databases.js';
+import { ManualClock } from './helpers.js';
+import { type LocalOrigin, startOrigin } from './origins.js';
+
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+
+interface AlertJson {
+  id: number;
+  kind: string;
+  severity: string;
+  message: string;
+  fileId: number;
+  versionId: number;
+  previousVersionId: number;
+  diffUrl: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers with `status` and keeps what it got. */
+async function startReceiver(status: () => number) {
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(status());
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
+  describe.skipIf(target.skip !== null)(target.skip ?? 'alerts', () => {
+    let database: Database;
+    let clock: ManualClock;
+    let fetch: GuardedFetch;
+    let app: FastifyInstance;
+    let worker: Worker;
+    let origin: LocalOrigin;
+    let propertyId: number;
+    let log: string[];
+    let config: ReturnType<typeof target.config>;
+
+    beforeEach(async () => {
+      config = target.config();
+      database = await openDatabase(config);
+      clock = new ManualClock(100 * DAY);
+      fetch = createGuardedFetch({ allowPrivate: true });
+      log = [];
+      const deps: PlugInDependencies = { fetch, database, now: clock.now };
+      worker = new Worker({
+        db: database.db,
+        dialect: database.dialect,
+        retrieve: builtInPlugIns.createRetrieval!(deps),
+        analyze: builtInPlugIns.createAnalyzer!(deps),
+        onNewVersion: createAlertHook((line) => log.push(line)),
+        now: clock.now,
+      });
+      app = await buildApp({ database, now: clock.now });
+      origin = await startOrigin({
+        status: 200,
+        body: 'User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n',
+      });
+      propertyId = (
+        await createProperty(
+          database.db,
+          database.dialect,
+          {
+            kind: 'url-prefix',
+            name: `${origin.url}/`,
+            hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }],
+            schemes: ['http'],
+          },
+          clock.now(),
+        )
+      ).id;
+    });
+    afterEach(async () => {
+      await app.close();
+      await fetch.close();
+      await origin.close();
+      await database.close();
+    });
+    afterAll(() => target.cleanup());
+
+    async function fetchNow(): Promise<void> {
+      clock.advance(DAY);
+      await database.db.updateTable('robots_files').set({ next_fetch_at: clock.now() }).execute();
+      expect(await worker.runUntilIdle()).toBe(1);
+    }
+
+    async function get<T>(url: string): Promise<T> {
+      const reply = await app.inject({ method: 'GET', url });
+      expect(reply.statusCode, reply.body).toBe(200);
+      return reply.json<T>();
+    }
+
+    async function alerts(query = ''): Promise<AlertJson[]> {
+      return (await get<{ alerts: AlertJson[] }>(`/api/alerts${query}`)).alerts;
+    }
+
+    it('says what changed: whole site blocked, sitemap removed, scripts blocked; unreachable, recovered, HTML', async () => {
+      await fetchNow();
+      expect(await alerts()).toEqual([]);
+
+      origin.answer = {
+        status: 200,
+        body:
+          'User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private\nDisallow: /*.js$\n\n' +
+          'Sitemap: https://example.com/a.xml\n',
+      };
+      await fetchNow();
+      const second = await alerts();
+      expect(second.map((a) => [a.kind, a.severity]).sort()).toEqual(
+        [
+          ['assets-blocked', 'warning'],
+          ['disallow-all-added', 'critical'],
+          ['file-changed', 'info'],
+          ['sitemap-removed', 'warning'],
+        ].sort(),
+      );
+      const byKind = Object.fromEntries(second.map((a) => [a.kind, a]));
+      expect(byKind['disallow-all-added']!.message).toBe(
+        'The whole site is now blocked for every crawler (*): line 2 disallows /',
+      );
+      expect(byKind['sitemap-removed']!.message).toBe('Sitemap line removed: https://example.com/b.xml');
+      expect(byKind['assets-blocked']!.message).toContain('/*.js$ (line 6, Googlebot)');
+      expect(byKind['file-changed']!.message).toBe('robots.txt changed (+4 −1 lines)');
+      expect(log.filter((l) => l.startsWith('alert '))).toHaveLength(4);
+
+      // The link leads to the diff of exactly these versions.
+      const diff = await get<{
+        version: { id: number };
+        against: { id: number };
+        added: number;
+        removed: number;
+        hunks: { lines: { kind: string; text: string }[] }[];
+        lint: { added: unknown[]; removed: unknown[] };
+      }>(byKind['file-changed']!.diffUrl);
+      expect(diff.version.id).toBe(byKind['file-changed']!.versionId);
+      expect(diff.against.id).toBe(byKind['file-changed']!.previousVersionId);
+      expect([diff.added, diff.removed]).toEqual([4, 1]);
+      expect(diff.hunks.flatMap((h) => h.lines.filter((l) => l.kind === 'removed').map((l) => l.text))).toEqual([
+        'Sitemap: https://example.com/b.xml',
+      ]);
+      expect(diff.hunks.flatMap((h) => h.lines.filter((l) => l.kind === 'added').map((l) => l.text))).toEqual([
+        'Disallow: /',
+        '',
+        'User-agent: Googlebot',
+        'Disallow: /*.js$',
+      ]);
+
+      // Unreachable: one alert; failing again: none; recovered as HTML: three.
+      origin.answer = { status: 500 };
+      await fetchNow();
+      await fetchNow();
+      const unreachable = await alerts('?kind=file-unreachable');
+      expect(unreachable).toHaveLength(1);
+      expect(unreachable[0]!.message).toContain('robots.txt became unreachable: unreachable (HTTP 500)');
+      origin.answer = { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Hello</p>' };
+      await fetchNow();
+      const latest = (await alerts()).slice(0, 4);
+      expect(latest.map((a) => a.kind).sort()).toEqual([
+        'became-html',
+        'file-changed',
+        'file-recovered',
+        'sitemap-removed',
+      ]);
+      // Rules are compared with the last good version, across the outage: / is allowed again, nothing critical.
+      expect((await alerts('?severity=critical')).map((a) => a.kind).sort()).toEqual([
+        'became-html',
+        'disallow-all-added',
+        'file-unreachable',
+      ]);
+      expect(await alerts(`?propertyId=${propertyId}&limit=2`)).toHaveLength(2);
+      expect(await alerts(`?propertyId=${propertyId + 1000}`)).toEqual([]);
+      expect(await alerts(`?since=${new Date(clock.now() + 1).toISOString()}`)).toEqual([]);
+      expect((await alerts(`?since=${new Date(clock.now()).toISOString()}`)).length).toBe(4);
+      const badSince = await app.inject({ method: 'GET', url: '/api/alerts?since=yesterday' });
+      expect([badSince.statusCode, badSince.json().error.code]).toEqual([400, 'invalid-request']);
+      const bad = await app.inject({ method: 'GET', url: '/api/alerts?kind=nope' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ error: { code: 'invalid-request' } });
+    });
+
+    it('delivers each alert once to each webhook, signed, with retries and backoff', async () => {
+      let status = 500;
+      const receiver = await startReceiver(() => status);
+      try {
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/webhooks',
+          payload: { url: receiver.url, secret: 'hook-secret-1', propertyId },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        expect(created.json()).toMatchObject({ hasSecret: true, propertyId, kinds: null });
+        const onlyCritical = await app.inject({
+          method: 'POST',
+          url: '/api/webhooks',
+          payload: { url: receiver.url, kinds: ['disallow-all-added'] },
+        });
+        expect(onlyCritical.statusCode).toBe(201);
+
+        await fetchNow();
+        origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /\n' };
+        await fetchNow();
+        // file-changed, disallow-all-added (* and Googlebot: one alert), sitemap-removed (both lines: one alert) for
+        // the first hook; disallow-all-added for the second.
+        const pending = await database.db.selectFrom('webhook_deliveries').selectAll().execute();
+        expect(pending).toHaveLength(4);
+
+        const first = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
+        expect(first.map((a) => a.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+        expect(receiver.received).toHaveLength(4);
+        // Not due again before the backoff.
+        expect(await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now })).toEqual(
+          [],
+        );
+        clock.advance(retryDelayAfter(1));
+        status = 204;
+        receiver.received.length = 0;
+        // Two workers at once (separate connections on PostgreSQL): each delivery is made once.
+        const other = database.dialect === 'postgres' ? await openDatabase(config, { migrate: false }) : database;
+        const [a, b] = await Promise.all([
+          deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now, limit: 2 }),
+          deliverDueWebhooks(other.db, other.dialect, { fetch, owner: 'w2', now: clock.now, limit: 10 }),
+        ]);
+        if (other !== database) await other.close();
+        let rest = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
+        expect(a.length + b.length + rest.length).toBe(4);
+        expect(receiver.received).toHaveLength(4);
+        rest = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
+        expect(rest).toEqual([]);
+
+        const signed = receiver.received.filter((r) => r.headers['x-robotskit-signature'] !== undefined);
+        expect(signed).toHaveLength(3);
+        for (const r of signed) {
+          expect(r.headers['x-robotskit-signature']).toBe(signatureOf('hook-secret-1', r.body));
+          const payload = JSON.parse(r.body) as { event: string; alert: AlertJson & { fileUrl: string } };
+          expect(payload.event).toBe('alert');
+          expect(payload.alert.fileUrl).toBe(`${origin.url}/robots.txt`);
+          expect(payload.alert.diffUrl).toMatch(/^\/api\/versions\/\d+\/diff\?against=\d+$/);
+        }
+        const unsigned = receiver.received.find((r) => r.headers['x-robotskit-signature'] === undefined)!;
+        expect((JSON.parse(unsigned.body) as { alert: AlertJson }).alert.kind).toBe('disallow-all-added');
+
+        const list = await get<{ webhooks: { deliveries: Record<string, number> }[] }>('/api/webhooks');
+        expect(list.webhooks.map((w) => w.deliveries)).toEqual([
+          { pending: 0, delivered: 3, failed: 0 },
+          { pending: 0, delivered: 1, failed: 0 },
+        ]);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('gives up after 8 attempts, and refuses forbidden webhook addresses at delivery', async () => {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        payload: { url: 'http://169.254.169.254/latest/meta-data' },
+      });
+      expect(created.statusCode).toBe(201);
+      await fetchNow();
+      origin.answer = { status: 404 };
+      await fetchNow();
+      // Gone (404): file-changed and sitemap-removed.
+      const statuses: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const attempts = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w', now: clock.now });
+        expect(attempts).toHaveLength(2);
+        for (const a of attempts) expect(a.error).toContain('169.254.169.254');
+        statuses.push(attempts[0]!.status);
+        clock.advance(6 * 60 * MIN);
+      }
+      expect(statuses).toEqual([...Array(7).fill('pending'), 'failed']);
+      expect(await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w', now: clock.now })).toEqual(
+        [],
+      );
+    });
+
+    it('validates webhooks and deletes them', async () => {
+      const cases: [unknown, number, string][] = [
+        [{ url: 'ftp://example.com/x' }, 400, 'invalid-request'],
+        [{ url: 'not a url' }, 400, 'invalid-request'],
+        [{ url: 'https://user:pw@example.com/' }, 400, 'invalid-request'],
+        [{ url: 'https://example.com/', kinds: ['nope'] }, 400, 'invalid-request'],
+        [{ url: 'https://example.com/', secret: 'short' }, 400, 'invalid-request'],
+        [{ url: 'https://example.com/', propertyId: 999 }, 404, 'not-found'],
+        [{ url: 'https://example.com/', extra: 1 }, 400, 'invalid-request'],
+      ];
+      for (const [payload, status, code] of cases) {
+        const reply = await app.inject({ method: 'POST', url: '/api/webhooks', payload: payload as object });
+        expect([reply.statusCode, reply.json().error.code], JSON.stringify(payload)).toEqual([status, code]);
+      }
+      const ok = await app.inject({ method: 'POST', url: '/api/webhooks', payload: { url: 'https://example.com/h' } });
+      const id = ok.json<{ id: number }>().id;
+      expect((await app.inject({ method: 'DELETE', url: `/api/webhooks/${id}` })).statusCode).toBe(204);
+      const again = await app.inject({ method: 'DELETE', url: `/api/webhooks/${id}` });
+      expect([again.statusCode, again.json().error.code]).toEqual([404, 'not-found']);
+    });
+
+    it('diffs against the previous version by default, or any version, with lint changes', async () => {
+      origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /a\n' };
+      await fetchNow();
+      origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /a\nFoo bar baz\n' };
+      await fetchNow();
+      const ids = (await database.db.selectFrom('versions').select('id').orderBy('id').execute()).map((r) => r.id);
+      expect(ids).toHaveLength(2);
+      const diff = await get<{
+        against: { id: number } | null;
+        added: number;
+        removed: number;
+        hunks: {
+          oldStart: number;
+          newStart: number;
+          lines: { kind: string; text: string; newLine: number | null }[];
+        }[];
+        lint: {
+          errors: { before: number; after: number };
+          added: { code: string; line: number }[];
+          removed: unknown[];
+        };
+      }>(`/api/versions/${ids[1]}/diff`);
+      expect(diff.against?.id).toBe(ids[0]);
+      expect([diff.added, diff.removed]).toEqual([1, 0]);
+      expect(diff.hunks[0]!.lines.at(-1)).toEqual({ kind: 'added', text: 'Foo bar baz', oldLine: null, newLine: 3 });
+      expect(diff.lint.errors).toEqual({ before: 0, after: 1 });
+      expect(diff.lint.added).toEqual([expect.objectContaining({ code: 'unparseable-line', line: 3 })]);
+      expect(diff.lint.removed).toEqual([]);
+
+      const first = await get<{ against: null; added: number }>(`/api/versions/${ids[0]}/diff`);
+      expect(first).toMatchObject({ against: null, added: 2, removed: 0 });
+      const reverse = await get<{ added: number; removed: number }>(`/api/versions/${ids[0]}/diff?against=${ids[1]}`);
+      expect([reverse.added, reverse.removed]).toEqual([0, 1]);
+      for (const [url, status] of [
+        [`/api/versions/${ids[1]! + 100}/diff`, 404],
+        [`/api/versions/${ids[1]}/diff?against=${ids[1]! + 100}`, 404],
+        [`/api/versions/${ids[1]}/diff?against=abc`, 400],
+      ] as const) {
+        const reply = await app.inject({ method: 'GET', url });
+        expect(reply.statusCode, url).toBe(status);
+        expect(reply.json()).toHaveProperty('error.code');
+      }
+    });
+  });
+});

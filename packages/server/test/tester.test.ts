@@ -1,0 +1,358 @@
+/**
+ * The tester, the live loader, the impact check over a site's sitemaps and host discovery, against real HTTP servers
+ * on 127.0.0.1 (loopback allowed by the explicit option), on both databases.
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import type { Database } from '../src/db/connect.js';
+import { createProperty } from '../src/db/properties.js';
+import { Worker } from '../src/monitor/worker.js';
+import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
+import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { discoverDueProperty } from '../src/tester/discover-hosts.js';
+import { openTestDatabase, testDatabases } from './databases.js';
+import { ManualClock } from './helpers.js';
+import { type LocalOrigin, startOrigin } from './origins.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+interface Verdict {
+  url: string;
+  userAgent: string;
+  crawler: string | null;
+  allowed: boolean;
+  line: number;
+  lineText: string | null;
+  rule: { kind: string; pattern: string } | null;
+  note: string | null;
+}
+
+describe.each(testDatabases)('tester and impact on $dialect', (target) => {
+  describe.skipIf(target.skip !== null)(target.skip ?? 'tester', () => {
+    let database: Database;
+    let clock: ManualClock;
+    let fetch: GuardedFetch;
+    let app: FastifyInstance;
+    let origin: LocalOrigin;
+    let files: Record<string, { status: number; body: string; type?: string }>;
+
+    beforeEach(async () => {
+      database = await openTestDatabase(target);
+      clock = new ManualClock(100 * DAY);
+      fetch = createGuardedFetch({ allowPrivate: true });
+      app = await buildApp({ database, now: clock.now, fetch });
+      files = {};
+      origin = await startOrigin((request) => {
+        const f = files[request.url ?? ''];
+        return f
+          ? { status: f.status, body: f.body, headers: { 'content-type': f.type ?? 'text/plain' } }
+          : { status: 404, body: 'not here' };
+      });
+    });
+    afterEach(async () => {
+      await app.close();
+      await fetch.close();
+      await origin.close();
+      await database.close();
+    });
+    afterAll(() => target.cleanup());
+
+    async function post<T>(url: string, payload: object, status = 200): Promise<T> {
+      const reply = await app.inject({ method: 'POST', url, payload });
+      expect(reply.statusCode, reply.body).toBe(status);
+      return reply.json<T>();
+    }
+
+    async function watch(kind: 'url-prefix' | 'domain' = 'url-prefix', name = `${origin.url}/`) {
+      const property = await createProperty(
+        database.db,
+        database.dialect,
+        { kind, name, hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }], schemes: ['http'] },
+        clock.now(),
+      );
+      const deps: PlugInDependencies = { fetch, database, now: clock.now };
+      const worker = new Worker({
+        db: database.db,
+        dialect: database.dialect,
+        retrieve: builtInPlugIns.createRetrieval!(deps),
+        analyze: builtInPlugIns.createAnalyzer!(deps),
+        now: clock.now,
+      });
+      const fetchNow = async () => {
+        clock.advance(DAY);
+        await database.db.updateTable('robots_files').set({ next_fetch_at: clock.now() }).execute();
+        expect(await worker.runUntilIdle()).toBe(1);
+      };
+      await fetchNow();
+      const file = await database.db.selectFrom('robots_files').select('id').executeTakeFirstOrThrow();
+      return { propertyId: property.id, fileId: file.id, fetchNow };
+    }
+
+    it('tests URLs × crawlers against text: verdict, deciding line and rule; profiles by catalogue name', async () => {
+      const robots = 'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n';
+      const { results } = await post<{ results: Verdict[] }>('/api/test', {
+        robots,
+        urls: ['https://example.com/private/a', '/public'],
+        userAgents: ['Googlebot', 'GPTBot', '*'],
+      });
+      expect(results.map((r) => [r.url, r.userAgent, r.allowed, r.line, r.lineText])).toEqual([
+        ['https://example.com/private/a', 'Googlebot', false, 2, 'Disallow: /private'],
+        ['https://example.com/private/a', 'GPTBot', false, 5, 'Disallow: /'],
+        ['https://example.com/private/a', '*', false, 2, 'Disallow: /private'],
+        ['/public', 'Googlebot', true, 0, null],
+        ['/public', 'GPTBot', false, 5, 'Disallow: /'],
+        ['/public', '*', true, 0, null],
+      ]);
+      expect(results[1]).toMatchObject({ crawler: 'GPTBot', rule: { kind: 'disallow', pattern: '/' } });
+      expect(results[0]).toMatchObject({ crawler: 'Googlebot', rule: { kind: 'disallow', pattern: '/private' } });
+    });
+
+    it('tests a live robots.txt fetched through the guarded fetch, and a stored version', async () => {
+      files['/robots.txt'] = { status: 200, body: 'User-agent: *\nAllow: /ok\nDisallow: /\n' };
+      const live = await post<{
+        source: { kind: string; mode: string; retrieval: { status: number } };
+        results: Verdict[];
+      }>('/api/test', { robotsUrl: `${origin.url}/some/page`, urls: ['/ok', '/no'], userAgents: ['bingbot'] });
+      expect(live.source).toMatchObject({ kind: 'url', mode: 'rules', retrieval: { status: 200 } });
+      expect(live.results.map((r) => [r.url, r.allowed, r.line])).toEqual([
+        [`${origin.url}/ok`, true, 2],
+        [`${origin.url}/no`, false, 3],
+      ]);
+
+      files['/robots.txt'] = { status: 503, body: '' };
+      const down = await post<{ source: { mode: string }; results: Verdict[] }>('/api/test', {
+        robotsUrl: origin.url,
+        urls: ['/ok'],
+        userAgents: ['Googlebot'],
+      });
+      expect(down.source.mode).toBe('disallow-all');
+      expect(down.results[0]).toMatchObject({ allowed: false, note: expect.stringContaining('unreachable') });
+      delete files['/robots.txt'];
+      const none = await post<{ results: Verdict[] }>('/api/test', {
+        robotsUrl: origin.url,
+        urls: ['/ok'],
+        userAgents: ['Googlebot'],
+      });
+      expect(none.results[0]).toMatchObject({ allowed: true, note: expect.stringContaining('no robots.txt') });
+
+      files['/robots.txt'] = { status: 200, body: 'User-agent: Googlebot\nDisallow: /g\n' };
+      await watch();
+      const version = await database.db.selectFrom('versions').select('id').executeTakeFirstOrThrow();
+      const stored = await post<{ source: { kind: string; versionId: number }; results: Verdict[] }>('/api/test', {
+        versionId: version.id,
+        urls: ['/g/1'],
+        userAgents: ['Googlebot', 'Googlebot-Image'],
+      });
+      expect(stored.source).toMatchObject({ kind: 'version', versionId: version.id });
+      expect(stored.results.map((r) => [r.url, r.userAgent, r.allowed])).toEqual([
+        [`${origin.url}/g/1`, 'Googlebot', false],
+        [`${origin.url}/g/1`, 'Googlebot-Image', false],
+      ]);
+    });
+
+    it('refuses bad tester input with clear errors', async () => {
+      const cases: [object, number, string][] = [
+        [{ urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of robots'],
+        [{ robots: '', robotsUrl: 'https://e.com', urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of'],
+        [{ robots: '', urls: ['/'], userAgents: ['Google bot'] }, 400, "'Google bot' is neither a crawler"],
+        [{ robots: '', urls: ['ftp://e.com/x'], userAgents: ['Googlebot'] }, 400, 'not an http(s) URL'],
+        [{ robots: '', urls: ['no-slash'], userAgents: ['Googlebot'] }, 400, 'neither an absolute URL nor a path'],
+        [{ robots: '', urls: [], userAgents: ['Googlebot'] }, 400, 'urls'],
+        [{ versionId: 999, urls: ['/'], userAgents: ['Googlebot'] }, 404, 'no version with id 999'],
+        [{ robotsUrl: 'not a url', urls: ['/'], userAgents: ['Googlebot'] }, 400, 'is not a URL'],
+      ];
+      for (const [payload, status, message] of cases) {
+        const reply = await app.inject({ method: 'POST', url: '/api/test', payload });
+        expect(reply.statusCode, JSON.stringify(payload)).toBe(status);
+        expect(reply.json().error.message, JSON.stringify(payload)).toContain(message);
+      }
+    });
+
+    it('loads a live robots.txt, and refuses loopback without the explicit option', async () => {
+      files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /x\n' };
+      const reply = await app.inject({
+        method: 'GET',
+        url: `/api/fetch?url=${encodeURIComponent(`${origin.url}/a/b`)}`,
+      });
+      expect(reply.statusCode).toBe(200);
+      expect(reply.json()).toMatchObject({
+        robotsUrl: `${origin.url}/robots.txt`,
+        outcome: 'rules',
+        status: 200,
+        content: 'User-agent: *\nDisallow: /x\n',
+        size: 27,
+        html: false,
+        headers: { contentType: 'text/plain' },
+      });
+      const strict = await buildApp({ database, now: clock.now });
+      try {
+        const refused = await strict.inject({ method: 'GET', url: `/api/fetch?url=${encodeURIComponent(origin.url)}` });
+        expect(refused.json()).toMatchObject({ outcome: 'disallow-all', error: { kind: 'blocked' } });
+      } finally {
+        await strict.close();
+      }
+      const bad = await app.inject({ method: 'GET', url: '/api/fetch?url=mailto:x@y.z' });
+      expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'invalid-request']);
+      const missing = await app.inject({ method: 'GET', url: '/api/fetch' });
+      expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'invalid-request']);
+    });
+
+    it('shows which sitemap URLs change verdict for which crawlers under a draft or another version', async () => {
+      const urls = ['/', '/a', '/private/1', '/shop/x', '/shop/y'].map((p) => `${origin.url}${p}`);
+      files['/robots.txt'] = {
+        status: 200,
+        body: `User-agent: *\nDisallow: /private\n\nSitemap: ${origin.url}/sitemap.xml\n`,
+      };
+      files['/sitemap.xml'] = {
+        status: 200,
+        type: 'application/xml',
+        body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+          ...urls,
+          'http://elsewhere.test/shop/z',
+        ]
+          .map((u) => `<url><loc>${u}</loc></url>`)
+          .join('')}</urlset>`,
+      };
+      const { propertyId, fileId, fetchNow } = await watch();
+      const draft = `User-agent: *\nDisallow: /shop\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: ${origin.url}/sitemap.xml\n`;
+      const impact = await post<{
+        urls: { source: string; checked: number; capped: boolean; sitemaps: string[] };
+        summary: { userAgent: string; newlyBlocked: number; newlyAllowed: number }[];
+        changesTotal: number;
+        changes: {
+          url: string;
+          userAgent: string;
+          before: { allowed: boolean; line: number };
+          after: { allowed: boolean; line: number; lineText: string };
+        }[];
+      }>('/api/impact', { propertyId, draft, userAgents: ['*', 'Googlebot', 'GPTBot'] });
+      expect(impact.urls).toEqual({
+        source: 'sitemaps',
+        sitemaps: [`${origin.url}/sitemap.xml`],
+        checked: 5,
+        capped: false,
+        problems: [
+          `${origin.url}/sitemap.xml: http://elsewhere.test/shop/z is outside this sitemap's location ${origin.url}/ (sitemaps.org location rules)`,
+        ],
+      });
+      expect(impact.summary).toEqual([
+        { userAgent: '*', newlyBlocked: 2, newlyAllowed: 1 },
+        { userAgent: 'Googlebot', newlyBlocked: 2, newlyAllowed: 1 },
+        { userAgent: 'GPTBot', newlyBlocked: 4, newlyAllowed: 0 },
+      ]);
+      expect(impact.changesTotal).toBe(10);
+      expect(impact.changes.find((c) => c.url.endsWith('/shop/x') && c.userAgent === 'Googlebot')).toMatchObject({
+        before: { allowed: true, line: 0 },
+        after: { allowed: false, line: 2, lineText: 'Disallow: /shop' },
+      });
+
+      const capped = await post<{ urls: { checked: number; capped: boolean } }>('/api/impact', {
+        fileId,
+        draft,
+        maxUrls: 2,
+      });
+      expect(capped.urls).toMatchObject({ checked: 2, capped: true });
+
+      // A stored version against the one before it, over URLs given in the request.
+      files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /a\n' };
+      await fetchNow();
+      const latest = await database.db
+        .selectFrom('versions')
+        .select('id')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const byVersion = await post<{ urls: { source: string }; changesTotal: number; summary: unknown[] }>(
+        '/api/impact',
+        {
+          fileId,
+          versionId: latest.id,
+          urls: ['/a', '/private/1', '/b'],
+          userAgents: ['Googlebot'],
+        },
+      );
+      expect(byVersion.urls.source).toBe('request');
+      expect(byVersion.summary).toEqual([{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 1 }]);
+
+      for (const [payload, status] of [
+        [{ draft }, 400],
+        [{ propertyId, fileId, draft }, 400],
+        [{ fileId }, 400],
+        [{ fileId: 9999, draft }, 404],
+        [{ propertyId: 9999, draft }, 404],
+        [{ fileId, draft, userAgents: ['not valid!'] }, 400],
+      ] as const) {
+        const reply = await app.inject({ method: 'POST', url: '/api/impact', payload });
+        expect(reply.statusCode, JSON.stringify(payload)).toBe(status);
+        expect(reply.json()).toHaveProperty('error.message');
+      }
+    });
+
+    it("adds the hosts a domain property's sitemaps list, most URLs first", async () => {
+      files['/robots.txt'] = { status: 200, body: `Sitemap: ${origin.url}/sitemap.xml\n` };
+      const listed = [
+        'http://a.example.test/1',
+        'http://a.example.test/2',
+        'http://a.example.test/3',
+        'http://b.example.test/1',
+        'http://b.example.test/2',
+        'http://c.example.test/1',
+        'http://other.test/1',
+        'http://notexample.test/1',
+      ];
+      files['/sitemap.xml'] = { status: 200, body: listed.join('\n') };
+      const { propertyId } = await watch('domain', 'example.test');
+      const found = await post<{ urlsRead: number; hosts: { host: string; urls: number; added: boolean }[] }>(
+        `/api/properties/${propertyId}/discover-hosts`,
+        { maxHosts: 2 },
+      );
+      expect(found.urlsRead).toBe(6);
+      expect(found.hosts).toEqual([
+        { host: 'a.example.test', urls: 3, added: true, rank: 1 },
+        { host: 'b.example.test', urls: 2, added: true, rank: 2 },
+        { host: 'c.example.test', urls: 1, added: false, rank: null },
+      ]);
+      const hosts = await database.db
+        .selectFrom('hosts')
+        .select(['host', 'source', 'rank'])
+        .where('property_id', '=', propertyId)
+        .orderBy('rank')
+        .execute();
+      expect(hosts.slice(1)).toEqual([
+        { host: 'a.example.test', source: 'sitemap', rank: 1 },
+        { host: 'b.example.test', source: 'sitemap', rank: 2 },
+      ]);
+      // Workers run it daily per domain property: once per lease period, whoever asks.
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() })).toBe(propertyId);
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() + 1000 })).toBeNull();
+      expect(await discoverDueProperty(database, { fetch, now: clock.now() + DAY })).toBe(propertyId);
+      const after = await database.db
+        .selectFrom('hosts')
+        .select('host')
+        .where('property_id', '=', propertyId)
+        .execute();
+      // maxHosts defaults to 20: the third host is added by the scheduled run.
+      expect(after.map((h) => h.host).sort()).toEqual(
+        ['127.0.0.1:' + origin.port, 'a.example.test', 'b.example.test', 'c.example.test'].sort(),
+      );
+      const prefix = await createProperty(
+        database.db,
+        database.dialect,
+        {
+          kind: 'url-prefix',
+          name: 'https://example.org/',
+          hosts: [{ host: 'example.org', source: 'property' }],
+          schemes: ['https'],
+        },
+        clock.now(),
+      );
+      const refused = await app.inject({
+        method: 'POST',
+        url: `/api/properties/${prefix.id}/discover-hosts`,
+        payload: {},
+      });
+      expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'invalid-request']);
+    });
+  });
+});
