@@ -163,6 +163,8 @@ describe('robotskit audit', () => {
     expect((await run(['audit', 'ftp://example.com/x'])).stderr).toBe(
       "robotskit: cannot audit 'ftp://example.com/x': only http and https URLs are supported\n",
     );
-    expect((await run(['audit', 'nope'])).stderr).toBe("robotskit: invalid URL 'nope'\n");
+    expect((await run(['audit', 'nope'])).stderr).toBe(
+      "robotskit: invalid URL 'nope': it has no scheme (did you mean 'https://nope'?)\n",
+    );
   });
 });

@@ -87,6 +87,8 @@ describe('robotskit batch', () => {
     });
     for (const site of [...many, missing, down]) expect(site.requests).toEqual(['/robots.txt']);
     expect(sites.maxInFlight).toBeLessThanOrEqual(5);
+    // Each robots.txt is fetched once, so no connection is kept alive (the servers would keep one open for 5 s).
+    await vi.waitFor(() => expect(sites.connections).toBe(0), { timeout: 2000 });
   });
 
   it('writes an error record for each line that is not a URL, skips blank and # lines, never crashes', async () => {

@@ -123,6 +123,19 @@ describe('robotskit check', () => {
     expect(text.stdout).toContain('  rule     none: the whole site is disallowed');
   });
 
+  it('follows robots.txt redirects and says so', async () => {
+    const moved = await sites.serve({
+      '/robots.txt': { status: 301, headers: { location: '/files/robots.txt' } },
+      '/files/robots.txt': { body: 'User-agent: *\nDisallow: /\n' },
+    });
+    const result = await run(['check', `${moved.origin}/a`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `  robots   ${moved.origin}/robots.txt via 1 redirect(s) to ${moved.origin}/files/robots.txt: HTTP 200, 26 bytes`,
+    );
+    expect(result.stdout).toContain('  rule     line 2: Disallow: /');
+  });
+
   it('flags an HTML page served as robots.txt', async () => {
     const result = await run(['check', `${html.origin}/`]);
     expect(result.stdout).toContain('the file is an HTML page');
@@ -155,7 +168,9 @@ describe('robotskit check', () => {
     const before = rules.requests.length;
     const bad = await run(['check', `${rules.origin}/a`, 'not a url']);
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    expect(bad.stderr).toMatch(/^robotskit: invalid URL 'not a url': .+\n$/);
+    expect(bad.stderr).toBe(
+      "robotskit: invalid URL 'not a url': it has no scheme (did you mean 'https://not a url'?)\n",
+    );
     expect((await run(['check', 'mailto:a@b.c'])).stderr).toMatch(/^robotskit: invalid URL 'mailto:a@b.c'/);
     expect((await run(['check', '--timeout', '0', `${rules.origin}/`])).stderr).toBe(
       "robotskit: --timeout must be a positive number of seconds, not '0'\n",

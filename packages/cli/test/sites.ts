@@ -24,6 +24,8 @@ export class Sites {
   inFlight = 0;
   /** The most requests answered at once, over every site. */
   maxInFlight = 0;
+  /** Connections open now, over every site. */
+  connections = 0;
 
   /** Starts a site; `handler` answers every request (paths as the test likes). */
   async start(handler: Handler): Promise<Site> {
@@ -48,7 +50,11 @@ export class Sites {
     });
     server.on('connection', (socket: Socket) => {
       sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      this.connections++;
+      socket.on('close', () => {
+        sockets.delete(socket);
+        this.connections--;
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.servers.push({ server, sockets });

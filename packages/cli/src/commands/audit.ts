@@ -21,7 +21,7 @@ import {
 } from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
-import { cliUserAgent, parseTimeout, type ResolvedCrawler, resolveCrawler } from '../net.js';
+import { checkUrlArgument, cliUserAgent, parseTimeout, type ResolvedCrawler, resolveCrawler } from '../net.js';
 import { type FetchedPage, fetchPage, PageFetchError } from '../page.js';
 import { type CheckJson, checkOne, cliClient } from './check.js';
 
@@ -96,12 +96,8 @@ const list = (sources: readonly DirectiveSource[]) => sources.map((s) => s.text)
 export async function runAudit(io: Io, target: string, options: AuditOptions, version: string): Promise<number> {
   const crawler = resolveCrawler(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    throw new CliError(`invalid URL '${target}'`);
-  }
+  checkUrlArgument(target);
+  const url = new URL(target);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new CliError(`cannot audit '${target}': only http and https URLs are supported`);
   }

@@ -19,6 +19,7 @@ import {
   type ResolvedCrawler,
   resolveCrawler,
   retrievalOptions,
+  robotsFetch,
 } from '../net.js';
 import { lineText } from './explain.js';
 
@@ -64,6 +65,7 @@ export function cliClient(
     userAgent: userAgent!,
     crawler: crawler.input,
     retrieval,
+    fetch: robotsFetch,
     ...extra,
   });
 }

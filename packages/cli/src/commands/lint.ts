@@ -13,7 +13,7 @@ import { formatJson } from '../lint/json.js';
 import { BytePositions } from '../lint/positions.js';
 import { formatSarif } from '../lint/sarif.js';
 import { formatText } from '../lint/text.js';
-import { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions } from '../net.js';
+import { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsFetch } from '../net.js';
 
 /** The output formats. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -54,6 +54,7 @@ export async function runLint(io: Io, target: string, options: LintCommandOption
     // The engine's retrieval, keeping one byte more than Google parses so the linter can tell the file is too long.
     const fetched = await fetchRobotsTxt(target, {
       ...retrievalOptions(timeoutMs, version),
+      fetch: robotsFetch,
       maxBytes: DEFAULT_MAX_BYTES + 1,
     });
     if (fetched.body === null) {

@@ -16,11 +16,7 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
       'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, 2 error or robots.txt unreachable)',
     )
     .argument('<url...>', 'page URLs (any mix of sites)')
-    .option(
-      '--ua <crawler>',
-      'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated',
-      undefined,
-    )
+    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
     .option('--json', 'print a JSON array, one object per URL')
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
     .action(async (urls: string[], options: CheckOptions) => {

@@ -163,6 +163,15 @@ export interface RobotsClient {
   /** Like {@link isAllowed}, with the deciding rule, the policy and the fetch behind it. */
   explain(url: string | URL, userAgent?: CrawlerInput): Promise<UrlVerdict>;
   /**
+   * {@link explain} answered from memory, synchronously, or null when it cannot be: the origin's robots.txt is not in
+   * memory, is being fetched or read from the store, or is due to be fetched again. Never fetches; call
+   * {@link explain} when it returns null. For hot loops over many URLs of origins already loaded (no promise per URL).
+   * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
+   * @example
+   * const verdict = client.peek(url) ?? (await client.explain(url));
+   */
+  peek(url: string | URL, userAgent?: CrawlerInput): UrlVerdict | null;
+  /**
    * The `crawl-delay` (seconds) of the groups that apply to the crawler in the file in force; null when there is
    * none or no file's rules apply. For a profile, its fallback order selects the groups (whether the crawler honours
    * the value is {@link CrawlerProfile.honoursCrawlDelay}).
@@ -442,9 +451,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return { origin: `${parsedUrl.protocol}//${parsedUrl.host}`, parsed: parsedUrl };
   }
 
-  async function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
-    const { origin, parsed: target } = originKey(url);
-    const entry = await stateOf(origin, false);
+  function verdictOf(entry: CachedOrigin, origin: string, target: URL, ua: CrawlerInput): UrlVerdict {
     const policy = policyOf(entry);
     const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
     const explanation = robots === null ? null : robots.explain(target, ua);
@@ -461,6 +468,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     };
   }
 
+  async function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
+    const { origin, parsed: target } = originKey(url);
+    return verdictOf(await stateOf(origin, false), origin, target, ua);
+  }
+
   return {
     userAgent,
     crawler,
@@ -472,6 +484,14 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return robotsOf(policy.source)!.isAllowed(target, ua);
     },
     explain: (url, ua = crawler) => verdict(url, ua),
+    peek(url, ua = crawler) {
+      const { origin, parsed: target } = originKey(url);
+      if (inflight.has(origin)) return null;
+      const known = cache.get(origin);
+      if (known === undefined || clock.now() >= known.nextFetchAt) return null;
+      counters.hits++;
+      return verdictOf(known, origin, target, ua);
+    },
     async crawlDelay(url, ua = crawler) {
       const entry = await stateOf(originKey(url).origin, false);
       const policy = policyOf(entry);

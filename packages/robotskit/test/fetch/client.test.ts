@@ -148,6 +148,28 @@ describe('crawler profiles', () => {
   });
 });
 
+describe('peek', () => {
+  it('answers from memory without fetching, and null until the origin is loaded or when it is due again', async () => {
+    const clock = fakeClock();
+    const s = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    expect(s.robotsRequests()).toBe(0);
+    const loading = client.explain(`${s.origin}/private/x`);
+    // In flight: still null.
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    const awaited = await loading;
+    const peeked = client.peek(`${s.origin}/private/x`);
+    expect(peeked).toEqual(awaited);
+    expect(client.peek(`${s.origin}/no-mybot/x`)).toMatchObject({ allowed: false, line: 6 });
+    expect(client.peek(`${s.origin}/x`, crawlerByName('Googlebot-Image')!)).toMatchObject({ allowed: true });
+    expect(() => client.peek('not a url')).toThrow(RobotsUrlError);
+    clock.advance(25 * HOUR);
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    expect(s.robotsRequests()).toBe(1);
+  });
+});
+
 describe('maxConcurrentFetches', () => {
   it('keeps at most that many robots.txt fetches in flight over all origins, first come first served', async () => {
     let open = 0;
