@@ -3,6 +3,7 @@
  * measured side by side in this one run.
  */
 
+import { runBatchBench } from './batch.js';
 import { runClientBench } from './client.js';
 import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
@@ -21,4 +22,5 @@ if (want('crawlers')) runCrawlersBench();
 if (want('client')) await runClientBench();
 if (want('lint')) runLintBench();
 if (want('server')) await runServerBench();
+if (want('batch')) await runBatchBench();
 if (want('sitemaps')) await runSitemapsBench();

@@ -10,6 +10,8 @@ export interface Io {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   /** Reads all of standard input. */
   readStdin(): Promise<Uint8Array>;
+  /** Standard input as a stream, for commands that read it piece by piece (`batch`); else `readStdin` is used. */
+  readonly stdinStream?: () => AsyncIterable<Uint8Array> & { readonly isTTY?: boolean };
   /** Environment variables (NO_COLOR, CI…). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -23,6 +25,7 @@ export const processIo: Io = {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   },
+  stdinStream: () => process.stdin,
   env: process.env,
 };
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
+import { registerNetworkCommands } from './commands/network.js';
 import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
 import { runSitemaps, SITEMAP_SCOPES, type SitemapsCommandOptions } from './commands/sitemaps.js';
 import { runTest } from './commands/test.js';
@@ -65,6 +66,8 @@ function program(io: Io, result: { code: number }): Command {
       result.code = await runLint(io, target, options, version);
     });
 
+  registerNetworkCommands(cmd, io, result, version);
+
   cmd
     .command('sitemaps')
     .description(
@@ -75,6 +78,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--limit <n>', 'stop after this many page URLs')
     .option('--json', 'print JSON: one document of reports, or NDJSON entries with --urls')
     .option('--sitemap', '<url> is a sitemap or sitemap index, not a site')
+    .option('--max-sitemaps <n>', 'read at most this many sitemap files (default 1000)')
     .addOption(
       new Option('--scope <scope>', 'which URLs a sitemap may list (sitemaps.org location rules, its origin, any)')
         .choices(SITEMAP_SCOPES)

@@ -1,6 +1,6 @@
 /**
  * `robotskit lint` on files and standard input: text like a compiler's, JSON, SARIF 2.1.0, the severity threshold and
- * exit codes, one-line errors. (URLs: fetch-robots.test.ts.)
+ * exit codes, one-line errors. (URLs: lint-url.test.ts.)
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

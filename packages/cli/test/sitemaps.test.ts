@@ -158,6 +158,29 @@ describe('robotskit sitemaps', () => {
     expect(r.code).toBe(1);
   });
 
+  it('--max-sitemaps: says once, under the index or at the end, which sitemaps were not read', async () => {
+    // The starting files are queued first: the index gets no room for its children, then other.xml none at all.
+    const r = await run(['sitemaps', b, '--max-sitemaps', '1']);
+    expect(r.stdout).toBe(
+      [
+        `${b}/robots.txt: 2 sitemaps`,
+        `${b}/index.xml  sitemap index, 0 sitemaps, 1 problem`,
+        "  warning: the walk's limit of 1 sitemap left no room for the rest of this index: 3 sitemaps not read [too-many-sitemaps]",
+        'warning: the walk reached its limit of 1 sitemap: 1 sitemap not read, starting with this one [too-many-sitemaps]',
+        '',
+        '1 sitemap, 0 URLs, 0 errors, 2 warnings, stopped at the limit of sitemaps',
+        '',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(1);
+    const json = JSON.parse((await run(['sitemaps', b, '--max-sitemaps', '1', '--json'])).stdout) as SitemapsJson;
+    expect(json.walk.map((d) => d.sitemap)).toEqual([`${b}/other.xml`]);
+    expect(json.sitemaps.map((x) => x.counts)).toEqual([{ 'too-many-sitemaps': 1 }]);
+    expect((await run(['sitemaps', b, '--max-sitemaps', 'all'])).stderr).toBe(
+      "robotskit: --max-sitemaps must be a positive whole number, not 'all'\n",
+    );
+  });
+
   it('--sitemap reads a sitemap directly', async () => {
     const r = await run(['sitemaps', `${b}/b.xml`, '--sitemap', '--urls']);
     expect(r).toEqual({ code: 0, stdout: `${b}/4\n`, stderr: 'robotskit: 1 sitemap, 1 URL, 0 errors, 0 warnings\n' });

@@ -78,7 +78,7 @@ export type SitemapDiagnosticCode =
   | 'duplicate-sitemap'
   /** A sitemap index lists a sitemap on another origin (see {@link SitemapScope}): not read. */
   | 'cross-host-sitemap'
-  /** The walk reached `maxSitemaps`: the remaining sitemaps were not read. */
+  /** The walk reached `maxSitemaps`: the sitemaps an index lists beyond it (or the remaining starting files) were not read. */
   | 'too-many-sitemaps'
   /** The walk reached `maxUrls`: it stopped there. */
   | 'url-limit-reached';

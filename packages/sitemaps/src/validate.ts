@@ -23,12 +23,17 @@ export function checkLoc(loc: string, base: string): LocCheck {
   try {
     url = new URL(loc);
   } catch {
+    // Almost any text resolves against a base; only what has no scheme and no blanks reads as a relative URL.
+    const relative = !/\s/.test(loc) && !/^[a-z][a-z0-9+.-]*:/i.test(loc);
     try {
-      new URL(loc, base);
-      return { code: 'relative-url', message: `relative URL ${quote(loc)}: the protocol requires absolute URLs` };
+      if (relative) {
+        new URL(loc, base);
+        return { code: 'relative-url', message: `relative URL ${quote(loc)}: the protocol requires absolute URLs` };
+      }
     } catch {
-      return { code: 'invalid-url', message: `not a URL: ${quote(loc)}` };
+      // Falls through: not a URL at all.
     }
+    return { code: 'invalid-url', message: `not a URL: ${quote(loc)}` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { code: 'invalid-url', message: `not an http or https URL: ${quote(loc)}` };

@@ -143,6 +143,11 @@ interface Totals {
   errors: number;
   warnings: number;
   infos: number;
+  /** Sitemaps waiting to be read (the stack and the children being collected). */
+  queued: number;
+  /** Set when an index listed more sitemaps than the walk's limit leaves room for. */
+  sitemapsCut: boolean;
+  /** Set when the walk must stop at once. */
   stoppedBy: WalkSummary['stoppedBy'];
 }
 
@@ -208,12 +213,33 @@ export function readSitemaps(
 ): AsyncGenerator<SitemapEvent, void, undefined> {
   // Options are checked now, not at the first `next()`.
   const cfg = configure(options);
-  const starts = typeof start === 'string' ? [start] : [...start];
+  // The same file listed twice (as written or as the URL parser writes it) is read once.
+  const starts: string[] = [];
+  const keys = new Set<string>();
+  for (const url of typeof start === 'string' ? [start] : start) {
+    let key = String(url);
+    try {
+      key = keyOf(new URL(key));
+    } catch {
+      // Not a URL: kept as written, and reported when its turn comes.
+    }
+    if (!keys.has(key)) starts.push(String(url));
+    keys.add(key);
+  }
   return walkAll(starts, cfg);
 }
 
 async function* walkAll(starts: readonly string[], cfg: Config): AsyncGenerator<SitemapEvent, void, undefined> {
-  const totals: Totals = { sitemaps: 0, urls: 0, errors: 0, warnings: 0, infos: 0, stoppedBy: null };
+  const totals: Totals = {
+    sitemaps: 0,
+    urls: 0,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+    queued: starts.length,
+    sitemapsCut: false,
+    stoppedBy: null,
+  };
   const seen = new Set<string>();
   const stack: Pending[] = [];
   for (let i = starts.length - 1; i >= 0; i--) {
@@ -225,6 +251,7 @@ async function* walkAll(starts: readonly string[], cfg: Config): AsyncGenerator<
       break;
     }
     const pending = stack.pop()!;
+    totals.queued--;
     if (totals.sitemaps >= cfg.maxSitemaps) {
       const log = new FileLog(pending.url, cfg.maxDiagnostics, totals);
       yield log.add(
@@ -249,7 +276,7 @@ async function* walkAll(starts: readonly string[], cfg: Config): AsyncGenerator<
       errors: totals.errors,
       warnings: totals.warnings,
       infos: totals.infos,
-      stoppedBy: totals.stoppedBy,
+      stoppedBy: totals.stoppedBy ?? (totals.sitemapsCut ? 'max-sitemaps' : null),
     },
   };
 }
@@ -354,7 +381,7 @@ async function* readOne(
                 item.namespace === null
                   ? `<${item.format}> without the namespace ${expected}`
                   : `namespace ${item.namespace} instead of ${expected ?? 'none'}`,
-                1,
+                item.line,
               );
             }
             if (item.format === 'sitemapindex' && pending.depth > 0) {
@@ -468,6 +495,8 @@ async function* readOne(
       items.length = 0;
     };
 
+    /** Children of this index refused for the walk's limit on sitemaps. */
+    let notQueued = 0;
     const acceptChild = function* (url: URL, line: number): Generator<SitemapEvent> {
       const key = keyOf(url);
       if (key === selfKey || pending.ancestors.includes(key)) {
@@ -490,7 +519,13 @@ async function* readOne(
         yield log.add('too-deep', `${url.href} is nested deeper than ${cfg.maxDepth} levels: not read`, line);
         return;
       }
+      // What is held across files stays within maxSitemaps: read, queued, and this index's accepted children.
+      if (totals.sitemaps + totals.queued >= cfg.maxSitemaps) {
+        notQueued++;
+        return;
+      }
       seen.add(key);
+      totals.queued++;
       children.push({
         url: url.href,
         parent: pending.url,
@@ -548,6 +583,14 @@ async function* readOne(
           yield* drain();
         }
       }
+    }
+    if (notQueued > 0) {
+      totals.sitemapsCut = true;
+      yield log.add(
+        'too-many-sitemaps',
+        `the walk's limit of ${plural(cfg.maxSitemaps, 'sitemap')} left no room for the rest of this index: ${plural(notQueued, 'sitemap')} not read`,
+        null,
+      );
     }
   } finally {
     cancel?.();

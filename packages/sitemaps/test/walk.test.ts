@@ -137,10 +137,12 @@ describe('urlset', () => {
   });
 
   it('reads a sitemap without the namespace, with a warning', async () => {
-    s.serve('/nons.xml', `<urlset><url><loc>${s.base}/p</loc></url></urlset>`);
+    s.serve('/nons.xml', `<?xml version="1.0"?>\n<urlset><url><loc>${s.base}/p</loc></url></urlset>`);
     const w = await walk(`${s.base}/nons.xml`);
     expect(w.entries.map((e) => e.loc)).toEqual([`${s.base}/p`]);
-    expect(w.codes).toEqual(['wrong-namespace']);
+    expect(w.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['wrong-namespace', 2, '<urlset> without the namespace http://www.sitemaps.org/schemas/sitemap/0.9'],
+    ]);
   });
 });
 
@@ -212,7 +214,9 @@ describe('text sitemaps and feeds', () => {
     });
     const w = await walk(`${s.base}/t/sitemap.txt`);
     expect(w.entries.map((e) => e.loc)).toEqual([`${s.base}/t/a`, `${s.base}/t/caf%C3%A9`, `${s.base}/t/last`]);
-    expect(w.diagnostics.map((d) => [d.code, d.line])).toEqual([['relative-url', 4]]);
+    expect(w.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['invalid-url', 4, 'not a URL: "not a url"'],
+    ]);
     expect(w.reports[0]!.format).toBe('text');
   });
 
@@ -349,8 +353,26 @@ describe('sitemap indexes', () => {
     const w = await walk(`${s.base}/many/index.xml`, { maxSitemaps: 3 });
     expect(w.reports).toHaveLength(3);
     expect(w.codes).toEqual(['too-many-sitemaps']);
-    expect(w.diagnostics[0]!.message).toContain('2 sitemaps not read');
+    expect(w.diagnostics[0]!.message).toBe(
+      "the walk's limit of 3 sitemaps left no room for the rest of this index: 2 sitemaps not read",
+    );
+    // Reported on the index, and only the accepted children are held.
+    expect(w.reports[0]!.counts).toEqual({ 'too-many-sitemaps': 1 });
+    expect(w.reports[0]!.sitemaps).toBe(2);
     expect(w.summary.stoppedBy).toBe('max-sitemaps');
+    const starts = await walk(
+      [1, 2, 3, 4].map((i) => `${s.base}/many/${i}.xml`),
+      { maxSitemaps: 2 },
+    );
+    expect(starts.reports).toHaveLength(2);
+    expect(starts.diagnostics.map((d) => [d.code, d.sitemap, d.message])).toEqual([
+      [
+        'too-many-sitemaps',
+        `${s.base}/many/3.xml`,
+        'the walk reached its limit of 2 sitemaps: 2 sitemaps not read, starting with this one',
+      ],
+    ]);
+    expect(starts.summary.stoppedBy).toBe('max-sitemaps');
   });
 
   it('stops at maxUrls', async () => {
@@ -510,6 +532,13 @@ describe('HTTP errors and timeouts', () => {
     const w = await walk(url);
     expect(w.codes).toEqual(['fetch-failed']);
     expect(w.diagnostics[0]!.message).toMatch(/^connect: .*ECONNREFUSED/);
+  });
+
+  it('reads a starting file listed twice once', async () => {
+    const before = s.requests.length;
+    const w = await walk([`${s.base}/err/ok.xml`, `${s.base}/err/ok.xml#top`, `${s.base.toUpperCase()}/err/ok.xml`]);
+    expect(w.reports).toHaveLength(1);
+    expect(s.requests.slice(before)).toEqual(['GET /err/ok.xml']);
   });
 
   it('reports a start URL that is not http(s) without fetching', async () => {

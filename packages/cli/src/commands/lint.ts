@@ -6,14 +6,14 @@
 
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atLeast, type Diagnostic, lint, type Severity } from 'robotskit';
-import { fetchRobotsTxt, robotsUrl } from '../fetch-robots.js';
+import { atLeast, DEFAULT_MAX_BYTES, type Diagnostic, fetchRobotsTxt, lint, type Severity } from 'robotskit';
 import { painter, useColor } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
 import { formatJson } from '../lint/json.js';
 import { BytePositions } from '../lint/positions.js';
 import { formatSarif } from '../lint/sarif.js';
 import { formatText } from '../lint/text.js';
+import { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsFetch } from '../net.js';
 
 /** The output formats. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -33,13 +33,6 @@ function looksLikeUrl(target: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
 }
 
-function parseTimeout(text: string): number {
-  const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new CliError(`--timeout must be a positive number of seconds, not '${text}'`);
-  return Math.round(seconds * 1000);
-}
-
 /** A file path as a SARIF artifact URI: relative paths stay relative (with forward slashes), absolute ones become file URLs. */
 export function artifactUri(path: string): string {
   if (isAbsolute(path)) return pathToFileURL(path).href;
@@ -55,13 +48,29 @@ export async function runLint(io: Io, target: string, options: LintCommandOption
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
     const timeoutMs = parseTimeout(options.timeout);
-    const fetched = await fetchRobotsTxt(robotsUrl(target), { timeoutMs });
-    bytes = fetched.bytes;
+    checkUrlArgument(target);
+    if (!/^https?:/i.test(target))
+      throw new CliError(`cannot fetch '${target}': only http and https URLs are supported`);
+    // The engine's retrieval, keeping one byte more than Google parses so the linter can tell the file is too long.
+    const fetched = await fetchRobotsTxt(target, {
+      ...retrievalOptions(timeoutMs, version),
+      fetch: robotsFetch,
+      maxBytes: DEFAULT_MAX_BYTES + 1,
+    });
+    if (fetched.body === null) {
+      // An HTTP status is an answer ("cannot lint" it); anything else means the fetch itself failed.
+      const verb = fetched.error === null ? 'lint' : 'fetch';
+      throw new CliError(`cannot ${verb} '${fetched.finalUrl}': ${describeFetch(fetched, timeoutMs)}`);
+    }
+    bytes = fetched.body;
     name = target;
-    uri = fetched.url;
-    url = fetched.url;
-    if (fetched.url !== robotsUrl(target).href) notes.push(`redirected to ${fetched.url}`);
-    if (fetched.truncated) notes.push(`stopped reading after ${bytes.length - 1} bytes: Google ignores the rest`);
+    uri = fetched.finalUrl;
+    url = fetched.finalUrl;
+    if (new URL(target).href !== fetched.robotsUrl)
+      notes.push(`linting ${fetched.robotsUrl}, the file that governs it`);
+    if (fetched.redirects.length > 0) notes.push(`redirected to ${fetched.finalUrl}`);
+    if (bytes.length > DEFAULT_MAX_BYTES)
+      notes.push(`stopped reading after ${DEFAULT_MAX_BYTES} bytes: Google ignores the rest`);
   } else {
     bytes = await readInput(io, target, 'robots.txt file');
     name = target === '-' ? '<stdin>' : target;

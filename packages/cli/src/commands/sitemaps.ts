@@ -1,5 +1,5 @@
 /**
- * `robotskit sitemaps <url> [--urls] [--limit N] [--json] [--sitemap] [--scope …] [--timeout <s>]`: the sitemaps a
+ * `robotskit sitemaps <url> [--urls] [--limit N] [--json] [--sitemap] [--max-sitemaps N] [--scope …] [--timeout <s>]`: the sitemaps a
  * site's robots.txt lists, as a tree with URL counts and problems, or (`--urls`) the page URLs they list, streamed.
  *
  * Exit 0 when every file was read without errors or warnings; 1 when problems were found (a diagnostic of severity
@@ -31,6 +31,7 @@ export interface SitemapsCommandOptions {
   /** The argument is a sitemap (or index) itself, not a site. */
   readonly sitemap?: boolean;
   readonly limit?: string;
+  readonly maxSitemaps?: string;
   readonly scope: SitemapScope;
   /** Seconds per file, as typed. */
   readonly timeout?: string;
@@ -39,10 +40,10 @@ export interface SitemapsCommandOptions {
 /** Diagnostics printed per file in the tree; the rest are counted. */
 const SHOWN_PER_FILE = 10;
 
-function parseLimit(text: string | undefined): number {
+function parseCount(text: string | undefined, option: string): number {
   if (text === undefined) return Infinity;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`--limit must be a positive whole number, not '${text}'`);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${option} must be a positive whole number, not '${text}'`);
   return n;
 }
 
@@ -218,11 +219,13 @@ export interface SitemapsJson {
 
 /** Runs `sitemaps`; returns the exit code. */
 export async function runSitemaps(io: Io, target: string, options: SitemapsCommandOptions): Promise<number> {
-  const limit = parseLimit(options.limit);
+  const limit = parseCount(options.limit, '--limit');
+  const maxSitemaps = parseCount(options.maxSitemaps, '--max-sitemaps');
   const timeouts = parseTimeout(options.timeout);
   const walkOptions: SitemapOptions = {
     scope: options.scope,
     ...(limit === Infinity ? {} : { maxUrls: limit }),
+    ...(maxSitemaps === Infinity ? {} : { maxSitemaps }),
     ...(timeouts === undefined ? {} : { timeouts }),
   };
   const events: AsyncIterable<SiteSitemapEvent> = options.sitemap
@@ -234,7 +237,9 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
   const out = new Output(io);
   const tree = new TreePrinter(paint);
   const reports: SitemapReport[] = [];
-  const walkDiagnostics: SitemapDiagnostic[] = [];
+  let walkDiagnostics: SitemapDiagnostic[] = [];
+  /** The files that have a report (at most maxSitemaps). */
+  const reported = new Set<string>();
   let robotsTxt: SitemapsJson['robotsTxt'] = null;
   let summary: WalkSummary | null = null;
   let first: SitemapReport | null = null;
@@ -282,11 +287,12 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
           break;
         case 'diagnostic':
           if (options.urls) io.stderr.write(`${diagnosticLine(event.diagnostic, paintErr)}\n`);
-          // The only diagnostic about the walk rather than a file that has a report.
+          // Candidates for diagnostics about the walk rather than a file: kept unless a report of their file follows.
           if (event.diagnostic.code === 'too-many-sitemaps') walkDiagnostics.push(event.diagnostic);
           break;
         case 'sitemap':
           first ??= event.report;
+          reported.add(event.report.url);
           if (options.json && !options.urls) reports.push(event.report);
           else if (textTree) for (const line of tree.lines(event.report)) await out.write(`${line}\n`);
           break;
@@ -303,6 +309,7 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
   }
   if (out.closed) return 0;
   if (summary === null) throw new Error('the walk ended without a summary');
+  walkDiagnostics = walkDiagnostics.filter((d) => !reported.has(d.sitemap));
 
   // With --sitemap, a starting file that could not be fetched is an I/O error, like a robots.txt that cannot be read.
   if (options.sitemap && first !== null && first.urls === 0 && first.sitemaps === 0) {

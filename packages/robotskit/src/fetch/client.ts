@@ -4,7 +4,7 @@
  */
 
 import type { DialectName } from '../dialects/dialect.js';
-import type { RobotsTxt, UserAgentInput } from '../model/robots-txt.js';
+import type { CrawlerInput, RobotsTxt } from '../model/robots-txt.js';
 import { parseRobotsTxt } from '../model/robots-txt.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
@@ -30,6 +30,19 @@ export interface RobotsClientOptions {
    * to its product token). Every question may name another crawler instead.
    */
   readonly userAgent: string;
+  /**
+   * Who questions are asked for when a call names no crawler: a product token, several, or a {@link CrawlerProfile}
+   * (whose tokens are tried in fallback order, e.g. `crawlerByName('Googlebot-Image')`). `userAgent` still says what
+   * is sent in the `User-Agent` header.
+   * @default userAgent
+   */
+  readonly crawler?: CrawlerInput;
+  /**
+   * At most this many robots.txt fetches in flight at once, over all origins; more wait their turn (first come, first
+   * served). Each origin has at most one in any case. The retrieval timeouts start when a fetch leaves the queue.
+   * @default 64
+   */
+  readonly maxConcurrentFetches?: number;
   /**
    * The `fetch` to use.
    * @default globalThis.fetch
@@ -117,6 +130,10 @@ export interface RobotsClientStats {
   readonly cachedBytes: number;
   /** robots.txt fetches made. */
   readonly fetches: number;
+  /** robots.txt fetches in flight now (at most `maxConcurrentFetches`). */
+  readonly activeFetches: number;
+  /** robots.txt fetches waiting for a slot now. */
+  readonly queuedFetches: number;
   /** Questions answered from memory without waiting. */
   readonly hits: number;
   /** Questions that joined a load already in flight for their origin. */
@@ -131,23 +148,35 @@ export interface RobotsClientStats {
 
 /** A caching robots.txt client. Create one with {@link createRobotsClient}. */
 export interface RobotsClient {
-  /** The crawler the client asks for by default. */
+  /** The `User-Agent` the client sends (and asks for by default unless `crawler` was given). */
   readonly userAgent: string;
+  /** The crawler questions are asked for by default. */
+  readonly crawler: CrawlerInput;
   /**
    * Whether the crawler may fetch the URL, under the policy that applies to its origin now: the current file's rules,
    * allow-all, or disallow-all (see {@link effectivePolicy}). Fetches the origin's robots.txt first when it is not
    * cached or has expired.
-   * @param userAgent Another crawler to ask for (token, full User-Agent, or several names).
+   * @param userAgent Another crawler to ask for (token, full User-Agent, several names, or a crawler profile).
    * @throws RobotsUrlError (as a rejection) when the URL is not an absolute http, https or ftp URL.
    */
-  isAllowed(url: string | URL, userAgent?: UserAgentInput): Promise<boolean>;
+  isAllowed(url: string | URL, userAgent?: CrawlerInput): Promise<boolean>;
   /** Like {@link isAllowed}, with the deciding rule, the policy and the fetch behind it. */
-  explain(url: string | URL, userAgent?: UserAgentInput): Promise<UrlVerdict>;
+  explain(url: string | URL, userAgent?: CrawlerInput): Promise<UrlVerdict>;
+  /**
+   * {@link explain} answered from memory, synchronously, or null when it cannot be: the origin's robots.txt is not in
+   * memory, is being fetched or read from the store, or is due to be fetched again. Never fetches; call
+   * {@link explain} when it returns null. For hot loops over many URLs of origins already loaded (no promise per URL).
+   * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
+   * @example
+   * const verdict = client.peek(url) ?? (await client.explain(url));
+   */
+  peek(url: string | URL, userAgent?: CrawlerInput): UrlVerdict | null;
   /**
    * The `crawl-delay` (seconds) of the groups that apply to the crawler in the file in force; null when there is
-   * none or no file's rules apply.
+   * none or no file's rules apply. For a profile, its fallback order selects the groups (whether the crawler honours
+   * the value is {@link CrawlerProfile.honoursCrawlDelay}).
    */
-  crawlDelay(url: string | URL, userAgent?: UserAgentInput): Promise<number | null>;
+  crawlDelay(url: string | URL, userAgent?: CrawlerInput): Promise<number | null>;
   /**
    * The sitemap URLs listed by the origin's most recently fetched robots.txt (the latest good version, also while
    * later fetches fail); empty when it has none or was never fetched successfully.
@@ -162,6 +191,8 @@ export interface RobotsClient {
   /** Counters since creation. */
   stats(): RobotsClientStats;
 }
+
+const noop = (): void => {};
 
 interface CachedOrigin {
   readonly origin: string;
@@ -244,6 +275,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   };
   const maxOrigins = positiveInteger(options.maxOrigins, 10_000, 'maxOrigins');
   const maxCachedBytes = positiveInteger(options.maxCachedBytes, 64 * 1024 * 1024, 'maxCachedBytes');
+  const maxConcurrentFetches = positiveInteger(options.maxConcurrentFetches, 64, 'maxConcurrentFetches');
+  const crawler: CrawlerInput = options.crawler ?? userAgent;
+  if (options.crawler !== undefined) parseRobotsTxt('').isAllowed('/', crawler); // throws TypeError on a bad crawler
   // Check the option objects now rather than at the first question.
   effectivePolicy([], 0, availability);
   refreshSchedule([], availability);
@@ -253,6 +287,34 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   const inflight = new Map<string, Load>();
   const parsed = new WeakMap<RetrievalResult, RobotsTxt>();
   const counters = { fetches: 0, hits: 0, joined: 0, loads: 0, storeReads: 0, storeWrites: 0 };
+  // The fetch slots: `active` fetches run, the rest wait in `waiting` (FIFO) for one to end.
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  let waitingHead = 0;
+
+  async function limitedFetch(origin: string): Promise<RetrievalResult> {
+    if (active >= maxConcurrentFetches) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else {
+      active++;
+    }
+    try {
+      return await fetchRobotsTxt(origin, retrieval);
+    } finally {
+      // Hand the slot to the next waiter (it counts as active already), or free it.
+      if (waitingHead < waiting.length) {
+        const next = waiting[waitingHead]!;
+        waiting[waitingHead++] = noop;
+        if (waitingHead > 1024 && waitingHead * 2 > waiting.length) {
+          waiting.splice(0, waitingHead);
+          waitingHead = 0;
+        }
+        next();
+      } else {
+        active--;
+      }
+    }
+  }
 
   function robotsOf(result: RetrievalResult | null): RobotsTxt | null {
     if (result === null || result.outcome !== 'rules' || result.body === null) return null;
@@ -319,7 +381,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     }
     flags.fetching = true;
     counters.fetches++;
-    const result = await fetchRobotsTxt(origin, retrieval);
+    const result = await limitedFetch(origin);
     const next = compactHistory([...history, result]);
     // Keep the fetch in memory even if the store write fails: it is what applies now.
     const entry = remember(origin, next);
@@ -389,9 +451,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return { origin: `${parsedUrl.protocol}//${parsedUrl.host}`, parsed: parsedUrl };
   }
 
-  async function verdict(url: string | URL, ua: UserAgentInput): Promise<UrlVerdict> {
-    const { origin, parsed: target } = originKey(url);
-    const entry = await stateOf(origin, false);
+  function verdictOf(entry: CachedOrigin, origin: string, target: URL, ua: CrawlerInput): UrlVerdict {
     const policy = policyOf(entry);
     const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
     const explanation = robots === null ? null : robots.explain(target, ua);
@@ -408,17 +468,31 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     };
   }
 
+  async function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
+    const { origin, parsed: target } = originKey(url);
+    return verdictOf(await stateOf(origin, false), origin, target, ua);
+  }
+
   return {
     userAgent,
-    async isAllowed(url, ua = userAgent) {
+    crawler,
+    async isAllowed(url, ua = crawler) {
       const { origin, parsed: target } = originKey(url);
       const entry = await stateOf(origin, false);
       const policy = policyOf(entry);
       if (policy.mode !== 'rules') return policy.mode === 'allow-all';
       return robotsOf(policy.source)!.isAllowed(target, ua);
     },
-    explain: (url, ua = userAgent) => verdict(url, ua),
-    async crawlDelay(url, ua = userAgent) {
+    explain: (url, ua = crawler) => verdict(url, ua),
+    peek(url, ua = crawler) {
+      const { origin, parsed: target } = originKey(url);
+      if (inflight.has(origin)) return null;
+      const known = cache.get(origin);
+      if (known === undefined || clock.now() >= known.nextFetchAt) return null;
+      counters.hits++;
+      return verdictOf(known, origin, target, ua);
+    },
+    async crawlDelay(url, ua = crawler) {
       const entry = await stateOf(originKey(url).origin, false);
       const policy = policyOf(entry);
       const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
@@ -439,7 +513,14 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return originPolicy(await stateOf(originKey(originOrUrl).origin, true));
     },
     stats() {
-      return { origins: cache.size, cachedBytes: cache.weight, evictions: cache.evictions, ...counters };
+      return {
+        origins: cache.size,
+        cachedBytes: cache.weight,
+        evictions: cache.evictions,
+        activeFetches: active,
+        queuedFetches: waiting.length - waitingHead,
+        ...counters,
+      };
     },
   };
 }

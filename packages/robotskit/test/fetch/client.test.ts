@@ -3,8 +3,9 @@
  * by the injected clock, never failing open, bounded memory, the store.
  */
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  crawlerByName,
   createMemoryRobotsStore,
   createRobotsClient,
   type RetrievalResult,
@@ -111,6 +112,99 @@ describe('user agents', () => {
     const client = createRobotsClient({ userAgent: 'MyBot', retrieval: { userAgent: 'MyBot/2.0 (+https://x.test)' } });
     expect(await client.isAllowed(`${s.origin}/no-mybot/a`)).toBe(false);
     expect(s.requests[0]?.headers['user-agent']).toBe('MyBot/2.0 (+https://x.test)');
+  });
+});
+
+describe('crawler profiles', () => {
+  const FILE = 'User-agent: Googlebot\nDisallow: /g/\nCrawl-delay: 3\n\nUser-agent: *\nDisallow: /\nCrawl-delay: 9\n';
+
+  it('asks with a profile per call, in its fallback order, with one fetch', async () => {
+    const s = await site({ status: 200, body: FILE });
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    const image = crawlerByName('Googlebot-Image')!;
+    // Googlebot-Image has no group of its own: it falls back to Googlebot's, not to *.
+    expect(await client.isAllowed(`${s.origin}/photo.jpg`, image)).toBe(true);
+    expect(await client.isAllowed(`${s.origin}/g/photo.jpg`, image)).toBe(false);
+    expect(await client.crawlDelay(`${s.origin}/`, image)).toBe(3);
+    const verdict = await client.explain(`${s.origin}/g/x`, image);
+    expect(verdict).toMatchObject({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/g/' } });
+    expect(verdict.explanation?.crawler).toMatchObject({ token: 'Googlebot' });
+    // The token alone is another crawler: it gets the * group.
+    expect(await client.isAllowed(`${s.origin}/photo.jpg`, 'Googlebot-Image')).toBe(false);
+    expect(await client.crawlDelay(`${s.origin}/`)).toBe(9);
+    expect(s.robotsRequests()).toBe(1);
+  });
+
+  it('takes a default crawler that may differ from the User-Agent sent', async () => {
+    const s = await site({ status: 200, body: 'User-agent: *\nDisallow: /\n' });
+    const ads = crawlerByName('AdsBot-Google')!;
+    const client = createRobotsClient({ userAgent: 'MyChecker/1.0', crawler: ads });
+    expect(client.crawler).toBe(ads);
+    // AdsBot ignores the * group when no group names it.
+    expect(await client.isAllowed(`${s.origin}/page`)).toBe(true);
+    expect(await client.isAllowed(`${s.origin}/page`, 'MyChecker')).toBe(false);
+    expect(s.requests[0]?.headers['user-agent']).toBe('MyChecker/1.0');
+    expect(() => createRobotsClient({ userAgent: 'x', crawler: 42 as never })).toThrow(TypeError);
+  });
+});
+
+describe('peek', () => {
+  it('answers from memory without fetching, and null until the origin is loaded or when it is due again', async () => {
+    const clock = fakeClock();
+    const s = await site({ status: 200, body: RULES });
+    const client = createRobotsClient({ userAgent: 'MyBot', clock });
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    expect(s.robotsRequests()).toBe(0);
+    const loading = client.explain(`${s.origin}/private/x`);
+    // In flight: still null.
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    const awaited = await loading;
+    const peeked = client.peek(`${s.origin}/private/x`);
+    expect(peeked).toEqual(awaited);
+    expect(client.peek(`${s.origin}/no-mybot/x`)).toMatchObject({ allowed: false, line: 6 });
+    expect(client.peek(`${s.origin}/x`, crawlerByName('Googlebot-Image')!)).toMatchObject({ allowed: true });
+    expect(() => client.peek('not a url')).toThrow(RobotsUrlError);
+    clock.advance(25 * HOUR);
+    expect(client.peek(`${s.origin}/private/x`)).toBeNull();
+    expect(s.robotsRequests()).toBe(1);
+  });
+});
+
+describe('maxConcurrentFetches', () => {
+  it('keeps at most that many robots.txt fetches in flight over all origins, first come first served', async () => {
+    let open = 0;
+    let most = 0;
+    const held: (() => void)[] = [];
+    const servers: TestServer[] = [];
+    for (let i = 0; i < 12; i++) {
+      servers.push(
+        await pool.http((_req, res) => {
+          open++;
+          most = Math.max(most, open);
+          held.push(() => {
+            open--;
+            res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nDisallow: /${i}/\n`);
+          });
+        }),
+      );
+    }
+    const client = createRobotsClient({ userAgent: 'MyBot', maxConcurrentFetches: 3 });
+    const answers = Promise.all(servers.map((s, i) => client.isAllowed(`${s.origin}/${i}/x`)));
+    await vi.waitFor(() => expect(held.length).toBe(3));
+    expect(client.stats()).toMatchObject({ activeFetches: 3, queuedFetches: 9 });
+    // The first three origins are the ones being fetched.
+    expect(servers.map((s) => s.requests.length)).toEqual([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // Release one at a time: each release lets exactly one more fetch start.
+    for (let released = 1; released <= 12; released++) {
+      held[released - 1]!();
+      const expected = Math.min(12, released + 3);
+      await vi.waitFor(() => expect(held.length).toBe(expected));
+      expect(open).toBeLessThanOrEqual(3);
+    }
+    expect(await answers).toEqual(Array(12).fill(false));
+    expect(most).toBe(3);
+    expect(client.stats()).toMatchObject({ activeFetches: 0, queuedFetches: 0, fetches: 12 });
+    expect(() => createRobotsClient({ userAgent: 'x', maxConcurrentFetches: 0 })).toThrow(RangeError);
   });
 });
 

@@ -17,6 +17,7 @@ import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
 import { registerTesterRoutes } from './tester-routes.js';
 import { validatorCompiler } from './validation.js';
+import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -61,6 +62,12 @@ export interface AppOptions {
    * @default 1 MiB
    */
   readonly bodyLimit?: number;
+  /**
+   * Folder of the built web UI, or false for the API alone. When the folder has no `index.html` (the UI was not
+   * built), pages outside `/api/` say so.
+   * @default `dist/web/` of this package
+   */
+  readonly webRoot?: string | false;
 }
 
 /** Builds the app (not listening yet). */
@@ -102,9 +109,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  const uiFallback = await registerWebUi(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+  app.setNotFoundHandler((request, reply) => {
+    if (uiFallback(request, reply)) return reply;
+    return reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
   if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
 
   registerRoutes(app, context);

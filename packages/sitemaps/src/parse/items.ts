@@ -8,7 +8,12 @@ import type { SitemapFormat } from '../types.js';
 /** One raw item of a sitemap file. */
 export type RawItem =
   /** The file's kind, known from its root element or first character; reported once, before any entry. */
-  | { readonly kind: 'format'; readonly format: SitemapFormat; readonly namespace: string | null }
+  | {
+      readonly kind: 'format';
+      readonly format: SitemapFormat;
+      readonly namespace: string | null;
+      readonly line: number;
+    }
   /** A page: a urlset `<url>`, an RSS `<item>`, an Atom `<entry>`, or a text line. */
   | {
       readonly kind: 'url';

@@ -10,7 +10,7 @@ export function createTextParser(emit: (item: RawItem) => void): ContentParser {
   let line = 1;
   let pending = '';
   let overlong = false;
-  emit({ kind: 'format', format: 'text', namespace: null });
+  emit({ kind: 'format', format: 'text', namespace: null, line: 1 });
 
   const flush = (text: string) => {
     const loc = text.trim();

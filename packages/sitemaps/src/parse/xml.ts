@@ -100,7 +100,7 @@ export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
       }
       shape = found;
       rootNs = ns;
-      emit({ kind: 'format', format: found.format, namespace: ns === '' ? null : ns });
+      emit({ kind: 'format', format: found.format, namespace: ns === '' ? null : ns, line: parser.line });
       return;
     }
     if (shape === null || ns !== rootNs) return;

@@ -1,0 +1,81 @@
+/**
+ * One contender of the `batch` bench, in a process of its own so its peak memory (max RSS) is its own. Reads the
+ * workload from argv, checks every URL, writes NDJSON to a counting sink, and reports time, records and max RSS.
+ *
+ * - `robotskit`: the core of `robotskit batch` (`runBatch`), with the global fetch.
+ * - `handwritten`: the loop robots-parser users write: a Map of per-origin promises (fetch + parse, once per origin),
+ *   URLs taken in chunks of 4,096 checked with Promise.all, records written in input order.
+ */
+
+import robotsParser from 'robots-parser';
+import { runBatch } from '../packages/cli/dist/batch/run.js';
+
+// The workload comes over IPC (too big for argv).
+const { contender, total, ports, paths } = await new Promise((resolve) => process.once('message', resolve));
+const UA = 'Googlebot';
+
+/** The workload, generated as it is read (its memory does not count): origins interleaved, each with its paths. */
+function* urls() {
+  for (let i = 0; i < total; i++) {
+    const k = (i * 7919) % ports.length;
+    const list = paths[k % paths.length];
+    yield `http://127.0.0.1:${ports[k]}${list[(i >> 10) % list.length]}`;
+  }
+}
+async function* asyncUrls() {
+  yield* urls();
+}
+
+let bytes = 0;
+let records = 0;
+const sink = (chunk) => {
+  bytes += chunk.length;
+};
+
+async function handwritten() {
+  const cache = new Map();
+  const robotsFor = (origin) => {
+    let p = cache.get(origin);
+    if (p === undefined) {
+      const robotsUrl = `${origin}/robots.txt`;
+      p = fetch(robotsUrl, { headers: { 'user-agent': UA } })
+        .then(async (res) => {
+          if (res.status >= 500 || res.status === 429) return { disallowAll: true, robots: null };
+          const text = res.ok ? await res.text() : '';
+          return { disallowAll: false, robots: robotsParser(robotsUrl, text) };
+        })
+        .catch(() => ({ disallowAll: true, robots: null }));
+      cache.set(origin, p);
+    }
+    return p;
+  };
+  const check = async (url) => {
+    const origin = new URL(url).origin;
+    const r = await robotsFor(origin);
+    const allowed = r.disallowAll ? false : r.robots.isAllowed(url, UA) !== false;
+    const line = r.disallowAll ? -1 : (r.robots.getMatchingLineNumber(url, UA) ?? -1);
+    return `${JSON.stringify({ url, allowed, line, robotsUrl: `${origin}/robots.txt` })}\n`;
+  };
+  let chunk = [];
+  const flush = async () => {
+    const out = await Promise.all(chunk.map(check));
+    records += out.length;
+    sink(out.join(''));
+    chunk = [];
+  };
+  for (const url of urls()) {
+    chunk.push(url);
+    if (chunk.length === 4096) await flush();
+  }
+  await flush();
+}
+
+const start = process.hrtime.bigint();
+if (contender === 'robotskit') {
+  const summary = await runBatch({ lines: asyncUrls(), write: sink, crawler: UA, concurrency: 64 });
+  records = summary.written;
+} else {
+  await handwritten();
+}
+const ms = Number(process.hrtime.bigint() - start) / 1e6;
+process.send({ ms, records, bytes, maxRssKb: process.resourceUsage().maxRSS });

@@ -1,0 +1,130 @@
+/**
+ * `batch` benchmark (issue 4): `robotskit batch`'s core against a hand-written fetch + robots-parser loop, on one
+ * workload: URLs spread over many origins (default 1,000,000 URLs over 1,000 origins), each origin a port of one local
+ * server process serving a corpus robots.txt (every 20th origin 404, the next 500, the next a redirect). Each contender
+ * runs in a process of its own (so its max RSS is its own), alternately, round after round; the ratio is the median
+ * of the per-round ratios. Then each runs once with a capped heap (BENCH_BATCH_HEAP_MB, default 64). Scale with
+ * BENCH_BATCH_URLS, BENCH_BATCH_ORIGINS and BENCH_BATCH_ROUNDS.
+ */
+
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusDir, fmt, table } from './harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function corpusSites(limit) {
+  try {
+    const dir = corpusDir();
+    const rows = readFileSync(join(dir, 'urls', 'INDEX.tsv'), 'utf8')
+      .trim()
+      .split('\n');
+    const header = rows[0].split('\t');
+    return rows.slice(1, limit + 1).map((row) => {
+      const cells = row.split('\t');
+      const urls = readFileSync(join(dir, 'urls', cells[header.indexOf('urls_file')]), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((u) => {
+          const url = new URL(u);
+          return `${url.pathname}${url.search}`;
+        });
+      const body = readFileSync(join(dir, 'robots', cells[header.indexOf('robots_file')]));
+      return { paths: urls.length > 0 ? urls : ['/'], body: body.toString('base64') };
+    });
+  } catch {
+    return [
+      {
+        paths: ['/', '/private/a', '/public/b?x=1'],
+        body: Buffer.from('User-agent: *\nDisallow: /private/\n').toString('base64'),
+      },
+    ];
+  }
+}
+
+function once(child, predicate = () => true) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m) => {
+      if (!predicate(m)) return;
+      child.off('message', onMessage);
+      resolve(m);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`child exited with ${code}`)));
+  });
+}
+
+export async function runBatchBench() {
+  const urls = Number(process.env.BENCH_BATCH_URLS ?? 1_000_000);
+  const origins = Number(process.env.BENCH_BATCH_ORIGINS ?? 1_000);
+  const rounds = Number(process.env.BENCH_BATCH_ROUNDS ?? 3);
+  const sites = corpusSites(origins);
+  const server = fork(join(here, 'batch-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  server.send({ count: origins, bodies: sites.map((s) => s.body) });
+  const { ports } = await once(server, (m) => m.ports !== undefined);
+  const paths = sites.map((s) => s.paths);
+  console.log(
+    `\nbatch workload: ${urls.toLocaleString('en-US')} URLs over ${ports.length} origins (ports of one local server: corpus robots.txt, 5% 404, 5% 500, 5% redirected), ${rounds} rounds`,
+  );
+
+  const runOne = async (contender, execArgv = []) => {
+    const child = fork(join(here, 'batch-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+    child.send({ contender, total: urls, ports, paths });
+    const result = await once(child, (m) => m.ms !== undefined);
+    server.send('count');
+    const counts = await once(server, (m) => m.robotsRequests !== undefined);
+    await new Promise((resolve) => child.once('exit', resolve));
+    return { ...result, ...counts };
+  };
+
+  const ours = [];
+  const theirs = [];
+  const ratios = [];
+  for (let round = 0; round < rounds; round++) {
+    const [a, b] =
+      round % 2 === 0
+        ? [await runOne('robotskit'), await runOne('handwritten')]
+        : [await runOne('handwritten'), await runOne('robotskit')].reverse();
+    ours.push(a);
+    theirs.push(b);
+    ratios.push(b.ms / a.ms);
+  }
+  // The max RSS above is mostly heap V8 lets grow because it may: the same runs with the old generation capped show
+  // what each needs (a run that does not fit fails with "heap out of memory").
+  const CAP = Number(process.env.BENCH_BATCH_HEAP_MB ?? 64);
+  const capped = [];
+  for (const contender of ['robotskit', 'handwritten']) {
+    try {
+      capped.push([contender, await runOne(contender, [`--max-old-space-size=${CAP}`])]);
+    } catch (error) {
+      capped.push([contender, { error: error.message }]);
+    }
+  }
+  server.kill();
+  const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  const rate = (runs) => fmt(urls / (median(runs.map((r) => r.ms)) / 1000), 0);
+  const rss = (runs) => fmt(Math.max(...runs.map((r) => r.maxRssKb)) / 1024, 0);
+  const fetches = (runs) => `${Math.max(...runs.map((r) => r.robotsRequests + r.otherRequests))}`;
+  table(
+    `batch (median of ${rounds} alternating rounds; each contender in its own process; loopback HTTP)`,
+    ['contender', 'URLs/s', 'max RSS MB', 'HTTP requests', 'records'],
+    [
+      ['robotskit batch core (runBatch, --concurrency 64)', rate(ours), rss(ours), fetches(ours), ours[0].records],
+      ['hand-written fetch + robots-parser loop', rate(theirs), rss(theirs), fetches(theirs), theirs[0].records],
+    ],
+  );
+  console.log(
+    `robotskit batch is ${fmt(median(ratios), 2)}x the speed of the hand-written loop (median of per-round ratios)`,
+  );
+  table(
+    `the same workload once more with the V8 old generation capped at ${CAP} MB (--max-old-space-size)`,
+    ['contender', 'URLs/s', 'max RSS MB', 'records'],
+    capped.map(([name, r]) =>
+      r.error === undefined
+        ? [name, fmt(urls / (r.ms / 1000), 0), fmt(r.maxRssKb / 1024, 0), r.records]
+        : [name, 'failed', r.error, 0],
+    ),
+  );
+}

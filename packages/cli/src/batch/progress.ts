@@ -1,0 +1,43 @@
+/**
+ * The progress line `batch` draws on standard error when it is a terminal: a bar when the input's size is known (a
+ * file), else counters. Redrawn at most ten times a second, in place (`\r`, erase to end of line), and cleared at the
+ * end so the terminal is left clean. A dozen lines; a library would add more than it saves.
+ */
+
+import type { BatchProgress } from './run.js';
+
+const WIDTH = 24;
+
+/** Formats one progress line. `total` is the input's size in bytes when known, `read` what was read of it. */
+export function progressLine(p: BatchProgress, read: number, total: number | null, elapsedMs: number): string {
+  const rate = elapsedMs > 0 ? Math.round((p.written * 1000) / elapsedMs) : 0;
+  const counts = `${p.written.toLocaleString('en-US')} URLs (${rate.toLocaleString('en-US')}/s), ${p.blocked.toLocaleString('en-US')} blocked, ${p.invalid} invalid, ${p.fetches.toLocaleString('en-US')} robots.txt fetched, ${p.activeFetches} fetching`;
+  if (total === null || total === 0) return counts;
+  const share = Math.min(1, read / total);
+  const filled = Math.round(share * WIDTH);
+  return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${counts}`;
+}
+
+/** A throttled progress display writing to `write`. */
+export class ProgressDisplay {
+  private last = 0;
+  private readonly start = Date.now();
+  read = 0;
+
+  constructor(
+    private readonly write: (text: string) => unknown,
+    private readonly total: number | null,
+  ) {}
+
+  update(p: BatchProgress): void {
+    const now = Date.now();
+    if (now - this.last < 100) return;
+    this.last = now;
+    this.write(`\r${progressLine(p, this.read, this.total, now - this.start)}\u001b[K`);
+  }
+
+  /** Erases the line. */
+  clear(): void {
+    if (this.last !== 0) this.write('\r\u001b[K');
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The core of `robotskit batch`, usable in-process (tests, the bench): URL lines in, NDJSON verdicts out, in input
+ * order, with bounded memory whatever the input's length.
+ *
+ * - **One robots.txt fetch per origin**: the engine's crawl client shares each origin's fetch and caches the result
+ *   (an LRU of `maxOrigins` origins; beyond that an origin forgotten may be fetched again).
+ * - **Bounded concurrency**: at most `concurrency` robots.txt fetches at once over all origins (the client's
+ *   `maxConcurrentFetches`), and at most one per origin (the client never fetches an origin twice at once).
+ * - **Bounded memory**: at most `window` URLs are in flight or waiting to be written, and at most `perOrigin` of
+ *   them for one origin (so URLs waiting on one slow robots.txt cannot take the whole window); reading the input
+ *   pauses until there is room. Output is written in chunks and `write` may return a promise (backpressure): reading
+ *   waits for it.
+ * - **Output order is input order**: the record of input line k is written after those of every earlier line, so an
+ *   interrupted run leaves a prefix of the full output and can be resumed from the line after the last `index`
+ *   written (`--from-line`). Completion order would be faster to emit, but a prefix of it says nothing about which
+ *   lines are done; the price of input order is head-of-line waiting, bounded by the window and the fetch timeout.
+ * - **Every non-blank line gets exactly one record**; a line that is not a URL with a robots.txt gets an error
+ *   record. Blank lines and lines starting with `#` are skipped (their numbers still count in `index`).
+ */
+
+import {
+  type CrawlerInput,
+  type EffectivePolicy,
+  type FetchLike,
+  type RetrievalResult,
+  RobotsUrlError,
+  robotsTxtUrl,
+  type UrlVerdict,
+} from 'robotskit';
+import { cliClient } from '../commands/check.js';
+import { type ResolvedCrawler, resolveCrawler } from '../net.js';
+
+/** Options of {@link runBatch}. */
+export interface BatchOptions {
+  /** The input, one URL per line (line breaks removed). */
+  readonly lines: AsyncIterable<string>;
+  /** Receives whole NDJSON lines, several at a time; a returned promise is awaited before more are produced. */
+  readonly write: (chunk: string) => unknown;
+  /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
+  readonly crawler?: string | ResolvedCrawler;
+  /** The `fetch` for robots.txt requests. @default globalThis.fetch */
+  readonly fetch?: FetchLike;
+  /** robotskit's version, for the User-Agent. */
+  readonly version?: string;
+  /** Timeout of one robots.txt retrieval, ms. @default 10000 */
+  readonly timeoutMs?: number;
+  /** robots.txt fetches in flight at once, over all origins. @default 32 */
+  readonly concurrency?: number;
+  /** URLs in flight or waiting to be written, at most. @default 4096 */
+  readonly window?: number;
+  /** URLs of one origin in flight, at most. @default 512 */
+  readonly perOrigin?: number;
+  /** Origins kept in the client's cache. @default 100000 */
+  readonly maxOrigins?: number;
+  /** Input lines before this 1-based line number are skipped (to resume). @default 1 */
+  readonly fromLine?: number;
+  /** Called with the counters now and then (every 1,024 records and at the end). */
+  readonly onProgress?: (progress: BatchProgress) => void;
+}
+
+/** Counters of a batch run. */
+export interface BatchProgress {
+  /** Input lines read. */
+  readonly lines: number;
+  /** Records written (URLs and errors). */
+  readonly written: number;
+  readonly allowed: number;
+  readonly blocked: number;
+  /** Lines that were not URLs with a robots.txt. */
+  readonly invalid: number;
+  /** URLs in flight or waiting to be written. */
+  readonly pending: number;
+  /** robots.txt fetches made, in flight, and waiting for a slot. */
+  readonly fetches: number;
+  readonly activeFetches: number;
+  readonly queuedFetches: number;
+  /** Origins whose robots.txt got no HTTP answer at all (network errors, timeouts). */
+  readonly unreachable: number;
+}
+
+interface Slot {
+  done: boolean;
+  text: string;
+  promise: Promise<void> | null;
+}
+
+const CHUNK = 64 * 1024;
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
+}
+
+/** Why a line is not a URL with a robots.txt, in the engine's words. */
+function invalidReason(text: string): string {
+  try {
+    robotsTxtUrl(text);
+    return `not a URL with a robots.txt: ${JSON.stringify(text)}`;
+  } catch (error) {
+    return error instanceof RobotsUrlError ? error.message : String(error);
+  }
+}
+
+function errorRecord(index: number, text: string, kind: string, message: string): string {
+  return `{"index":${index},"url":${JSON.stringify(text)},"error":{"kind":"${kind}","message":${JSON.stringify(message)}}}\n`;
+}
+
+/**
+ * Checks every URL of `lines` and writes one NDJSON record per non-blank line, in input order:
+ * `{"index","url","allowed","line","rule","robotsUrl","fetch","policy"}`, or `{"index","url","error"}` for a line
+ * that is not a URL with a robots.txt. Resolves with the final counters once everything is written.
+ */
+export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
+  const crawler: ResolvedCrawler =
+    typeof options.crawler === 'object' ? options.crawler : resolveCrawler(options.crawler);
+  const window = positive(options.window, 4096, 'window');
+  const perOrigin = Math.min(window, positive(options.perOrigin, 512, 'perOrigin'));
+  const fromLine = positive(options.fromLine, 1, 'fromLine');
+  const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
+    maxOrigins: positive(options.maxOrigins, 100_000, 'maxOrigins'),
+  });
+  const ask: CrawlerInput = crawler.input;
+
+  // What every URL of an origin shares, serialised once per policy object (the client keeps it until it changes).
+  const fragments = new WeakMap<EffectivePolicy<RetrievalResult>, string>();
+  const unreachable = new WeakSet<RetrievalResult>();
+  let unreachableCount = 0;
+  function fragmentOf(v: UrlVerdict): string {
+    let fragment = fragments.get(v.policy);
+    if (fragment === undefined) {
+      const latest = v.latest;
+      const fetch = {
+        status: latest.status,
+        outcome: latest.outcome,
+        error: latest.error === null ? null : { kind: latest.error.kind, message: latest.error.message },
+      };
+      fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
+      fragments.set(v.policy, fragment);
+    }
+    if (latestFailed(v.latest) && !unreachable.has(v.latest)) {
+      unreachable.add(v.latest);
+      unreachableCount++;
+    }
+    return fragment;
+  }
+
+  function record(index: number, v: UrlVerdict): string {
+    if (v.allowed) allowed++;
+    else blocked++;
+    const rule = v.rule === null ? 'null' : JSON.stringify({ kind: v.rule.kind, pattern: v.rule.pattern });
+    return `{"index":${index},"url":${JSON.stringify(v.url)},"allowed":${v.allowed},"line":${v.line},"rule":${rule},${fragmentOf(v)}`;
+  }
+
+  let lines = 0;
+  let written = 0;
+  let allowed = 0;
+  let blocked = 0;
+  let invalid = 0;
+  const progress = (): BatchProgress => {
+    const stats = client.stats();
+    return {
+      lines,
+      written,
+      allowed,
+      blocked,
+      invalid,
+      pending: slots.length - head,
+      fetches: stats.fetches,
+      activeFetches: stats.activeFetches,
+      queuedFetches: stats.queuedFetches,
+      unreachable: unreachableCount,
+    };
+  };
+
+  // The window: slots in input order; `head` is the first not yet written.
+  let slots: (Slot | undefined)[] = [];
+  let head = 0;
+  const perOriginCount = new Map<string, number>();
+  let buffer = '';
+
+  async function flush(force: boolean): Promise<void> {
+    while (head < slots.length && slots[head]!.done) {
+      buffer += slots[head]!.text;
+      slots[head] = undefined;
+      head++;
+      written++;
+      if ((written & 1023) === 0) options.onProgress?.(progress());
+    }
+    if (head > 4096 && head * 2 > slots.length) {
+      slots = slots.slice(head);
+      head = 0;
+    }
+    if (buffer.length >= CHUNK || (force && buffer !== '')) {
+      const chunk = buffer;
+      buffer = '';
+      await options.write(chunk);
+    }
+  }
+
+  async function advance(): Promise<void> {
+    const first = slots[head]!;
+    if (!first.done) await first.promise;
+    await flush(false);
+  }
+
+  for await (const raw of options.lines) {
+    lines++;
+    if (lines < fromLine) continue;
+    const text = raw.trim();
+    if (text === '' || text.startsWith('#')) continue;
+    const index = lines;
+    while (slots.length - head >= window) await advance();
+
+    let url: URL | null = null;
+    try {
+      url = new URL(text);
+    } catch {
+      url = null;
+    }
+    if (
+      url === null ||
+      url.host === '' ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
+    ) {
+      invalid++;
+      slots.push({ done: true, text: errorRecord(index, text, 'invalid-url', invalidReason(text)), promise: null });
+      if (head < slots.length && slots[head]!.done) await flush(false);
+      continue;
+    }
+    // Most URLs are of origins already loaded: answered at once, without a promise each.
+    let known: UrlVerdict | null = null;
+    try {
+      known = client.peek(url, ask);
+    } catch {
+      known = null; // explain() below reports it on the line
+    }
+    if (known !== null) {
+      slots.push({ done: true, text: record(index, known), promise: null });
+      if (slots[head]!.done) await flush(false);
+      continue;
+    }
+    const origin = `${url.protocol}//${url.host}`;
+    while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
+    perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
+    const slot: Slot = { done: false, text: '', promise: null };
+    slot.promise = client.explain(url, ask).then(
+      (v) => {
+        slot.text = record(index, v);
+        settle(slot, origin);
+      },
+      (error: unknown) => {
+        // The engine rejects only URLs without a robots.txt; anything else is reported on the line, not thrown.
+        invalid++;
+        const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
+        slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
+        settle(slot, origin);
+      },
+    );
+    slots.push(slot);
+    if (slots[head]!.done) await flush(false);
+  }
+  while (head < slots.length) await advance();
+  await flush(true);
+  const final = progress();
+  options.onProgress?.(final);
+  return final;
+
+  function settle(slot: Slot, origin: string): void {
+    slot.done = true;
+    const left = perOriginCount.get(origin)! - 1;
+    if (left === 0) perOriginCount.delete(origin);
+    else perOriginCount.set(origin, left);
+  }
+}
+
+function latestFailed(latest: RetrievalResult): boolean {
+  return latest.status === null && latest.error !== null && latest.error.kind !== 'aborted';
+}
+
+/** Longest line kept; a longer one is cut there (and becomes an error record: no URL is that long). */
+export const MAX_LINE_CHARS = 1 << 20;
+
+/**
+ * Splits a byte stream into lines (`\n`, `\r\n`), decoding UTF-8; `onBytes` counts what was read. Memory stays
+ * bounded by {@link MAX_LINE_CHARS}: the rest of a longer line is dropped.
+ */
+export async function* linesOf(
+  chunks: AsyncIterable<Uint8Array>,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  let cut = false;
+  const line = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text);
+  for await (const chunk of chunks) {
+    onBytes?.(chunk.length);
+    const text = decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const piece = text.slice(start, nl);
+      start = nl + 1;
+      if (cut) {
+        cut = false;
+        continue;
+      }
+      yield line(rest === '' ? piece : rest + piece);
+      rest = '';
+    }
+    if (!cut) rest += text.slice(start);
+    if (rest.length > MAX_LINE_CHARS) {
+      yield rest.slice(0, MAX_LINE_CHARS);
+      rest = '';
+      cut = true;
+    }
+  }
+  rest += decoder.decode();
+  if (rest !== '' && !cut) yield line(rest);
+}

@@ -1,0 +1,132 @@
+/**
+ * `robotskit batch [file|-] [--ua …] [--concurrency N] [--from-line N] [--timeout s]`: URLs in, one per line (any mix
+ * of origins); NDJSON out, one record per non-blank line, in input order (see `../batch/run.ts` for why and for the
+ * bounds). A progress line on standard error when it is a terminal. Exit 0 when every URL was checked (whatever the
+ * verdicts), 2 on usage or I/O errors; lines that are not URLs are error records, not failures.
+ */
+
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { ProgressDisplay } from '../batch/progress.js';
+import { linesOf, runBatch } from '../batch/run.js';
+import { CliError, type Io } from '../io.js';
+import { parsePositive, parseTimeout, resolveCrawler } from '../net.js';
+
+/** Options of `batch`, as commander parsed them. */
+export interface BatchCommandOptions {
+  readonly ua?: string;
+  readonly concurrency: string;
+  readonly window: string;
+  readonly perOrigin: string;
+  readonly fromLine: string;
+  readonly timeout: string;
+}
+
+type Writable = Io['stdout'] & {
+  once?: (event: 'drain', listener: () => void) => unknown;
+  on?: (event: 'error', listener: (error: NodeJS.ErrnoException) => void) => unknown;
+};
+
+class OutputClosed extends Error {}
+
+/** Runs `batch`; returns the exit code. */
+export async function runBatchCommand(
+  io: Io,
+  file: string | undefined,
+  options: BatchCommandOptions,
+  version: string,
+): Promise<number> {
+  const crawler = resolveCrawler(options.ua);
+  const timeoutMs = parseTimeout(options.timeout);
+  const concurrency = parsePositive(options.concurrency, '--concurrency');
+  const window = parsePositive(options.window, '--window');
+  const perOrigin = parsePositive(options.perOrigin, '--per-origin');
+  const fromLine = parsePositive(options.fromLine, '--from-line');
+
+  let chunks: AsyncIterable<Uint8Array>;
+  let total: number | null = null;
+  if (file === undefined || file === '-') {
+    const stream = io.stdinStream?.();
+    if (stream?.isTTY === true) {
+      throw new CliError('batch reads URLs, one per line, from a file or standard input: give a file or pipe them in');
+    }
+    chunks =
+      stream ??
+      (async function* () {
+        yield await io.readStdin();
+      })();
+  } else {
+    try {
+      const info = await stat(file);
+      if (info.isDirectory()) throw new CliError(`cannot read URL file '${file}': it is a directory`);
+      total = info.size;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(error);
+      throw new CliError(`cannot read URL file '${file}': ${why}`);
+    }
+    chunks = createReadStream(file, { highWaterMark: 256 * 1024 });
+  }
+
+  const stdout = io.stdout as Writable;
+  let closed = false;
+  // Set by the error listener (TypeScript cannot see that), so read through a holder.
+  const state: { failure: Error | null } = { failure: null };
+  let waiting: ((error?: Error) => void) | null = null;
+  stdout.on?.('error', (error) => {
+    // A reader that went away (`| head`) is not an error of ours: stop quietly.
+    closed = true;
+    if (error.code !== 'EPIPE') state.failure = error;
+    waiting?.(new OutputClosed());
+  });
+  const write = (chunk: string): Promise<void> | undefined => {
+    if (closed) throw new OutputClosed();
+    const ok = stdout.write(chunk);
+    if (ok !== false || stdout.once === undefined) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      waiting = (error) => {
+        waiting = null;
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      stdout.once!('drain', () => waiting?.());
+    });
+  };
+
+  const display = io.stderr.isTTY === true ? new ProgressDisplay((s) => io.stderr.write(s), total) : null;
+  try {
+    const summary = await runBatch({
+      lines: linesOf(chunks, (n) => {
+        if (display !== null) display.read += n;
+      }),
+      write,
+      crawler,
+      version,
+      timeoutMs,
+      concurrency,
+      window,
+      perOrigin,
+      fromLine,
+      ...(display === null ? {} : { onProgress: (p) => display.update(p) }),
+    });
+    display?.clear();
+    if (display !== null) {
+      io.stderr.write(
+        `robotskit: ${summary.written} records: ${summary.allowed} allowed, ${summary.blocked} blocked, ${summary.invalid} invalid; ${summary.fetches} robots.txt fetched, ${summary.unreachable} unreachable\n`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    display?.clear();
+    if (error instanceof OutputClosed) {
+      if (state.failure === null) return 0;
+      throw new CliError(`cannot write the output: ${state.failure.message}`, 2, { cause: state.failure });
+    }
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (typeof code === 'string' && code.startsWith('E')) {
+      throw new CliError(`cannot read URL file '${file ?? '-'}': ${(error as Error).message}`, 2, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * `robotskit check <url…> [--ua <token|profile>] [--json] [--timeout <s>]`: fetch the robots.txt that governs each URL
+ * (the engine's crawl client: one fetch per origin) and say whether the crawler may fetch it, the deciding line, how
+ * the fetch went and the policy in force. Exit 0 when every URL is allowed, 1 when one is blocked, 2 on usage errors
+ * or when a robots.txt could not be fetched at all (no HTTP answer: DNS, connection, timeout).
+ */
+
+import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
+import { painter, useColor, visible } from '../format.js';
+import type { Io } from '../io.js';
+import {
+  checkUrlArgument,
+  describeFetch,
+  type FetchJson,
+  fetchJson,
+  isNetworkFailure,
+  parseTimeout,
+  policyJson,
+  type ResolvedCrawler,
+  resolveCrawler,
+  retrievalOptions,
+  robotsFetch,
+} from '../net.js';
+import { lineText } from './explain.js';
+
+/** Options of `check`, as commander parsed them. */
+export interface CheckOptions {
+  readonly ua?: string;
+  readonly json?: boolean;
+  /** Seconds, as typed. */
+  readonly timeout: string;
+}
+
+/** One URL's verdict, as `check --json` prints it (an array of these, in argument order). */
+export interface CheckJson {
+  /** The URL as given. */
+  readonly input: string;
+  /** The URL as a crawler requests it (WHATWG-normalised). */
+  readonly url: string;
+  readonly allowed: boolean;
+  /** The crawler asked for: a profile name or product token(s). */
+  readonly crawler: string;
+  /** 1-based line of the deciding rule; 0 when none decided. */
+  readonly line: number;
+  readonly rule: DecidingRule | null;
+  /** The deciding line as written. */
+  readonly ruleText: string | null;
+  readonly robotsUrl: string;
+  readonly fetch: FetchJson;
+  /** What applies to the origin and why: `rules`, `allow-all` or `disallow-all`. */
+  readonly policy: { mode: string; reason: string; message: string };
+  /** Why the fetch found no file (status, network error), in words; null when it found one. */
+  readonly problem: string | null;
+}
+
+/** The crawl client the network commands use: robotskit's User-Agent, the crawler of `--ua`, `--timeout`. */
+export function cliClient(
+  crawler: ResolvedCrawler,
+  timeoutMs: number,
+  version: string,
+  extra: { fetch?: FetchLike; maxConcurrentFetches?: number; maxOrigins?: number } = {},
+): RobotsClient {
+  const { userAgent, ...retrieval } = retrievalOptions(timeoutMs, version);
+  return createRobotsClient({
+    userAgent: userAgent!,
+    crawler: crawler.input,
+    retrieval,
+    fetch: robotsFetch,
+    ...extra,
+  });
+}
+
+/** Checks one URL with the client. */
+export async function checkOne(
+  client: RobotsClient,
+  input: string,
+  crawler: ResolvedCrawler,
+  timeoutMs: number,
+): Promise<{ result: CheckJson; networkFailure: boolean }> {
+  const verdict = await client.explain(input);
+  const { robots } = await client.policyFor(verdict.origin);
+  const ruleText = robots !== null && verdict.line > 0 ? lineText(robots, verdict.line) : null;
+  const result: CheckJson = {
+    input,
+    url: verdict.url,
+    allowed: verdict.allowed,
+    crawler: crawler.profile?.name ?? crawler.label,
+    line: verdict.line,
+    rule: verdict.rule,
+    ruleText,
+    robotsUrl: verdict.robotsUrl,
+    fetch: fetchJson(verdict.latest),
+    policy: policyJson(verdict.policy),
+    problem: describeFetch(verdict.latest, timeoutMs),
+  };
+  return { result, networkFailure: isNetworkFailure(verdict.latest) };
+}
+
+/** Runs `check`; returns the exit code. */
+export async function runCheck(
+  io: Io,
+  urls: readonly string[],
+  options: CheckOptions,
+  version: string,
+  fetchImpl?: FetchLike,
+): Promise<number> {
+  const crawler = resolveCrawler(options.ua);
+  const timeoutMs = parseTimeout(options.timeout);
+  for (const url of urls) checkUrlArgument(url);
+  const client = cliClient(crawler, timeoutMs, version, fetchImpl === undefined ? {} : { fetch: fetchImpl });
+  const checked = await Promise.all(urls.map((url) => checkOne(client, url, crawler, timeoutMs)));
+  const results = checked.map((c) => c.result);
+
+  // Network failures are reported once per robots.txt, as one line each.
+  let failed = false;
+  const reported = new Set<string>();
+  for (const { result: r, networkFailure } of checked) {
+    if (!networkFailure) continue;
+    failed = true;
+    if (reported.has(r.robotsUrl)) continue;
+    reported.add(r.robotsUrl);
+    io.stderr.write(
+      `robotskit: cannot fetch '${r.robotsUrl}': ${r.problem} (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+  }
+  const code = failed ? 2 : results.every((r) => r.allowed) ? 0 : 1;
+
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    return code;
+  }
+  const paint = painter(useColor(io));
+  const out: string[] = [];
+  for (const r of results) {
+    const verdict = r.allowed ? paint('green', 'ALLOWED') : paint('red', 'BLOCKED');
+    out.push(`${verdict}  ${paint('bold', visible(r.url))}  ${paint('dim', `for ${crawler.label}`)}`);
+    if (r.rule !== null) {
+      const via = r.rule.indexHtml ? ` (as ${r.rule.pattern}, Google's index.html rule)` : '';
+      out.push(`  rule     line ${r.line}: ${visible(r.ruleText ?? '')}${via}`);
+    } else if (r.policy.mode === 'rules') {
+      out.push(`  rule     ${paint('dim', 'no rule matched: allowed')}`);
+    } else {
+      out.push(
+        `  rule     ${paint('dim', `none: the whole site is ${r.policy.mode === 'allow-all' ? 'allowed' : 'disallowed'}`)}`,
+      );
+    }
+    const fetched =
+      r.problem ?? `HTTP ${r.fetch.status}, ${r.fetch.bytes} bytes${r.fetch.truncated ? ' (cut at the limit)' : ''}`;
+    const hops = r.fetch.redirects > 0 ? ` via ${r.fetch.redirects} redirect(s) to ${r.fetch.finalUrl}` : '';
+    out.push(`  robots   ${r.robotsUrl}${hops}: ${fetched}, ${r.fetch.ms} ms`);
+    if (r.fetch.html)
+      out.push(`           ${paint('yellow', 'the file is an HTML page: probably a misconfigured server')}`);
+    out.push(`  policy   ${r.policy.mode}: ${r.policy.message}`);
+  }
+  io.stdout.write(`${out.join('\n')}\n`);
+  return code;
+}

@@ -1,0 +1,192 @@
+/**
+ * What the network commands (`check`, `batch`, `audit`, `lint <url>`) share: the crawler named by `--ua`, the
+ * retrieval options of `--timeout`, and robots.txt fetch outcomes in words and as JSON. Retrieval itself is the
+ * engine's (`fetchRobotsTxt`, `createRobotsClient`); nothing here talks to the network.
+ */
+
+import {
+  type CrawlerInput,
+  type CrawlerProfile,
+  crawlerByName,
+  type EffectivePolicy,
+  type FetchLike,
+  type FetchResponseLike,
+  type RetrievalOptions,
+  type RetrievalResult,
+  RobotsUrlError,
+  robotsTxtUrl,
+} from 'robotskit';
+import { fetch as undiciFetch } from 'undici';
+import { parseAgents } from './commands/explain.js';
+import { CliError } from './io.js';
+
+/** The `User-Agent` robotskit sends for its own requests (robots.txt and pages). */
+export function cliUserAgent(version: string): string {
+  return `robotskit/${version} (robots.txt checker; +https://github.com/robotskit/robotskit)`;
+}
+
+/**
+ * The `fetch` the network commands give the engine: undici's. Node 20's built-in `fetch` is an older undici whose
+ * global dispatcher keeps a connection pool (about 20 KB) for every origin ever contacted, so a `batch` over many
+ * sites would grow by that much per site for the whole run; undici 7 drops a pool once its connections are closed.
+ */
+export const robotsFetch: FetchLike = (url, init) => undiciFetch(url, init) as unknown as Promise<FetchResponseLike>;
+
+/** The default crawler when `--ua` is not given: robotskit's own token, which in practice gets the `*` group. */
+export const DEFAULT_CRAWLER = 'robotskit';
+
+/** The crawler `--ua` names: a catalogue profile by name (`Googlebot-Image`), else product token(s), comma-separated. */
+export interface ResolvedCrawler {
+  /** What the engine is asked with. */
+  readonly input: CrawlerInput;
+  /** The profile, when `--ua` named one. */
+  readonly profile: CrawlerProfile | null;
+  /** The names, for people. */
+  readonly label: string;
+}
+
+/** Reads `--ua`: a crawler of the catalogue (its fallback order and `*` handling apply), else product tokens. */
+export function resolveCrawler(ua: string | undefined): ResolvedCrawler {
+  if (ua === undefined) return { input: DEFAULT_CRAWLER, profile: null, label: DEFAULT_CRAWLER };
+  const profile = crawlerByName(ua.trim());
+  if (profile !== undefined) {
+    return { input: profile, profile, label: `${profile.name} (profile: ${profile.tokens.join(' \u2192 ')})` };
+  }
+  const tokens = parseAgents(ua);
+  return { input: tokens.length === 1 ? tokens[0]! : tokens, profile: null, label: tokens.join(', ') };
+}
+
+/** Reads `--timeout <seconds>` into milliseconds. */
+export function parseTimeout(text: string): number {
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new CliError(`--timeout must be a positive number of seconds, not '${text}'`);
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** Reads a positive integer option. */
+export function parsePositive(text: string, name: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${name} must be a positive integer, not '${text}'`);
+  return n;
+}
+
+/**
+ * Retrieval options for one `--timeout`: it bounds the whole exchange, and each wait within it. Each robots.txt is
+ * fetched once per run, so its connection is closed rather than kept alive: over thousands of sites, idle kept-alive
+ * sockets would pile up (one per site for seconds each) and run into the open-file limit.
+ */
+export function retrievalOptions(
+  timeoutMs: number,
+  version: string,
+): Omit<RetrievalOptions, 'fetch' | 'clock' | 'signal'> {
+  return {
+    userAgent: cliUserAgent(version),
+    headers: { connection: 'close' },
+    timeouts: { headers: timeoutMs, idle: timeoutMs, total: timeoutMs },
+  };
+}
+
+/** Checks a URL argument before anything is fetched: absolute, with a robots.txt (http, https, ftp). */
+export function checkUrlArgument(text: string): void {
+  try {
+    robotsTxtUrl(text);
+  } catch (error) {
+    if (!(error instanceof RobotsUrlError)) throw error;
+    if (error.code === 'unsupported-scheme') throw new CliError(`invalid URL '${text}': ${error.message}`);
+    const hint = /^[a-z][a-z0-9+.-]*:/i.test(text.trim())
+      ? ''
+      : `: it has no scheme (did you mean 'https://${text.trim()}'?)`;
+    throw new CliError(`invalid URL '${text}'${hint}`);
+  }
+}
+
+const CODE_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+  UND_ERR_SOCKET: 'connection closed by the server',
+};
+
+/** True when no HTTP answer came back at all (DNS, connection, TLS, timeout, reset…): a network error. */
+export function isNetworkFailure(result: RetrievalResult): boolean {
+  return result.status === null && result.error !== null && result.error.kind !== 'aborted';
+}
+
+/** Why a retrieval found no usable file, in one line; null for a 2xx with a body. */
+export function describeFetch(result: RetrievalResult, timeoutMs?: number): string | null {
+  const error = result.error;
+  if (error !== null) {
+    const known = error.code === null ? undefined : CODE_WORDS[error.code];
+    if (known !== undefined) return known;
+    switch (error.kind) {
+      case 'timeout':
+        if (timeoutMs !== undefined) {
+          const seconds = timeoutMs / 1000;
+          return error.phase === 'body'
+            ? `no complete response within ${seconds} s`
+            : `no response within ${seconds} s`;
+        }
+        return error.message;
+      case 'dns':
+        return `host not found (${error.message})`;
+      case 'too-many-redirects':
+      case 'redirect-loop':
+      case 'invalid-url':
+        return `${error.message} (Google treats that as "crawl everything")`;
+      default:
+        return error.message;
+    }
+  }
+  const status = result.status;
+  if (status === null || (status >= 200 && status < 300)) return null;
+  if (status === 429 || status >= 500)
+    return `HTTP ${status}: a server error (Google treats the site as fully disallowed until the file can be fetched)`;
+  return `HTTP ${status}: no robots.txt there (Google treats that as "crawl everything")`;
+}
+
+/** A retrieval as JSON: what was fetched, what came back, what it means. */
+export interface FetchJson {
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly status: number | null;
+  /** `rules`, `allow-all` or `disallow-all`. */
+  readonly outcome: RetrievalResult['outcome'];
+  readonly error: { readonly kind: string; readonly message: string } | null;
+  readonly redirects: number;
+  readonly bytes: number;
+  readonly truncated: boolean;
+  readonly html: boolean;
+  readonly ms: number;
+}
+
+/** A retrieval as {@link FetchJson}. */
+export function fetchJson(result: RetrievalResult): FetchJson {
+  return {
+    url: result.robotsUrl,
+    finalUrl: result.finalUrl,
+    status: result.status,
+    outcome: result.outcome,
+    error: result.error === null ? null : { kind: result.error.kind, message: result.error.message },
+    redirects: result.redirects.length,
+    bytes: result.size,
+    truncated: result.truncated,
+    html: result.html,
+    ms: result.timings.totalMs,
+  };
+}
+
+/** The effective policy as JSON. */
+export function policyJson(policy: EffectivePolicy<RetrievalResult>): {
+  mode: string;
+  reason: string;
+  message: string;
+} {
+  return { mode: policy.mode, reason: policy.reason, message: policy.message };
+}

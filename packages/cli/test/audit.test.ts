@@ -1,0 +1,170 @@
+/**
+ * `robotskit audit` against a real HTTP server on 127.0.0.1: robots.txt, X-Robots-Tag headers (each line kept apart)
+ * and robots meta tags combined per crawler, with the reasons and exit codes (0 crawlable and indexable, 1 not, 2
+ * error).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditJson } from '../src/commands/audit.js';
+import { run } from './helpers.js';
+import { type Site, Sites } from './sites.js';
+
+const sites = new Sites();
+let site: Site;
+const html = (head: string) => `<!doctype html><html><head><title>t</title>${head}</head><body>hi</body></html>`;
+
+beforeAll(async () => {
+  site = await sites.start((req, res) => {
+    const page = (head: string, headers: [string, string][] = []) => {
+      const flat: string[] = ['content-type', 'text/html; charset=utf-8'];
+      for (const [k, v] of headers) flat.push(k, v);
+      res.writeHead(200, flat).end(html(head));
+    };
+    switch (req.url) {
+      case '/robots.txt':
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /blocked/\n');
+      case '/ok':
+        return page('');
+      case '/meta-noindex':
+        return page('<meta name="robots" content="noindex, follow">');
+      case '/header-noindex':
+        return page('', [['X-Robots-Tag', 'noindex']]);
+      case '/googlebot-noindex':
+        return page('', [['X-Robots-Tag', 'googlebot: noindex']]);
+      case '/two-headers':
+        // Two lines: nofollow is for googlebot only, noindex for everyone. Joined with a comma they would read
+        // "googlebot: nofollow, noindex": both for googlebot only.
+        return page('', [
+          ['X-Robots-Tag', 'googlebot: nofollow'],
+          ['X-Robots-Tag', 'noindex'],
+        ]);
+      case '/meta-googlebot-nofollow':
+        return page('<meta name="googlebot" content="nofollow">');
+      case '/blocked/noindex':
+        return page('<meta name="robots" content="noindex">');
+      case '/blocked/plain':
+        return page('');
+      case '/moved':
+        return void res.writeHead(301, { location: '/ok' }).end();
+      case '/expired':
+        return page('<meta name="robots" content="unavailable_after: 2001-01-01">');
+      case '/text':
+        return void res.writeHead(200, { 'content-type': 'text/plain', 'x-robots-tag': 'noindex' }).end('plain');
+      case '/slow':
+        return;
+      default:
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end(html(''));
+    }
+  });
+});
+afterAll(() => sites.closeAll());
+
+const audit = async (path: string, ...args: string[]) => {
+  const result = await run(['audit', `${site.origin}${path}`, '--json', ...args]);
+  return { code: result.code, stderr: result.stderr, doc: JSON.parse(result.stdout) as AuditJson };
+};
+
+describe('robotskit audit', () => {
+  it('a plain page can be crawled and indexed (exit 0)', async () => {
+    const { code, doc } = await audit('/ok');
+    expect(code).toBe(0);
+    expect(doc).toMatchObject({
+      url: `${site.origin}/ok`,
+      crawler: 'robotskit',
+      crawlable: true,
+      indexable: true,
+      followable: true,
+      verdict: 'can be crawled and indexed',
+      reasons: ['nothing stops it'],
+      page: { status: 200, contentType: 'text/html; charset=utf-8', xRobotsTag: [], meta: [] },
+      robots: { allowed: true, robotsUrl: `${site.origin}/robots.txt`, fetch: { status: 200 } },
+    });
+    const text = await run(['audit', `${site.origin}/ok`]);
+    expect(text.stdout.split('\n').slice(0, 6)).toEqual([
+      `${site.origin}/ok  for robotskit`,
+      '  verdict  can be crawled and indexed',
+      `  crawl    allowed by ${site.origin}/robots.txt (rules)`,
+      '  page     HTTP 200, text/html; charset=utf-8, 0 robots meta tag(s), 0 X-Robots-Tag header(s)',
+      '  index    yes',
+      '  follow   yes',
+    ]);
+  });
+
+  it('meta noindex and X-Robots-Tag noindex each stop indexing, and say where (exit 1)', async () => {
+    const meta = await audit('/meta-noindex');
+    expect(meta.code).toBe(1);
+    expect(meta.doc).toMatchObject({ crawlable: true, indexable: false, followable: true });
+    expect(meta.doc.reasons).toEqual(['the page says noindex: <meta name="robots" content="noindex, follow">']);
+    expect(meta.doc.page.meta).toEqual([{ name: 'robots', content: 'noindex, follow' }]);
+    const header = await audit('/header-noindex');
+    expect(header.code).toBe(1);
+    expect(header.doc.reasons).toEqual(['the page says noindex: X-Robots-Tag: noindex']);
+    expect(header.doc.verdict).toBe('can be crawled, will not be indexed');
+  });
+
+  it('directives for one crawler apply to it (and its profile’s tokens) only', async () => {
+    expect((await audit('/googlebot-noindex', '--ua', 'Googlebot')).doc.indexable).toBe(false);
+    expect((await audit('/googlebot-noindex', '--ua', 'bingbot')).doc.indexable).toBe(true);
+    // Googlebot-Image's profile obeys what is addressed to googlebot.
+    const image = await audit('/meta-googlebot-nofollow', '--ua', 'Googlebot-Image');
+    expect(image.doc).toMatchObject({ crawler: 'Googlebot-Image', indexable: true, followable: false });
+    expect(image.doc.reasons).toContain('its links are not followed: <meta name="googlebot" content="nofollow">');
+    expect(image.code).toBe(0);
+  });
+
+  it('keeps X-Robots-Tag header lines apart', async () => {
+    const google = await audit('/two-headers', '--ua', 'Googlebot');
+    expect(google.doc).toMatchObject({ indexable: false, followable: false });
+    expect(google.doc.page.xRobotsTag).toEqual(['googlebot: nofollow', 'noindex']);
+    const other = await audit('/two-headers', '--ua', 'OtherBot');
+    expect(other.doc).toMatchObject({ indexable: false, followable: true });
+  });
+
+  it('a page blocked by robots.txt never shows its noindex to the crawler, and says so', async () => {
+    const blocked = await audit('/blocked/noindex');
+    expect(blocked.code).toBe(1);
+    expect(blocked.doc).toMatchObject({ crawlable: false, indexable: false, followable: false });
+    expect(blocked.doc.reasons).toEqual([
+      'robots.txt blocks it: line 2: Disallow: /blocked/',
+      'the page says noindex (<meta name="robots" content="noindex">), but robots.txt keeps the crawler from fetching the page, so it never sees that: allow crawling for the noindex to work',
+    ]);
+    const plain = await audit('/blocked/plain');
+    expect(plain.doc.reasons).toEqual([
+      'robots.txt blocks it: line 2: Disallow: /blocked/',
+      'a URL that cannot be crawled can still be indexed from links to it, without its content',
+    ]);
+    expect(plain.doc.verdict).toBe('cannot be crawled');
+  });
+
+  it('redirects, errors, expired pages and non-HTML responses', async () => {
+    const moved = await audit('/moved');
+    expect(moved.code).toBe(1);
+    expect(moved.doc.reasons).toEqual([
+      `the URL redirects (HTTP 301) to ${site.origin}/ok: the target is what gets indexed`,
+    ]);
+    expect((await audit('/gone')).doc.reasons).toEqual(['HTTP 404: an error page is not indexed']);
+    expect((await audit('/expired')).doc.reasons[0]).toBe('unavailable_after has passed (2001-01-01T00:00:00.000Z)');
+    const text = await audit('/text');
+    expect(text.doc).toMatchObject({ indexable: false, page: { xRobotsTag: ['noindex'], meta: [] } });
+  });
+
+  it('network errors and bad arguments are one line and exit 2', async () => {
+    const slow = await run(['audit', `${site.origin}/slow`, '--timeout', '0.3']);
+    expect(slow).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `robotskit: cannot fetch '${site.origin}/slow': no complete response within 0.3 s\n`,
+    });
+    const closed = await sites.closedOrigin();
+    expect(await run(['audit', `${closed}/x`])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `robotskit: cannot fetch '${closed}/x': connection refused\n`,
+    });
+    expect((await run(['audit', 'ftp://example.com/x'])).stderr).toBe(
+      "robotskit: cannot audit 'ftp://example.com/x': only http and https URLs are supported\n",
+    );
+    expect((await run(['audit', 'nope'])).stderr).toBe(
+      "robotskit: invalid URL 'nope': it has no scheme (did you mean 'https://nope'?)\n",
+    );
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * `robotskit batch` and its core against real HTTP servers on 127.0.0.1: one robots.txt request per origin (counted
+ * on the servers), input order, error records for bad lines, the concurrency bound (measured on the servers), and
+ * memory bounds: reading stops while the window, one origin's share of it, or the output is full.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type BatchProgress, linesOf, runBatch } from '../src/batch/run.js';
+import { run } from './helpers.js';
+import { type Site, Sites } from './sites.js';
+
+const sites = new Sites();
+afterEach(async () => {
+  await sites.closeAll();
+  sites.maxInFlight = 0;
+});
+
+interface BatchRecord {
+  index: number;
+  url: string;
+  allowed?: boolean;
+  line?: number;
+  rule?: { kind: string; pattern: string } | null;
+  robotsUrl?: string;
+  fetch?: { status: number | null; outcome: string; error: { kind: string; message: string } | null };
+  policy?: { mode: string; reason: string };
+  error?: { kind: string; message: string };
+}
+const records = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as BatchRecord);
+
+/** A site whose robots.txt disallows /private-<n>/. */
+const ruled = (n: number) => sites.serve({ '/robots.txt': { body: `User-agent: *\nDisallow: /private-${n}/\n` } });
+
+/** Lines from an array, counting how many were pulled. */
+function counted(lines: readonly string[]) {
+  const state = { pulled: 0 };
+  async function* gen() {
+    for (const l of lines) {
+      state.pulled++;
+      yield l;
+    }
+  }
+  return { state, lines: gen() };
+}
+
+describe('robotskit batch', () => {
+  it('checks URLs of many origins with exactly one robots.txt request per origin, in input order', async () => {
+    const many: Site[] = [];
+    for (let i = 0; i < 20; i++) many.push(await ruled(i));
+    const missing = await sites.serve({});
+    const down = await sites.serve({ '/robots.txt': { status: 500 } });
+    const input: string[] = [];
+    for (let n = 0; n < 2000; n++) {
+      const i = n % 22;
+      if (i === 20) input.push(`${missing.origin}/p/${n}`);
+      else if (i === 21) input.push(`${down.origin}/p/${n}`);
+      else input.push(`${many[i]!.origin}/${n % 3 === 0 ? `private-${i}` : 'public'}/${n}`);
+    }
+    const result = await run(['batch', '-', '--concurrency', '5'], { stdin: `${input.join('\n')}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const out = records(result.stdout);
+    expect(out.map((r) => r.index)).toEqual(input.map((_, k) => k + 1));
+    out.forEach((r, k) => {
+      const i = k % 22;
+      expect(r.url).toBe(input[k]);
+      if (i === 20) expect(r).toMatchObject({ allowed: true, fetch: { status: 404 }, policy: { mode: 'allow-all' } });
+      else if (i === 21)
+        expect(r).toMatchObject({ allowed: false, fetch: { status: 500 }, policy: { mode: 'disallow-all' } });
+      else expect(r.allowed).toBe(k % 3 !== 0);
+    });
+    expect(out[0]).toEqual({
+      index: 1,
+      url: input[0],
+      allowed: false,
+      line: 2,
+      rule: { kind: 'disallow', pattern: '/private-0/' },
+      robotsUrl: `${many[0]!.origin}/robots.txt`,
+      fetch: { status: 200, outcome: 'rules', error: null },
+      policy: { mode: 'rules', reason: 'fetched' },
+    });
+    for (const site of [...many, missing, down]) expect(site.requests).toEqual(['/robots.txt']);
+    expect(sites.maxInFlight).toBeLessThanOrEqual(5);
+    // Each robots.txt is fetched once, so no connection is kept alive (the servers would keep one open for 5 s).
+    await vi.waitFor(() => expect(sites.connections).toBe(0), { timeout: 2000 });
+  });
+
+  it('writes an error record for each line that is not a URL, skips blank and # lines, never crashes', async () => {
+    const site = await ruled(1);
+    const closed = await sites.closedOrigin();
+    const stdin = [
+      `${site.origin}/a`,
+      '',
+      '# a comment',
+      'not a url',
+      '   ',
+      'mailto:someone@example.com',
+      'http://',
+      `  ${site.origin}/private-1/x  `,
+      `${closed}/x`,
+      `${site.origin}/last`,
+    ].join('\r\n');
+    const result = await run(['batch'], { stdin });
+    expect(result.code).toBe(0);
+    const out = records(result.stdout);
+    expect(out.map((r) => [r.index, r.error?.kind ?? r.allowed])).toEqual([
+      [1, true],
+      [4, 'invalid-url'],
+      [6, 'invalid-url'],
+      [7, 'invalid-url'],
+      [8, false],
+      [9, false],
+      [10, true],
+    ]);
+    expect(out[1]!.error!.message).toContain('not an absolute URL');
+    expect(out[2]!.error!.message).toContain('unsupported scheme "mailto:"');
+    expect(out[5]).toMatchObject({
+      fetch: { status: null, outcome: 'disallow-all', error: { kind: 'connect' } },
+      policy: { mode: 'disallow-all', reason: 'unreachable' },
+    });
+  });
+
+  it('reads a file, resumes with --from-line, and reports file errors in one line', async () => {
+    const site = await ruled(2);
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, [1, 2, 3, 4, 5].map((n) => `${site.origin}/private-2/${n}`).join('\n'));
+    const all = await run(['batch', file]);
+    expect(records(all.stdout).map((r) => r.index)).toEqual([1, 2, 3, 4, 5]);
+    const resumed = await run(['batch', file, '--from-line', '4']);
+    expect(records(resumed.stdout).map((r) => [r.index, r.url])).toEqual([
+      [4, `${site.origin}/private-2/4`],
+      [5, `${site.origin}/private-2/5`],
+    ]);
+    expect(await run(['batch', join(dir, 'nope.txt')])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `robotskit: cannot read URL file '${join(dir, 'nope.txt')}': no such file\n`,
+    });
+    expect((await run(['batch', dir])).stderr).toBe(`robotskit: cannot read URL file '${dir}': it is a directory\n`);
+    expect((await run(['batch', file, '--concurrency', '0'])).stderr).toBe(
+      "robotskit: --concurrency must be a positive integer, not '0'\n",
+    );
+  });
+
+  it('draws progress and a summary on standard error only when it is a terminal', async () => {
+    const site = await ruled(6);
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-6/${n}`).join('\n'));
+    const tty = await run(['batch', file], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(
+      /\r\[#+-*\] +\d+% [\d,]+ URLs \([\d,]+\/s\), [\d,]+ blocked, 0 invalid, 1 robots\.txt fetched/,
+    );
+    expect(
+      tty.stderr.endsWith(
+        'robotskit: 3000 records: 0 allowed, 3000 blocked, 0 invalid; 1 robots.txt fetched, 0 unreachable\n',
+      ),
+    ).toBe(true);
+    expect(records(tty.stdout)).toHaveLength(3000);
+    const piped = await run(['batch', file]);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('refuses to wait for URLs typed on a terminal', async () => {
+    const io = {
+      stdout: { write: () => true },
+      stderr: {
+        write: (s: string) => {
+          err += s;
+        },
+      },
+      readStdin: async () => new Uint8Array(),
+      stdinStream: () => Object.assign((async function* () {})(), { isTTY: true }),
+      env: {},
+    };
+    let err = '';
+    const { main } = await import('../src/main.js');
+    expect(await main(['batch'], io)).toBe(2);
+    expect(err).toContain('give a file or pipe them in');
+  });
+
+  it('keeps at most --concurrency robots.txt fetches in flight, one per origin', async () => {
+    const held: (() => void)[] = [];
+    const slow: Site[] = [];
+    for (let i = 0; i < 10; i++) {
+      slow.push(
+        await sites.start((_req, res) => {
+          held.push(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /x\n'));
+        }),
+      );
+    }
+    const input = [];
+    for (let n = 0; n < 200; n++) input.push(`${slow[n % 10]!.origin}/${n % 2 ? 'x' : 'y'}/${n}`);
+    let stdout = '';
+    const done = runBatch({
+      lines: counted(input).lines,
+      write: (s) => {
+        stdout += s;
+      },
+      concurrency: 3,
+    });
+    await vi.waitFor(() => expect(held.length).toBe(3));
+    for (let released = 1; released <= 10; released++) {
+      held[released - 1]!();
+      await vi.waitFor(() => expect(held.length).toBe(Math.min(10, released + 3)));
+      expect(sites.inFlight).toBeLessThanOrEqual(3);
+    }
+    const summary = await done;
+    expect(sites.maxInFlight).toBe(3);
+    expect(summary).toMatchObject({ written: 200, allowed: 100, blocked: 100, fetches: 10, pending: 0 });
+    for (const site of slow) expect(site.requests).toEqual(['/robots.txt']);
+    expect(records(stdout).map((r) => r.index)).toEqual(input.map((_, k) => k + 1));
+  });
+});
+
+describe('memory bounds', () => {
+  async function heldSite() {
+    let release = () => {};
+    const site = await sites.start((_req, res) => {
+      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    });
+    return { site, release: () => release() };
+  }
+
+  it('stops reading while the window is full of URLs waiting behind a slow robots.txt', async () => {
+    const { site: slow, release } = await heldSite();
+    const fast = await ruled(3);
+    const input = [`${slow.origin}/first`];
+    for (let n = 0; n < 5000; n++) input.push(`${fast.origin}/page/${n}`);
+    const { state, lines } = counted(input);
+    let written = 0;
+    const done = runBatch({
+      lines,
+      write: (s) => {
+        written += s.split('\n').length - 1;
+      },
+      window: 100,
+    });
+    await vi.waitFor(() => expect(slow.requests).toEqual(['/robots.txt']));
+    await vi.waitFor(() => expect(state.pulled).toBe(101));
+    // Input order: nothing can be written before the first line's record.
+    expect(written).toBe(0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(state.pulled).toBe(101);
+    release();
+    expect((await done).written).toBe(5001);
+    expect(written).toBe(5001);
+  });
+
+  it('lets one origin take at most --per-origin of the window', async () => {
+    const { site: slow, release } = await heldSite();
+    const fast = await ruled(4);
+    const input: string[] = [];
+    for (let n = 0; n < 50; n++) input.push(`${slow.origin}/p/${n}`);
+    for (let n = 0; n < 50; n++) input.push(`${fast.origin}/p/${n}`);
+    const { state, lines } = counted(input);
+    const done = runBatch({ lines, write: () => {}, window: 1000, perOrigin: 10 });
+    await vi.waitFor(() => expect(state.pulled).toBe(11));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(state.pulled).toBe(11);
+    release();
+    expect((await done).written).toBe(100);
+  });
+
+  it('stops reading while the output does not drain (backpressure)', async () => {
+    const site = await ruled(5);
+    const input: string[] = [];
+    for (let n = 0; n < 20_000; n++) input.push(`${site.origin}/p/${n}`);
+    const { state, lines } = counted(input);
+    let drain = () => {};
+    let chunks = 0;
+    const done = runBatch({
+      lines,
+      window: 64,
+      write: () => {
+        chunks++;
+        // The first chunk is never drained until the test says so.
+        return chunks === 1
+          ? new Promise<void>((r) => {
+              drain = r;
+            })
+          : undefined;
+      },
+    });
+    await vi.waitFor(() => expect(chunks).toBe(1));
+    const pulledAtStall = state.pulled;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(state.pulled).toBe(pulledAtStall);
+    // One chunk (64 KiB of records) plus the window, not the whole input.
+    expect(pulledAtStall).toBeLessThan(1000);
+    drain();
+    const summary: BatchProgress = await done;
+    expect(summary.written).toBe(20_000);
+    expect(site.requests).toEqual(['/robots.txt']);
+  });
+
+  it('splits lines with a bounded buffer', async () => {
+    const enc = new TextEncoder();
+    async function* chunks() {
+      yield enc.encode('a\r\nb');
+      yield enc.encode('c\n');
+      yield enc.encode(`${'x'.repeat(1_100_000)}`);
+      yield enc.encode('tail\nlast');
+    }
+    const got: string[] = [];
+    for await (const line of linesOf(chunks())) got.push(line.length > 20 ? `long:${line.length}` : line);
+    expect(got).toEqual(['a', 'bc', 'long:1048576', 'last']);
+  });
+});

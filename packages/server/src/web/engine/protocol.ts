@@ -1,0 +1,121 @@
+/**
+ * Messages between the tester and its engine worker. Everything is plain data (structured clone): the worker parses,
+ * lints and answers; the page only renders.
+ */
+
+/** The two readings the tester offers. */
+export type Dialect = 'google' | 'legacy';
+
+/** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
+export const MATRIX_MAX_URLS = 25;
+
+export interface AnalysisRequest {
+  /** Increasing; the page ignores answers older than its newest request. */
+  readonly id: number;
+  readonly text: string;
+  readonly urls: readonly string[];
+  /**
+   * The crawlers to give verdicts for (one row per URL and crawler), as typed: a catalogue name selects that
+   * crawler's profile, anything else is matched as a product token. None: the `*` group.
+   */
+  readonly crawlers: readonly string[];
+  readonly dialect: Dialect;
+  /** Compute the every-crawler matrix (only while it is shown). */
+  readonly matrix: boolean;
+}
+
+/** A lint diagnostic with offsets in the editor's units (UTF-16, the text as the editor holds it). */
+export interface EditorDiagnostic {
+  readonly from: number;
+  readonly to: number;
+  readonly line: number;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly code: string;
+  readonly message: string;
+  readonly docs: string;
+}
+
+/** A verdict in one reading. */
+export interface Verdict {
+  readonly allowed: boolean;
+  /** 1-based line of the deciding rule, 0 when no rule decided. */
+  readonly line: number;
+  /** `disallow: /private` as written in the model, null when no rule decided. */
+  readonly rule: string | null;
+  /** Which groups applied: `specific`, `global` or `none`. */
+  readonly groups: string;
+  /** The token whose groups applied (profiles), or the token matched. */
+  readonly token: string | null;
+}
+
+/** One URL for the chosen crawler: the verdict in the chosen reading, and the other reading's for comparison. */
+export interface VerdictRow {
+  readonly url: string;
+  /** The path and query that were matched. */
+  readonly path: string;
+  readonly crawler: string;
+  readonly verdict: Verdict;
+  /** The same question in the other dialect. */
+  readonly other: Verdict;
+}
+
+export interface MatrixRow {
+  readonly crawler: string;
+  readonly operator: string;
+  readonly kind: string;
+  /** One per URL of the request (at most {@link MATRIX_MAX_URLS}), in order. */
+  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: string }[];
+}
+
+/** Where the 1994 reading and Google's differ, for the differences list. */
+export interface DifferenceRow {
+  readonly kind: string;
+  readonly line: number;
+  readonly lines: readonly number[];
+  readonly google: string;
+  readonly legacy: string;
+}
+
+/** What depends on the URLs and crawlers: sent first, as soon as the file is parsed. */
+export interface VerdictsAnswer {
+  readonly type: 'verdicts';
+  readonly id: number;
+  /** Which text these verdicts were computed on (increases when the text changes). */
+  readonly textSerial: number;
+  readonly rows: readonly VerdictRow[];
+  readonly matrix: readonly MatrixRow[] | null;
+  /** The crawlers asked about, in words (`Google · follows Googlebot.`, `3 crawlers: …`). */
+  readonly crawlerSummary: string;
+  /** What to know about the crawler choices (a name that is not a product token…). */
+  readonly crawlerNotes: readonly string[];
+  readonly bytes: number;
+  readonly groups: number;
+  /** Parsing this text (both readings), in milliseconds, whenever it was done. */
+  readonly parseMs: number;
+  /** Answering this request's URLs and crawlers, in milliseconds. */
+  readonly ms: number;
+}
+
+/** What depends only on the text: lint diagnostics and dialect differences, sent after the verdicts. */
+export interface FileAnswer {
+  readonly type: 'file';
+  readonly id: number;
+  /** Which text this describes (compare with {@link VerdictsAnswer.textSerial}). */
+  readonly textSerial: number;
+  readonly diagnostics: readonly EditorDiagnostic[];
+  readonly differences: readonly DifferenceRow[];
+  /** Linting this text and finding its differences, in milliseconds, whenever it was done. */
+  readonly ms: number;
+}
+
+/** Sent once when the worker starts: the catalogue's crawler names, for the chooser's suggestions. */
+export interface CatalogueAnswer {
+  readonly type: 'catalogue';
+  readonly names: readonly string[];
+}
+
+export type WorkerAnswer =
+  | CatalogueAnswer
+  | VerdictsAnswer
+  | FileAnswer
+  | { readonly type: 'failure'; readonly id: number; readonly message: string };

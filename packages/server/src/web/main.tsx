@@ -1,0 +1,7 @@
+/** Entry point: styles, then the shell mounted on `#app`. */
+
+import { render } from 'preact';
+import { App } from './app.js';
+import './styles.css';
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,211 @@
+/**
+ * The robots.txt editor: CodeMirror 6 with line numbers, robots.txt colouring, the engine's lint diagnostics (gutter
+ * marks, underlines, hover text; F8 / Shift-F8 jump between them) and a highlighted "deciding line".
+ */
+
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { bracketMatching, indentOnInput } from '@codemirror/language';
+import { type Diagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { EditorState, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
+import {
+  Decoration,
+  type DecorationSet,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
+import { useEffect, useRef } from 'preact/hooks';
+import type { EditorDiagnostic } from '../../engine/protocol.js';
+import { robotsTxtLanguage } from './robots-language.js';
+
+/** Marks one line (1-based) as the deciding line, or clears the mark with 0. */
+const setDecidingLine = StateEffect.define<number>();
+
+const decidingLine = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(value, tr) {
+    value = value.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(setDecidingLine)) continue;
+      if (effect.value < 1 || effect.value > tr.state.doc.lines) return Decoration.none;
+      const line = tr.state.doc.line(effect.value);
+      const builder = new RangeSetBuilder<Decoration>();
+      builder.add(
+        line.from,
+        line.from,
+        Decoration.line({ class: 'cm-deciding-line', attributes: { 'data-deciding': 'true' } }),
+      );
+      value = builder.finish();
+    }
+    return value;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+const theme = EditorView.theme({
+  '&': { fontSize: '13.5px', height: '100%' },
+  '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.55' },
+  '.cm-content': { padding: '6px 0' },
+  '.cm-gutters': { background: '#f6f7f9', borderRight: '1px solid #e3e6eb', color: '#8a93a0' },
+  '.cm-activeLine': { background: '#f3f6fb' },
+  '.cm-activeLineGutter': { background: '#e9eef7' },
+  '.cm-deciding-line': { background: '#fff4c2 !important', boxShadow: 'inset 3px 0 0 #e0a400' },
+  '.cm-tooltip-lint': { maxWidth: '28rem' },
+  '&.cm-focused': { outline: 'none' },
+});
+
+/**
+ * The diagnostic after (or before) the selection, in order of start then end, wrapping around. CodeMirror's own
+ * next-diagnostic command continues after the end of the selection, so it skips a diagnostic that starts inside
+ * another one (a typo inside a two-line dialect difference); this one visits each diagnostic in turn.
+ */
+function stepIssue(
+  view: EditorView,
+  issues: readonly EditorDiagnostic[],
+  direction: 1 | -1,
+): { issue: EditorDiagnostic; index: number } | null {
+  if (issues.length === 0) return null;
+  const { from, to } = view.state.selection.main;
+  const after = (d: EditorDiagnostic) => d.from > from || (d.from === from && d.to > to);
+  const before = (d: EditorDiagnostic) => d.from < from || (d.from === from && d.to < to);
+  let index: number;
+  if (direction === 1) {
+    index = issues.findIndex(after);
+    if (index < 0) index = 0;
+  } else {
+    index = issues.findLastIndex(before);
+    if (index < 0) index = issues.length - 1;
+  }
+  const issue = issues[index]!;
+  const length = view.state.doc.length;
+  view.dispatch({
+    selection: { anchor: Math.min(issue.from, length), head: Math.min(issue.to, length) },
+    scrollIntoView: true,
+  });
+  return { issue, index };
+}
+
+/** Sorted by start, then end: the order {@link stepIssue} walks. */
+function sortIssues(diagnostics: readonly EditorDiagnostic[]): EditorDiagnostic[] {
+  return [...diagnostics].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
+export interface EditorHandle {
+  view: EditorView;
+  /** Marks `line` (1-based), scrolling it into view when `scroll`; 0 clears. */
+  showLine(line: number, scroll: boolean): void;
+  /** Selects the next (previous) lint issue and reports it through `onIssue`. */
+  nextIssue(): void;
+  previousIssue(): void;
+  replace(text: string): void;
+}
+
+interface Props {
+  initial: string;
+  diagnostics: readonly EditorDiagnostic[];
+  onChange: (text: string) => void;
+  onReady: (handle: EditorHandle) => void;
+  /** Told which issue keyboard navigation moved to (index in start order, of `total`). */
+  onIssue: (issue: EditorDiagnostic, index: number, total: number) => void;
+  describedBy?: string;
+}
+
+function toCodeMirror(diagnostics: readonly EditorDiagnostic[], length: number): Diagnostic[] {
+  return diagnostics.map((d) => {
+    const from = Math.min(d.from, length);
+    return {
+      from,
+      to: Math.min(Math.max(d.to, from), length),
+      severity: d.severity,
+      source: d.code,
+      message: d.message,
+    };
+  });
+}
+
+export function RobotsEditor({ initial, diagnostics, onChange, onReady, onIssue, describedBy }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const changed = useRef(onChange);
+  changed.current = onChange;
+  const issues = useRef<EditorDiagnostic[]>([]);
+  const issueReport = useRef(onIssue);
+  issueReport.current = onIssue;
+  const step = (editor: EditorView, direction: 1 | -1): boolean => {
+    const found = stepIssue(editor, issues.current, direction);
+    if (found) issueReport.current(found.issue, found.index, issues.current.length);
+    return found !== null;
+  };
+
+  useEffect(() => {
+    const state = EditorState.create({
+      doc: initial,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        highlightActiveLine(),
+        robotsTxtLanguage,
+        lintGutter(),
+        decidingLine,
+        keymap.of([
+          { key: 'F8', run: (editor) => step(editor, 1) },
+          { key: 'Shift-F8', run: (editor) => step(editor, -1) },
+          ...lintKeymap,
+          ...defaultKeymap,
+          ...historyKeymap,
+        ]),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({
+          'aria-label': 'robots.txt',
+          'aria-multiline': 'true',
+          ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+        }),
+        theme,
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) changed.current(update.state.doc.toString());
+        }),
+      ],
+    });
+    const editor = new EditorView({ state, parent: host.current! });
+    view.current = editor;
+    onReady({
+      view: editor,
+      showLine(line, scroll) {
+        const effects: StateEffect<unknown>[] = [setDecidingLine.of(line)];
+        if (scroll && line >= 1 && line <= editor.state.doc.lines) {
+          effects.push(EditorView.scrollIntoView(editor.state.doc.line(line).from, { y: 'center' }));
+        }
+        editor.dispatch({ effects });
+      },
+      nextIssue() {
+        editor.focus();
+        step(editor, 1);
+      },
+      previousIssue() {
+        editor.focus();
+        step(editor, -1);
+      },
+      replace(text) {
+        editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text }, selection: { anchor: 0 } });
+      },
+    });
+    return () => editor.destroy();
+    // The editor is created once; later props reach it through the handle and the diagnostics effect.
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor) return;
+    issues.current = sortIssues(diagnostics);
+    editor.dispatch(setDiagnostics(editor.state, toCodeMirror(diagnostics, editor.state.doc.length)));
+  }, [diagnostics]);
+
+  return <div class="editor" ref={host} />;
+}

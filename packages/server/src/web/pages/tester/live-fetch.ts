@@ -1,0 +1,89 @@
+/**
+ * Loading a site's live robots.txt through the service: `GET /api/fetch?url=<site or robots.txt URL>`, which answers
+ * JSON with the body text and the fetch outcome (`{ robotsUrl, finalUrl, outcome, status, error, content, truncated,
+ * html, … }`). The browser never fetches other sites itself (no CORS, and the service applies its address guard).
+ */
+
+import { ApiError, apiGet } from '../../api.js';
+
+/** What the tester shows about a load. */
+export interface LiveFile {
+  /** The robots.txt URL that was fetched (after redirects when the service says). */
+  readonly url: string;
+  /** The body as text, or null when there was none (404, network error…). */
+  readonly text: string | null;
+  /** `rules`, `allow-all` or `disallow-all` (how a crawler must read the outcome), when the service says. */
+  readonly outcome: string | null;
+  readonly status: number | null;
+  /** Why there is no usable body, in words, when there is none. */
+  readonly problem: string | null;
+  /** What else to know about a body that was loaded (cut at 500 KiB, an HTML page, how crawlers must read it). */
+  readonly notes: readonly string[];
+}
+
+function decodeBase64(text: string): string {
+  const bin = atob(text);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** Reads the service's answer; tolerant of the field names the contract allows (`body` text or `bodyBase64`). */
+export function liveFileFrom(data: unknown, requested: string): LiveFile {
+  const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const text =
+    str(d.content) ??
+    str(d.body) ??
+    str(d.text) ??
+    (str(d.bodyBase64) !== null ? decodeBase64(d.bodyBase64 as string) : null);
+  const status = typeof d.httpStatus === 'number' ? d.httpStatus : typeof d.status === 'number' ? d.status : null;
+  const error = d.error as { message?: unknown; kind?: unknown } | null | undefined;
+  const outcome = str(d.outcome);
+  let problem: string | null = null;
+  if (text === null) {
+    if (error && typeof error.message === 'string') problem = error.message;
+    else if (status !== null) problem = `The server answered HTTP ${status} with no robots.txt.`;
+    else problem = 'The service returned no robots.txt body.';
+    if (!/[.!?]$/.test(problem)) problem += '.';
+    if (outcome === 'allow-all') problem += ' Crawlers may fetch everything on this site.';
+    if (outcome === 'disallow-all') problem += ' Crawlers must treat the whole site as disallowed for now.';
+  }
+  const notes: string[] = [];
+  if (text !== null) {
+    if (d.truncated === true) notes.push('It is longer than 500 KiB: Google reads only the first 500 KiB, shown here.');
+    if (d.html === true) notes.push('The server sent an HTML page, not a robots.txt.');
+    if (outcome === 'allow-all') notes.push('Crawlers must treat this answer as allowing everything.');
+    if (outcome === 'disallow-all') notes.push('Crawlers must treat this answer as disallowing everything for now.');
+  }
+  return {
+    url: str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested,
+    text,
+    outcome,
+    status,
+    problem,
+    notes,
+  };
+}
+
+/** Fetches through the service; rejects with a message fit to show. */
+export async function loadLiveRobotsTxt(site: string, signal?: AbortSignal): Promise<LiveFile> {
+  const target = site.trim();
+  if (target === '') throw new Error('Type a site (example.com) or a robots.txt URL first.');
+  try {
+    return liveFileFrom(await apiGet<unknown>(`/api/fetch?url=${encodeURIComponent(target)}`, signal), target);
+  } catch (error) {
+    if (
+      error instanceof ApiError &&
+      error.status === 404 &&
+      error.code === 'not-found' &&
+      /no route/.test(error.message)
+    ) {
+      throw new Error('This service cannot fetch live files (it has no /api/fetch). Paste the robots.txt instead.');
+    }
+    throw error;
+  }
+}

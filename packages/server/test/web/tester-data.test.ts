@@ -1,0 +1,101 @@
+/**
+ * The tester's plain-data modules, outside the browser: the share-link codec and reading the service's live-file
+ * answers. (Everything that needs a page is in ../browser.)
+ */
+
+import { describe, expect, it } from 'vitest';
+import { liveFileFrom } from '../../src/web/pages/tester/live-fetch.js';
+import { decodeState, encodeState, type TesterState } from '../../src/web/pages/tester/share.js';
+
+describe('share links', () => {
+  const state: TesterState = {
+    text: 'User-agent: *\nDisallow: /ä/ and emoji 🤖\n',
+    urls: 'https://example.com/a\n/b',
+    crawler: 'Googlebot, GPTBot',
+    dialect: 'legacy',
+  };
+
+  it('round-trips every field through a URL-safe hash', async () => {
+    const hash = await encodeState(state);
+    expect(hash).toMatch(/^#s=[A-Za-z0-9_-]+$/);
+    expect(await decodeState(hash)).toEqual(state);
+    expect(await decodeState(hash.slice(1))).toEqual(state);
+  });
+
+  it('ignores hashes that are not share links and explains damaged ones', async () => {
+    expect(await decodeState('')).toBeNull();
+    expect(await decodeState('#section-2')).toBeNull();
+    await expect(decodeState('#s=AAAAnot-deflate')).rejects.toThrow(/The link is damaged/);
+    const hash = await encodeState(state);
+    await expect(decodeState(hash.slice(0, hash.length - 10))).rejects.toThrow(/cut short/);
+  });
+
+  it('falls back to defaults for fields a link lacks', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, t: 'User-agent: *' }));
+    const deflated = new Uint8Array(
+      await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer(),
+    );
+    const hash = `#s=${Buffer.from(deflated).toString('base64url')}`;
+    expect(await decodeState(hash)).toEqual({ text: 'User-agent: *', urls: '', crawler: '', dialect: 'google' });
+  });
+});
+
+describe('live file answers', () => {
+  const base = {
+    robotsUrl: 'https://example.com/robots.txt',
+    finalUrl: 'https://www.example.com/robots.txt',
+    outcome: 'rules',
+    status: 200,
+    error: null,
+    content: 'User-agent: *\nDisallow: /x\n',
+    truncated: false,
+    html: false,
+  };
+
+  it('reads the body and where it came from', () => {
+    expect(liveFileFrom(base, 'example.com')).toEqual({
+      url: 'https://www.example.com/robots.txt',
+      text: 'User-agent: *\nDisallow: /x\n',
+      outcome: 'rules',
+      status: 200,
+      problem: null,
+      notes: [],
+    });
+  });
+
+  it('says what a cut, HTML or non-rules body means', () => {
+    expect(liveFileFrom({ ...base, truncated: true, html: true, outcome: 'allow-all' }, 'x').notes).toEqual([
+      'It is longer than 500 KiB: Google reads only the first 500 KiB, shown here.',
+      'The server sent an HTML page, not a robots.txt.',
+      'Crawlers must treat this answer as allowing everything.',
+    ]);
+  });
+
+  it('explains a missing body: the error, or the status, and what crawlers must do', () => {
+    const network = liveFileFrom(
+      {
+        ...base,
+        finalUrl: null,
+        content: null,
+        status: null,
+        outcome: 'disallow-all',
+        error: { kind: 'network', message: 'connection refused' },
+      },
+      'example.com',
+    );
+    expect(network.url).toBe('https://example.com/robots.txt');
+    expect(network.text).toBeNull();
+    expect(network.problem).toBe('connection refused. Crawlers must treat the whole site as disallowed for now.');
+    const missing = liveFileFrom({ ...base, content: null, status: 404, outcome: 'allow-all' }, 'example.com');
+    expect(missing.problem).toBe(
+      'The server answered HTTP 404 with no robots.txt. Crawlers may fetch everything on this site.',
+    );
+  });
+
+  it('accepts a body as base64 and survives answers that are not objects', () => {
+    const encoded = liveFileFrom({ bodyBase64: Buffer.from('User-agent: *\n').toString('base64') }, 'example.com');
+    expect(encoded.text).toBe('User-agent: *\n');
+    expect(encoded.url).toBe('example.com');
+    expect(liveFileFrom(null, 'example.com').problem).toBe('The service returned no robots.txt body.');
+  });
+});
