@@ -163,6 +163,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       token: options.token,
       now,
       fetching: workers.length > 0,
+      onFilesDue: () => {
+        for (const worker of workers) worker.wake();
+      },
       ...(resolvePolicy ? { resolvePolicy } : {}),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,

@@ -245,6 +245,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         lastCheckedAt: null,
         nextCheckAt: new Date(clock.now()).toISOString(),
         recrawlPending: false,
+        fetchingSince: null,
         size: null,
         errors: null,
         warnings: null,
@@ -333,6 +334,78 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect([...new Uint8Array(await raw.arrayBuffer())]).toEqual([...bytes]);
       expect((await call('GET', `/api/files/${file!.id}`)).body).toMatchObject({ latestVersionId: versions[0]!.id });
+    });
+
+    it("lists a file's fetches newest first, each with the version it started, for its timeline", async () => {
+      const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
+        id: number;
+      };
+      const [file] = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
+        .files;
+      const t = clock.now();
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t }));
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t + DAY }));
+      await fetchAndRecord(file!.id, resultOf('error', { at: t + 2 * DAY }));
+      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow: /x\n', at: t + 3 * DAY }));
+      const versions = (
+        (await call('GET', `/api/files/${file!.id}/versions`)).body as { versions: { id: number; fetchId: number }[] }
+      ).versions;
+      expect(versions).toHaveLength(3);
+
+      const reply = await call('GET', `/api/files/${file!.id}/fetches`);
+      expect(reply.status).toBe(200);
+      const fetches = (reply.body as { fetches: Record<string, unknown>[] }).fetches;
+      expect(fetches.map((f) => [f.startedAt, f.outcome, f.httpStatus, f.size])).toEqual([
+        [new Date(t + 3 * DAY).toISOString(), 'fetched', 200, 27],
+        [new Date(t + 2 * DAY).toISOString(), 'error', 503, null],
+        [new Date(t + DAY).toISOString(), 'fetched', 200, 24],
+        [new Date(t).toISOString(), 'fetched', 200, 24],
+      ]);
+      expect(fetches[1]).toMatchObject({ error: { kind: 'http-status', message: 'HTTP 503' } });
+      expect(fetches.map((f) => f.versionId)).toEqual([versions[0]!.id, versions[1]!.id, null, versions[2]!.id]);
+      for (const version of versions) {
+        expect(fetches.find((f) => f.versionId === version.id)?.id).toBe(version.fetchId);
+      }
+
+      const page = (await call('GET', `/api/files/${file!.id}/fetches?limit=2`)).body as { fetches: { id: number }[] };
+      expect(page.fetches.map((f) => f.id)).toEqual(fetches.slice(0, 2).map((f) => f.id));
+      const next = (await call('GET', `/api/files/${file!.id}/fetches?limit=2&before=${page.fetches[1]!.id}`)).body as {
+        fetches: { id: number }[];
+      };
+      expect(next.fetches.map((f) => f.id)).toEqual(fetches.slice(2).map((f) => f.id));
+      const since = (await call('GET', `/api/files/${file!.id}/fetches?since=${new Date(t + DAY).toISOString()}`))
+        .body as { fetches: unknown[] };
+      expect(since.fetches).toHaveLength(3);
+
+      expect((await call('GET', `/api/files/${file!.id}/fetches?since=yesterday`)).body).toEqual({
+        error: { code: 'invalid-request', message: 'since is not a date: yesterday' },
+      });
+      expect((await call('GET', `/api/files/${file!.id}/fetches?limit=0`)).status).toBe(400);
+      expect((await call('GET', `/api/files/${file!.id}/fetches?color=red`)).status).toBe(400);
+      expect((await call('GET', '/api/files/999999/fetches')).body).toMatchObject({ error: { code: 'not-found' } });
+    });
+
+    it('says which files a worker is fetching right now, and forgets leases that ran out', async () => {
+      const property = (await call('POST', '/api/properties', { property: 'https://example.com/' })).body as {
+        id: number;
+      };
+      const filesOf = async () =>
+        ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: Record<string, unknown>[] })
+          .files;
+      expect((await filesOf())[0]).toMatchObject({ fetchingSince: null });
+      const claimedAt = clock.now();
+      const [claim] = await claimDueFiles(database.db, database.dialect, {
+        owner: 'w',
+        limit: 1,
+        leaseMs: 60_000,
+        now: claimedAt,
+      });
+      expect((await filesOf())[0]).toMatchObject({ fetchingSince: new Date(claimedAt).toISOString() });
+      expect((await call('GET', `/api/files/${claim!.id}`)).body).toMatchObject({
+        fetchingSince: new Date(claimedAt).toISOString(),
+      });
+      clock.advance(60_000);
+      expect((await filesOf())[0]).toMatchObject({ fetchingSince: null });
     });
 
     it('hides files not found for 30 days unless all=true', async () => {
@@ -470,6 +543,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/properties/{id}/files',
           'GET /api/files/{id}',
           'GET /api/files/{id}/versions',
+          'GET /api/files/{id}/fetches',
           'POST /api/files/{id}/recrawl',
           'GET /api/versions/{id}',
           'GET /api/versions/{id}/raw',

@@ -166,6 +166,46 @@ describe.each(testDatabases)('workers on $dialect', (target) => {
       }
     });
 
+    it('wakes from its idle sleep when told that files are due, instead of waiting it out', async () => {
+      const config = target.config();
+      const [database] = await openMany(config, 1);
+      const clock = new ManualClock(10 * DAY);
+      const [id] = await seedFiles(database!, 1, clock.now() + DAY);
+      const recorded: number[] = [];
+      let rounds = 0;
+      let onRecorded: () => void = () => {};
+      const fetched = new Promise<void>((resolve) => {
+        onRecorded = resolve;
+      });
+      // An idle sleep of an hour: only wake() can make this worker claim the file within the test's time.
+      const worker = new Worker({
+        db: database!.db,
+        dialect: database!.dialect,
+        retrieve: countingRetrieval(clock, new Map(), { n: 1 }),
+        now: clock.now,
+        idleMs: 60 * 60_000,
+        eachRound: async () => {
+          rounds++;
+        },
+        onRecorded: (file) => {
+          recorded.push(file.id);
+          onRecorded();
+        },
+      });
+      try {
+        worker.start();
+        await expect.poll(() => rounds).toBe(1);
+        expect(recorded).toEqual([]);
+        await database!.db.updateTable('robots_files').set({ next_fetch_at: clock.now() }).execute();
+        worker.wake();
+        await fetched;
+        expect(recorded).toEqual([id]);
+      } finally {
+        await worker.stop();
+        await database!.close();
+      }
+    });
+
     it('records a retrieval that throws as a failed fetch and retries it with backoff', async () => {
       const config = target.config();
       const [database] = await openMany(config, 1);

@@ -57,6 +57,8 @@ export interface AppOptions {
    * @default 1000
    */
   readonly impactMaxUrls?: number;
+  /** Called when files become due now (recrawl, new property or host): the service wakes its idle workers. */
+  readonly onFilesDue?: () => void;
   /**
    * Largest request body.
    * @default 1 MiB
@@ -86,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     version,
     fetch: options.fetch ?? createGuardedFetch(),
     impactMaxUrls: options.impactMaxUrls ?? 1000,
+    wakeWorkers: options.onFilesDue ?? (() => {}),
   };
   if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
 

@@ -21,4 +21,6 @@ export interface ApiContext {
   readonly fetch: GuardedFetch;
   /** Default cap of sitemap URLs an impact check reads. */
   readonly impactMaxUrls: number;
+  /** Tells this process's workers that files are due now (a recrawl, a new property), so none waits out its sleep. */
+  readonly wakeWorkers: () => void;
 }

@@ -2,7 +2,7 @@
  * Rows to API JSON: times as ISO strings, JSON columns parsed, unknowns as null (never a made-up zero).
  */
 
-import type { FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
+import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
 import type { HostRow, PropertyRow } from '../db/schema.js';
 import type { EffectivePolicy } from './effective-policy.js';
 
@@ -36,7 +36,12 @@ function statusReason(row: FileReportRow): string | null {
   return row.fetch_error_message ?? (row.fetch_http_status === null ? 'failed' : `HTTP ${row.fetch_http_status}`);
 }
 
-export function fileJson(row: FileReportRow, policy: EffectivePolicy | null) {
+/**
+ * A file as listed. `now` decides whether a worker holds it at this moment (`fetchingSince`): a lease that has run
+ * out belongs to a worker that is gone.
+ */
+export function fileJson(row: FileReportRow, policy: EffectivePolicy | null, now: number) {
+  const leased = row.leased_at !== null && row.lease_expires_at !== null && row.lease_expires_at > now;
   return {
     id: row.id,
     url: row.url,
@@ -48,6 +53,7 @@ export function fileJson(row: FileReportRow, policy: EffectivePolicy | null) {
     lastCheckedAt: isoTime(row.fetch_started_at),
     nextCheckAt: isoTime(row.next_fetch_at),
     recrawlPending: row.recrawl_requested_at !== null,
+    fetchingSince: leased ? isoTime(row.leased_at) : null,
     size: row.fetch_outcome === 'fetched' ? row.fetch_size : null,
     errors: row.fetch_outcome === 'fetched' ? row.lint_errors : null,
     warnings: row.fetch_outcome === 'fetched' ? row.lint_warnings : null,
@@ -58,8 +64,8 @@ export function fileJson(row: FileReportRow, policy: EffectivePolicy | null) {
   };
 }
 
-export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy | null) {
-  return { ...fileJson(row, policy), hostSource: row.host_source, hostRank: row.host_rank };
+export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy | null, now: number) {
+  return { ...fileJson(row, policy, now), hostSource: row.host_source, hostRank: row.host_rank };
 }
 
 export function lastFetchJson(row: FileReportRow) {
@@ -92,5 +98,18 @@ export function versionJson(row: VersionListRow) {
     size: row.size,
     bodyHash: row.body_hash,
     headers: parseJson<Record<string, string>>(row.headers_json, {}),
+  };
+}
+
+export function fetchPointJson(row: FetchPointRow) {
+  return {
+    id: row.id,
+    startedAt: isoTime(row.started_at),
+    finishedAt: isoTime(row.finished_at),
+    outcome: row.outcome,
+    httpStatus: row.http_status,
+    size: row.size,
+    error: row.error_kind === null ? null : { kind: row.error_kind, message: row.error_message ?? '' },
+    versionId: row.version_id,
   };
 }

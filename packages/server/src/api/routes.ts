@@ -19,6 +19,7 @@ import {
   type FileReportRow,
   getFileReport,
   getVersion,
+  listFetches,
   listPropertyFiles,
   listVersions,
   propertiesOfFile,
@@ -28,11 +29,21 @@ import { requestRecrawl } from '../monitor/claim.js';
 import type { ApiContext } from './context.js';
 import type { EffectivePolicy } from './effective-policy.js';
 import { ApiError } from './errors.js';
-import { fileJson, hostJson, lastFetchJson, propertyFileJson, propertyJson, versionJson } from './json.js';
+import {
+  fetchPointJson,
+  fileJson,
+  hostJson,
+  lastFetchJson,
+  propertyFileJson,
+  propertyJson,
+  versionJson,
+} from './json.js';
 import { PropertyInputError, parseAddedHost, parsePropertyInput } from './property-input.js';
 import {
   AddHostBody,
   CreatePropertyBody,
+  FetchesQuery,
+  FetchPoint,
   FileDetail,
   FilesQuery,
   Health,
@@ -110,6 +121,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       }
       try {
         const row = await createProperty(db, dialect, input, context.now());
+        context.wakeWorkers();
         return reply.status(201).send(await propertyDetail(row.id));
       } catch (error) {
         if (error instanceof PropertyExistsError) throw new ApiError(409, 'property-exists', error.message);
@@ -192,6 +204,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       }
       const row = await addPropertyHost(db, dialect, property.id, host, 'user', ['https', 'http'], context.now());
       if (!row) throw new ApiError(409, 'property-exists', `${host} is already a host of ${property.name}`);
+      context.wakeWorkers();
       return reply.status(201).send(hostJson(row));
     },
   );
@@ -216,7 +229,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
           : { hideNotFoundBefore: context.now() - context.hideNotFoundAfterMs }),
       });
       const files = [];
-      for (const row of rows) files.push(propertyFileJson(row, await policyOf(row)));
+      for (const row of rows) files.push(propertyFileJson(row, await policyOf(row), context.now()));
       return { files };
     },
   );
@@ -234,7 +247,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     async (request) => {
       const row = await fileOr404(request.params.id);
       return {
-        ...fileJson(row, await policyOf(row)),
+        ...fileJson(row, await policyOf(row), context.now()),
         lastFetch: lastFetchJson(row),
         properties: await propertiesOfFile(db, row.id),
       };
@@ -257,6 +270,34 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     },
   );
 
+  api.get(
+    '/api/files/:id/fetches',
+    {
+      schema: {
+        summary: 'The fetch attempts of a file, newest first (for its timeline of outcomes and sizes)',
+        tags: ['files'],
+        params: IdParams,
+        querystring: FetchesQuery,
+        response: { 200: Type.Object({ fetches: Type.Array(FetchPoint) }), ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      await fileOr404(request.params.id);
+      const q = request.query;
+      let since: number | undefined;
+      if (q.since !== undefined) {
+        since = Date.parse(q.since);
+        if (Number.isNaN(since)) throw new ApiError(400, 'invalid-request', `since is not a date: ${q.since}`);
+      }
+      const rows = await listFetches(db, request.params.id, {
+        limit: q.limit ?? 500,
+        ...(since === undefined ? {} : { since }),
+        ...(q.before === undefined ? {} : { before: q.before }),
+      });
+      return { fetches: rows.map(fetchPointJson) };
+    },
+  );
+
   api.post(
     '/api/files/:id/recrawl',
     {
@@ -272,8 +313,9 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       if (!(await requestRecrawl(db, request.params.id, context.now()))) {
         throw new ApiError(404, 'not-found', `no robots.txt file with id ${request.params.id}`);
       }
+      context.wakeWorkers();
       const row = await fileOr404(request.params.id);
-      return reply.status(202).send(fileJson(row, await policyOf(row)));
+      return reply.status(202).send(fileJson(row, await policyOf(row), context.now()));
     },
   );
 

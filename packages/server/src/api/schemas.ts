@@ -115,6 +115,9 @@ export const RobotsFile = Type.Object({
   lastCheckedAt: Nullable(Time),
   nextCheckAt: Time,
   recrawlPending: Type.Boolean({ description: 'a recrawl was requested and has not run yet' }),
+  fetchingSince: Nullable(
+    Type.String({ format: 'date-time', description: 'a worker holds the file and is fetching it, since this time' }),
+  ),
   size: Nullable(Type.Integer({ description: 'bytes of the last fetched file; null when the last fetch failed' })),
   errors: Nullable(Type.Integer({ description: 'lint errors of the last fetched content; null until linted' })),
   warnings: Nullable(Type.Integer({ description: 'lint warnings of the last fetched content; null until linted' })),
@@ -135,6 +138,28 @@ export const FileDetail = Type.Object({
   lastFetch: Nullable(FetchSummary),
   properties: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
 });
+
+export const FetchPoint = Type.Object({
+  id: Type.Integer(),
+  startedAt: Time,
+  finishedAt: Time,
+  outcome: FetchSummary.properties.outcome,
+  httpStatus: Nullable(Type.Integer()),
+  size: Nullable(Type.Integer({ description: 'bytes of the body, null without one' })),
+  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  versionId: Nullable(Type.Integer({ description: 'the version this fetch started, when its content was new' })),
+});
+
+export const FetchesQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 500 })),
+    since: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601: only fetches started at or after this' }),
+    ),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'only fetches with a smaller id (paging)' })),
+  },
+  { additionalProperties: false },
+);
 
 export const Version = Type.Object({
   id: Type.Integer(),

@@ -16,6 +16,7 @@ export interface FileReportRow {
   readonly next_fetch_at: number;
   readonly priority: number;
   readonly recrawl_requested_at: number | null;
+  readonly leased_at: number | null;
   readonly lease_expires_at: number | null;
   readonly consecutive_failures: number;
   readonly failing_since: number | null;
@@ -59,6 +60,7 @@ function fileReportQuery(db: Kysely<Schema>) {
       'f.next_fetch_at',
       'f.priority',
       'f.recrawl_requested_at',
+      'f.leased_at',
       'f.lease_expires_at',
       'f.consecutive_failures',
       'f.failing_since',
@@ -199,6 +201,67 @@ export async function getVersion(
     content: row.content ?? null,
     previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
   };
+}
+
+/** A fetch as the timeline shows it. */
+export interface FetchPointRow {
+  readonly id: number;
+  readonly started_at: number;
+  readonly finished_at: number;
+  readonly outcome: FetchOutcome;
+  readonly http_status: number | null;
+  readonly size: number | null;
+  readonly error_kind: string | null;
+  readonly error_message: string | null;
+  /** The version this fetch started (its content differed from the fetch before), or null. */
+  readonly version_id: number | null;
+}
+
+/** Options of {@link listFetches}. */
+export interface FetchListOptions {
+  /**
+   * At most this many, newest first.
+   * @default 500
+   */
+  readonly limit?: number;
+  /** Only fetches started at or after this time. */
+  readonly since?: number;
+  /** Only fetches with a smaller id (paging backwards). */
+  readonly before?: number;
+}
+
+/** A file's fetch attempts, newest first, each with the version it started. */
+export async function listFetches(
+  db: Kysely<Schema>,
+  fileId: number,
+  options: FetchListOptions = {},
+): Promise<FetchPointRow[]> {
+  let query = db
+    .selectFrom('fetches as x')
+    .leftJoin('versions as v', 'v.fetch_id', 'x.id')
+    .select([
+      'x.id',
+      'x.started_at',
+      'x.finished_at',
+      'x.outcome',
+      'x.http_status',
+      'x.size',
+      'x.error_kind',
+      'x.error_message',
+      'v.id as version_id',
+    ])
+    .where('x.file_id', '=', fileId);
+  if (options.since !== undefined) query = query.where('x.started_at', '>=', options.since);
+  if (options.before !== undefined) query = query.where('x.id', '<', options.before);
+  const rows = await query
+    .orderBy('x.id', 'desc')
+    .limit(options.limit ?? 500)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    size: r.size === null ? null : Number(r.size),
+    version_id: r.version_id === null ? null : Number(r.version_id),
+  }));
 }
 
 /** Aggregates come back as strings or bigints on some drivers; ids and sizes are plain numbers here. */

@@ -88,16 +88,17 @@ async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T
   await Promise.all(lanes);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when any of `signals` aborts. */
+function sleep(ms: number, ...signals: AbortSignal[]): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signals.some((s) => s.aborted)) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      for (const s of signals) s.removeEventListener('abort', done);
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
+    for (const s of signals) s.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -107,6 +108,10 @@ export class Worker {
   readonly #options: WorkerOptions;
   readonly #now: () => number;
   #stop = new AbortController();
+  /** Ends the current idle sleep early; replaced for each sleep. */
+  #nap = new AbortController();
+  /** A wake-up arrived since the last claim: skip the next sleep. */
+  #woken = false;
   #loop: Promise<void> | undefined;
   #lastPrune = Number.NEGATIVE_INFINITY;
 
@@ -147,6 +152,7 @@ export class Worker {
     this.#loop = (async () => {
       while (!signal.aborted) {
         let claimed = 0;
+        this.#woken = false;
         try {
           await this.#maybePrune();
           claimed = await this.runOnce();
@@ -154,9 +160,21 @@ export class Worker {
         } catch (error) {
           this.#options.onError?.(error);
         }
-        if (claimed === 0) await sleep(this.#options.idleMs ?? 5000, signal);
+        if (claimed === 0 && !this.#woken) {
+          this.#nap = new AbortController();
+          await sleep(this.#options.idleMs ?? 5000, signal, this.#nap.signal);
+        }
       }
     })();
+  }
+
+  /**
+   * Ends an idle sleep now, so files that just became due (a recrawl request, a new property) are claimed at once
+   * rather than after up to `idleMs`. Harmless while the worker is busy: it claims again right after its round.
+   */
+  wake(): void {
+    this.#woken = true;
+    this.#nap.abort();
   }
 
   /** Stops the loop after the files in hand are recorded. */
