@@ -3,7 +3,39 @@
  * the service's `{ error: { code, message } }` bodies, network failures and non-JSON answers into {@link ApiError}s
  * with a message fit to show. Paths are the service's (`/api/properties`); the UI is always served by the service
  * itself, so they are same-origin.
+ *
+ * A service started with `--token` wants `Authorization: Bearer <token>` on writes. The token a person types (see
+ * `components/api-error.tsx`) is kept in this browser's local storage and sent with every call.
  */
+
+const TOKEN_KEY = 'robotskit.token';
+
+/** The access token saved in this browser, or null. */
+export function apiToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Saves (or, with null, forgets) the access token sent with every call. */
+export function setApiToken(token: string | null): void {
+  try {
+    if (token === null || token === '') localStorage.removeItem(TOKEN_KEY);
+    else localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage refused (private mode): the token lasts until the page is closed.
+  }
+  memoryToken = token === '' ? null : token;
+}
+
+let memoryToken: string | null = null;
+
+function authHeaders(): Record<string, string> {
+  const token = apiToken() ?? memoryToken;
+  return token === null ? {} : { authorization: `Bearer ${token}` };
+}
 
 /** A failed API call, with a message fit to show. */
 export class ApiError extends Error {
@@ -26,8 +58,8 @@ async function call<T>(method: string, path: string, body?: unknown, signal?: Ab
       method,
       headers:
         body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+          ? { accept: 'application/json', ...authHeaders() }
+          : { accept: 'application/json', 'content-type': 'application/json', ...authHeaders() },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(signal ? { signal } : {}),
     });
@@ -62,7 +94,36 @@ export function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   return call<T>('GET', path, undefined, signal);
 }
 
-/** POST/DELETE… `path` with a JSON body and return the JSON answer. */
-export function apiSend<T>(method: 'POST' | 'DELETE' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<T> {
-  return call<T>(method, path, body);
+/** POST/DELETE… `path` with a JSON body and return the JSON answer (null for an empty one, as a 204 has). */
+export function apiSend<T>(
+  method: 'POST' | 'DELETE' | 'PUT' | 'PATCH',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  return call<T>(method, path, body, signal);
+}
+
+/** GET `path` as bytes (a version's exact content). */
+export async function apiBytes(path: string, signal?: AbortSignal): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: authHeaders(), ...(signal ? { signal } : {}) });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiError('The robotskit service could not be reached. Is it still running?', 0, 'network');
+  }
+  if (!response.ok) {
+    let message = `HTTP ${response.status} from ${path}`;
+    let code = 'http-error';
+    try {
+      const error = ((await response.json()) as { error?: { code?: unknown; message?: unknown } }).error;
+      if (typeof error?.message === 'string') message = error.message;
+      if (typeof error?.code === 'string') code = error.code;
+    } catch {
+      // Not JSON: keep the status line.
+    }
+    throw new ApiError(message, response.status, code);
+  }
+  return new Uint8Array(await response.arrayBuffer());
 }

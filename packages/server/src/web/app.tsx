@@ -21,7 +21,9 @@ function resolve(path: string): { route: Route; params: RouteParams } | null {
 
 function isCurrent(route: Route, path: string): boolean {
   if (route.path === path) return true;
-  return route.navPrefix !== undefined && (path === route.navPrefix || path.startsWith(`${route.navPrefix}/`));
+  const prefixes =
+    route.navPrefix === undefined ? [] : typeof route.navPrefix === 'string' ? [route.navPrefix] : route.navPrefix;
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 export function App() {

@@ -20,8 +20,8 @@ export interface Route {
   readonly title: string | ((params: RouteParams) => string);
   /** Shown in the top navigation with this label when set. */
   readonly nav?: string;
-  /** Paths that also mark this route's navigation entry as current (`/properties` for `/properties/3`). */
-  readonly navPrefix?: string;
+  /** Paths under which this route's navigation entry is current (`/properties` for `/properties/3`). */
+  readonly navPrefix?: string | readonly string[];
 }
 
 export const routes: readonly Route[] = [
@@ -30,5 +30,27 @@ export const routes: readonly Route[] = [
     page: lazyPage(() => import('./pages/tester/page.js')),
     title: 'robots.txt tester',
     nav: 'Tester',
+  },
+  {
+    path: '/properties',
+    page: lazyPage(() => import('./pages/properties/page.js')),
+    title: 'Properties',
+    nav: 'Report',
+    navPrefix: ['/properties', '/files'],
+  },
+  {
+    path: '/properties/:id',
+    page: lazyPage(() => import('./pages/property/page.js')),
+    title: 'Property',
+  },
+  {
+    path: '/files/:id/impact',
+    page: lazyPage(() => import('./pages/impact/page.js')),
+    title: 'Impact of a change',
+  },
+  {
+    path: '/files/:id',
+    page: lazyPage(() => import('./pages/file/page.js')),
+    title: 'robots.txt file',
   },
 ];

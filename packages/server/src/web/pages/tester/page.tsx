@@ -5,9 +5,9 @@
  */
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
 import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
-import { type EditorHandle, RobotsEditor } from './editor.js';
 import { loadLiveRobotsTxt } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
 import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';

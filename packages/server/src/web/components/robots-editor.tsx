@@ -1,6 +1,7 @@
 /**
  * The robots.txt editor: CodeMirror 6 with line numbers, robots.txt colouring, the engine's lint diagnostics (gutter
- * marks, underlines, hover text; F8 / Shift-F8 jump between them) and a highlighted "deciding line".
+ * marks, underlines, hover text; F8 / Shift-F8 jump between them) and a highlighted "deciding line". The tester and
+ * the impact page edit with it; the report's file page shows fetched content with it, read-only.
  */
 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -18,7 +19,7 @@ import {
   lineNumbers,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
-import type { EditorDiagnostic } from '../../engine/protocol.js';
+import type { EditorDiagnostic } from '../engine/protocol.js';
 import { robotsTxtLanguage } from './robots-language.js';
 
 /** Marks one line (1-based) as the deciding line, or clears the mark with 0. */
@@ -106,7 +107,14 @@ export interface EditorHandle {
 interface Props {
   initial: string;
   diagnostics: readonly EditorDiagnostic[];
-  onChange: (text: string) => void;
+  /**
+   * The editor's accessible name.
+   * @default 'robots.txt'
+   */
+  label?: string;
+  /** Shows the text without letting it change (it can still be focused, selected and walked with F8). */
+  readOnly?: boolean;
+  onChange?: (text: string) => void;
   onReady: (handle: EditorHandle) => void;
   /** Told which issue keyboard navigation moved to (index in start order, of `total`). */
   onIssue: (issue: EditorDiagnostic, index: number, total: number) => void;
@@ -126,7 +134,10 @@ function toCodeMirror(diagnostics: readonly EditorDiagnostic[], length: number):
   });
 }
 
-export function RobotsEditor({ initial, diagnostics, onChange, onReady, onIssue, describedBy }: Props) {
+export function RobotsEditor(props: Props) {
+  const { initial, diagnostics, onChange, onReady, onIssue, describedBy } = props;
+  const label = props.label ?? 'robots.txt';
+  const readOnly = props.readOnly ?? false;
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
@@ -162,14 +173,16 @@ export function RobotsEditor({ initial, diagnostics, onChange, onReady, onIssue,
           ...historyKeymap,
         ]),
         EditorView.lineWrapping,
+        EditorState.readOnly.of(readOnly),
         EditorView.contentAttributes.of({
-          'aria-label': 'robots.txt',
+          'aria-label': label,
           'aria-multiline': 'true',
+          ...(readOnly ? { 'aria-readonly': 'true' } : {}),
           ...(describedBy ? { 'aria-describedby': describedBy } : {}),
         }),
         theme,
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) changed.current(update.state.doc.toString());
+          if (update.docChanged) changed.current?.(update.state.doc.toString());
         }),
       ],
     });

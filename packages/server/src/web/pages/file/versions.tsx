@@ -1,0 +1,245 @@
+/**
+ * A file's versions (every fetch whose content or outcome differed from the one before) and the changes between any
+ * two of them: pick the older and the newer in the table, the diff shows below with line numbers, added and removed
+ * lines, and how the lint findings changed.
+ */
+
+import type { Version, VersionDiff } from '../../api-types.js';
+import { ApiErrorNotice } from '../../components/api-error.js';
+import { formatBytes, formatTime, plural } from '../../components/format.js';
+import { SeverityBadge } from '../../components/status.js';
+import { useApi } from '../../components/use-api.js';
+
+export interface Comparison {
+  /** The newer version. */
+  readonly version: number;
+  /** The older one. */
+  readonly against: number | null;
+}
+
+function outcomeText(v: Version): string {
+  if (v.outcome === 'fetched') return `Fetched · HTTP ${v.httpStatus ?? '?'}`;
+  if (v.outcome === 'not-found') return `Not found${v.httpStatus === null ? '' : ` · HTTP ${v.httpStatus}`}`;
+  return v.httpStatus === null ? 'Error' : `Error · HTTP ${v.httpStatus}`;
+}
+
+/** The default comparison: the newest version against the one before it. */
+export function defaultComparison(versions: readonly Version[]): Comparison | null {
+  const [newest, previous] = versions;
+  if (!newest) return null;
+  return { version: newest.id, against: previous?.id ?? null };
+}
+
+export function VersionsTable(props: {
+  versions: readonly Version[];
+  comparison: Comparison | null;
+  onCompare: (comparison: Comparison) => void;
+  shown: number | null;
+  onShow: (versionId: number) => void;
+}) {
+  const { versions, comparison, onCompare, shown, onShow } = props;
+  if (versions.length === 0) return <p class="empty">No versions yet: the first fetch makes one.</p>;
+  // Picking one end keeps the other when the pair stays in order, else the other end moves next to it.
+  const index = (id: number | null) => versions.findIndex((v) => v.id === id);
+  const pickNew = (id: number) => {
+    const i = index(id);
+    const j = index(comparison?.against ?? null);
+    onCompare({ version: id, against: j > i ? (versions[j]?.id ?? null) : (versions[i + 1]?.id ?? null) });
+  };
+  const pickOld = (id: number) => {
+    const j = index(id);
+    const i = index(comparison?.version ?? null);
+    onCompare({ version: i >= 0 && i < j ? versions[i]!.id : versions[Math.max(0, j - 1)]!.id, against: id });
+  };
+  return (
+    <div class="table-wrap">
+      <table class="data-table versions-table">
+        <caption class="visually-hidden">
+          Versions, newest first. Choose an older and a newer version to compare them.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" class="num">
+              Size
+            </th>
+            <th scope="col" class="center">
+              Older
+            </th>
+            <th scope="col" class="center">
+              Newer
+            </th>
+            <th scope="col">
+              <span class="visually-hidden">Content</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((v, i) => {
+            const label = formatTime(v.fetchedAt);
+            return (
+              <tr key={v.id} class={shown === v.id ? 'selected' : undefined}>
+                <th scope="row">
+                  <time dateTime={v.fetchedAt}>{label}</time>
+                  {i === 0 && <span class="tag">latest</span>}
+                </th>
+                <td data-label="Outcome">{outcomeText(v)}</td>
+                <td class="num" data-label="Size">
+                  {v.size === null ? '—' : formatBytes(v.size)}
+                </td>
+                <td class="center" data-label="Older">
+                  <input
+                    type="radio"
+                    name="compare-old"
+                    aria-label={`Compare from ${label}`}
+                    checked={comparison?.against === v.id}
+                    disabled={i === 0}
+                    onChange={() => pickOld(v.id)}
+                  />
+                </td>
+                <td class="center" data-label="Newer">
+                  <input
+                    type="radio"
+                    name="compare-new"
+                    aria-label={`Compare to ${label}`}
+                    checked={comparison?.version === v.id}
+                    disabled={i === versions.length - 1 && versions.length > 1}
+                    onChange={() => pickNew(v.id)}
+                  />
+                </td>
+                <td>
+                  {v.outcome === 'fetched' && (
+                    <button
+                      type="button"
+                      class="small"
+                      aria-pressed={shown === v.id}
+                      aria-label={`Show the content of ${label}`}
+                      onClick={() => onShow(v.id)}
+                    >
+                      {shown === v.id ? 'Shown' : 'Show'}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** `3–7`, `3`, or `none` for a side of a hunk. */
+function lineRange(start: number, count: number): string {
+  if (count === 0) return 'none';
+  return count === 1 ? `${start}` : `${start}–${start + count - 1}`;
+}
+
+const OUTCOME_WORDS = { fetched: 'fetched', 'not-found': 'not found', error: 'failed' } as const;
+
+/** Why two versions have no line diff: what changed instead. */
+function noContentChange(d: VersionDiff): string {
+  const now = d.version;
+  const status = now.httpStatus === null ? '' : ` (HTTP ${now.httpStatus})`;
+  if (d.against === null) {
+    return now.outcome === 'fetched'
+      ? 'The first version is empty.'
+      : `The first fetch ${OUTCOME_WORDS[now.outcome]}${status}: no content.`;
+  }
+  if (d.against.outcome !== now.outcome) {
+    return `No content to compare: the fetch ${OUTCOME_WORDS[d.against.outcome]} before and ${OUTCOME_WORDS[now.outcome]} now${status}.`;
+  }
+  return 'No line changed.';
+}
+
+export function DiffView({ comparison }: { comparison: Comparison }) {
+  const path =
+    comparison.against === null
+      ? `/api/versions/${comparison.version}/diff`
+      : `/api/versions/${comparison.version}/diff?against=${comparison.against}`;
+  const diff = useApi<VersionDiff>(path);
+  if (diff.error) return <ApiErrorNotice error={diff.error} onRetry={diff.reload} context="The diff" />;
+  const d = diff.data;
+  if (!d) return <p class="empty">Comparing…</p>;
+  const lint = d.lint;
+  const counts = (c: { before: number | null; after: number | null }) =>
+    d.against === null || c.before === null || c.before === c.after ? `${c.after}` : `${c.before} → ${c.after}`;
+  const linted = lint.errors.after !== null || lint.errors.before !== null;
+  return (
+    <section class="diff" aria-label="Changes between the two versions">
+      <div class="diff-head">
+        <span>
+          {d.against ? (
+            <>
+              <time dateTime={d.against.fetchedAt}>{formatTime(d.against.fetchedAt)}</time> →{' '}
+            </>
+          ) : (
+            'First version: '
+          )}
+          <time dateTime={d.version.fetchedAt}>{formatTime(d.version.fetchedAt)}</time>
+        </span>
+        <span class="diff-stat">
+          <span class="added-count">+{d.added}</span> <span class="removed-count">−{d.removed}</span>{' '}
+          {d.added + d.removed === 1 ? 'line' : 'lines'}
+        </span>
+        {linted && (
+          <span class="muted">
+            Errors {counts(lint.errors)} · Warnings {counts(lint.warnings)}
+          </span>
+        )}
+      </div>
+      {(lint.added.length > 0 || lint.removed.length > 0) && (
+        <ul class="lint-changes">
+          {lint.added.map((x, i) => (
+            <li key={`a${i}`}>
+              <span class="change-sign added-count">new</span>
+              <SeverityBadge severity={x.severity} /> line {x.line}: {x.message}
+            </li>
+          ))}
+          {lint.removed.map((x, i) => (
+            <li key={`r${i}`}>
+              <span class="change-sign removed-count">fixed</span>
+              <SeverityBadge severity={x.severity} /> line {x.line}: {x.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {d.hunks.length === 0 ? (
+        <p class="empty">{noContentChange(d)}</p>
+      ) : (
+        <div class="diff-body">
+          <table class="diff-table">
+            <caption class="visually-hidden">
+              {plural(d.added, 'line')} added and {plural(d.removed, 'line')} removed
+            </caption>
+            {d.hunks.map((hunk, h) => (
+              <tbody key={h}>
+                <tr class="hunk-head">
+                  <td colSpan={3}>
+                    Lines {lineRange(hunk.oldStart, hunk.oldLines)} → {lineRange(hunk.newStart, hunk.newLines)}
+                  </td>
+                </tr>
+                {hunk.lines.map((line, i) => (
+                  <tr key={i} class={`diff-${line.kind}`}>
+                    <td class="ln">{line.oldLine ?? ''}</td>
+                    <td class="ln">{line.newLine ?? ''}</td>
+                    <td class="code">
+                      <span class="visually-hidden">
+                        {line.kind === 'added' ? 'added: ' : line.kind === 'removed' ? 'removed: ' : ''}
+                      </span>
+                      <span class="sign" aria-hidden="true">
+                        {line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}
+                      </span>
+                      {line.text === '' ? '\u00a0' : line.text}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,414 @@
+/**
+ * Impact of a change: before a robots.txt goes live (a draft, edited here with the linter running as you type) or
+ * after (a stored version), which of the site's URLs change verdict, for which crawlers. The service reads the URLs
+ * from the sitemaps the versions list (`POST /api/impact`); a list typed here replaces them.
+ */
+
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, apiGet, apiSend } from '../../api.js';
+import type { FileDetail, ImpactResult, Version, VersionDetail } from '../../api-types.js';
+import { ApiErrorNotice } from '../../components/api-error.js';
+import { formatTime, plural } from '../../components/format.js';
+import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
+import { useApi, useDocumentTitle } from '../../components/use-api.js';
+import { EngineClient } from '../../engine/client.js';
+import type { EditorDiagnostic, WorkerAnswer } from '../../engine/protocol.js';
+import { Link, type RouteProps } from '../../router.js';
+
+type Source = 'draft' | 'version';
+
+const NO_DIAGNOSTICS: readonly EditorDiagnostic[] = [];
+const SHOWN_CHANGES = 200;
+
+function splitList(text: string, separator: RegExp): string[] {
+  return text
+    .split(separator)
+    .map((s) => s.trim())
+    .filter((s, i, all) => s !== '' && all.indexOf(s) === i);
+}
+
+export default function ImpactPage({ params }: RouteProps) {
+  const id = params.id ?? '';
+  const valid = /^[1-9]\d{0,15}$/.test(id);
+  const file = useApi<FileDetail>(valid ? `/api/files/${id}` : null);
+  const versions = useApi<{ versions: Version[] }>(valid ? `/api/files/${id}/versions` : null);
+  useDocumentTitle(file.data ? `Impact · ${file.data.url}` : null);
+  if (!valid || file.error?.code === 'not-found') {
+    return (
+      <section class="page page-narrow">
+        <h1>File not found</h1>
+        <p>
+          There is no robots.txt file <code>{id}</code>. See all <Link href="/properties">properties</Link>.
+        </p>
+      </section>
+    );
+  }
+  const f = file.data;
+  const list = versions.data?.versions;
+  return (
+    <section class="page report">
+      <nav class="breadcrumbs" aria-label="Breadcrumbs">
+        <Link href="/properties" class="crumb">
+          Properties
+        </Link>
+        {f?.properties[0] && (
+          <>
+            <span aria-hidden="true">›</span>
+            <Link href={`/properties/${f.properties[0].id}`} class="crumb">
+              {f.properties[0].name}
+            </Link>
+          </>
+        )}
+        <span aria-hidden="true">›</span>
+        <Link href={`/files/${id}`} class="crumb">
+          robots.txt
+        </Link>
+        <span aria-hidden="true">›</span>
+        <span aria-current="page">Impact</span>
+      </nav>
+      <div class="page-head">
+        <h1>Impact of a change</h1>
+        <p class="lede">
+          Which of the site’s URLs would change verdict, for which crawlers, if {f ? <code>{f.url}</code> : 'the file'}{' '}
+          changed. URLs come from the sitemaps the file lists.
+        </p>
+      </div>
+      {file.error && <ApiErrorNotice error={file.error} onRetry={file.reload} />}
+      {versions.error && <ApiErrorNotice error={versions.error} onRetry={versions.reload} />}
+      {f && list ? <ImpactForm file={f} versions={list} /> : <p class="empty">Loading…</p>}
+    </section>
+  );
+}
+
+function ImpactForm({ file, versions }: { file: FileDetail; versions: readonly Version[] }) {
+  const fetched = versions.filter((v) => v.outcome === 'fetched');
+  const current = versions[0] ?? null;
+  const [source, setSource] = useState<Source>('draft');
+  const [draft, setDraft] = useState<string | null>(null);
+  const [versionId, setVersionId] = useState<number | null>(fetched[1]?.id ?? fetched[0]?.id ?? null);
+  const [crawlers, setCrawlers] = useState('');
+  const [urls, setUrls] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [result, setResult] = useState<ImpactResult | null>(null);
+  const [diagnostics, setDiagnostics] = useState<readonly EditorDiagnostic[]>(NO_DIAGNOSTICS);
+  const editor = useRef<EditorHandle | null>(null);
+  const latest = useRef(0);
+
+  // The draft starts as the current content (or an empty file when there is none).
+  useEffect(() => {
+    const base = fetched[0];
+    if (!base) {
+      setDraft('User-agent: *\nDisallow:\n');
+      return;
+    }
+    apiGet<VersionDetail>(`/api/versions/${base.id}`)
+      .then((v) => setDraft(v.content ?? ''))
+      .catch(() => setDraft(''));
+  }, []);
+
+  // The draft is linted in the engine worker as it is typed.
+  const client = useMemo(
+    () =>
+      new EngineClient((answer: WorkerAnswer) => {
+        if (answer.type === 'file' && answer.id === latest.current) setDiagnostics(answer.diagnostics);
+      }),
+    [],
+  );
+  useEffect(() => () => client.dispose(), [client]);
+  useEffect(() => {
+    if (draft === null || source !== 'draft') return;
+    const timer = setTimeout(() => {
+      latest.current = client.request({ text: draft, urls: [], crawlers: [], dialect: 'google', matrix: false });
+    }, 80);
+    return () => clearTimeout(timer);
+  }, [client, draft, source]);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const userAgents = splitList(crawlers, /,/);
+      const urlList = splitList(urls, /\r\n|\r|\n/);
+      const body = {
+        fileId: file.id,
+        ...(source === 'draft' ? { draft: draft ?? '' } : { versionId: versionId ?? 0 }),
+        ...(userAgents.length > 0 ? { userAgents } : {}),
+        ...(urlList.length > 0 ? { urls: urlList } : {}),
+      };
+      setResult(await apiSend<ImpactResult>('POST', '/api/impact', body));
+    } catch (cause) {
+      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counts = { error: 0, warning: 0 };
+  for (const d of diagnostics) if (d.severity === 'error' || d.severity === 'warning') counts[d.severity]++;
+
+  return (
+    <>
+      <form
+        class="impact-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}
+      >
+        <fieldset class="panel source-choice">
+          <legend class="panel-title">Compare the current version with</legend>
+          <label class="check">
+            <input type="radio" name="source" checked={source === 'draft'} onChange={() => setSource('draft')} />A draft
+          </label>
+          <label class="check">
+            <input
+              type="radio"
+              name="source"
+              checked={source === 'version'}
+              disabled={fetched.length === 0}
+              onChange={() => setSource('version')}
+            />
+            A stored version
+          </label>
+          {current && (
+            <p class="hint">
+              Current version: {formatTime(current.fetchedAt)} (
+              {current.outcome === 'fetched' ? 'fetched' : current.outcome}).
+            </p>
+          )}
+        </fieldset>
+
+        {source === 'draft' ? (
+          <div class="panel editor-panel">
+            <div class="panel-head">
+              <span class="panel-title" id="draft-title">
+                Draft
+              </span>
+              <span class="issue-counts" aria-live="polite">
+                {counts.error > 0 && <span class="count count-error">{plural(counts.error, 'error')}</span>}
+                {counts.warning > 0 && <span class="count count-warning">{plural(counts.warning, 'warning')}</span>}
+              </span>
+              <span class="spacer" />
+              <button type="button" class="small" onClick={() => editor.current?.nextIssue()}>
+                Next issue ›
+              </button>
+            </div>
+            <div class="editor draft-editor">
+              {draft === null ? (
+                <p class="empty">Loading the current content…</p>
+              ) : (
+                <RobotsEditor
+                  initial={draft}
+                  diagnostics={diagnostics}
+                  label="Draft robots.txt"
+                  describedBy="draft-title"
+                  onChange={setDraft}
+                  onReady={(handle) => {
+                    editor.current = handle;
+                  }}
+                  onIssue={() => {}}
+                />
+              )}
+            </div>
+          </div>
+        ) : (
+          <div class="panel">
+            <label class="panel-title" for="impact-version">
+              Version
+            </label>
+            <select
+              id="impact-version"
+              value={versionId ?? ''}
+              onChange={(event) => setVersionId(Number(event.currentTarget.value))}
+            >
+              {fetched.map((v, i) => (
+                <option key={v.id} value={v.id}>
+                  {formatTime(v.fetchedAt)}
+                  {i === 0 ? ' (current)' : ''}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+
+        <div class="report-grid">
+          <div class="panel">
+            <label class="panel-title" for="impact-crawlers">
+              Crawlers
+            </label>
+            <input
+              id="impact-crawlers"
+              type="text"
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="Googlebot, bingbot, GPTBot…"
+              value={crawlers}
+              onInput={(event) => setCrawlers(event.currentTarget.value)}
+            />
+            <p class="hint">Comma-separated. Empty: the major search and AI crawlers and *.</p>
+          </div>
+          <div class="panel">
+            <label class="panel-title" for="impact-urls">
+              URLs
+            </label>
+            <textarea
+              id="impact-urls"
+              rows={3}
+              spellcheck={false}
+              placeholder="Empty: the URLs of the site’s sitemaps"
+              value={urls}
+              onInput={(event) => setUrls(event.currentTarget.value)}
+            />
+            <p class="hint">One per line, full URLs or paths. Empty: read from the sitemaps.</p>
+          </div>
+        </div>
+        <div class="form-actions">
+          <button type="submit" disabled={busy || (source === 'draft' && draft === null)}>
+            {busy ? 'Checking…' : 'Check impact'}
+          </button>
+          {busy && (
+            <span class="muted" role="status">
+              Reading the sitemaps and comparing verdicts…
+            </span>
+          )}
+        </div>
+      </form>
+      {error && <ApiErrorNotice error={error} onRetry={() => void run()} />}
+      {result && <ImpactReport result={result} />}
+    </>
+  );
+}
+
+function VerdictCell({ side }: { side: ImpactResult['changes'][number]['before'] }) {
+  return (
+    <span class="verdict-cell">
+      <span class={side.allowed ? 'badge badge-allowed' : 'badge badge-blocked'}>
+        {side.allowed ? 'Allowed' : 'Blocked'}
+      </span>
+      {side.rule ? (
+        <span class="muted">
+          {side.line > 0 && <span class="line-ref">line {side.line}</span>}
+          <code class="rule">
+            {side.rule.kind}: {side.rule.pattern}
+          </code>
+        </span>
+      ) : (
+        <span class="muted">{side.note ?? 'no rule matches'}</span>
+      )}
+    </span>
+  );
+}
+
+function ImpactReport({ result }: { result: ImpactResult }) {
+  const [limit, setLimit] = useState(SHOWN_CHANGES);
+  const changed = result.summary.filter((s) => s.newlyBlocked + s.newlyAllowed > 0);
+  const sources =
+    result.urls.source === 'request'
+      ? 'the URLs typed'
+      : result.urls.sitemaps.length === 0
+        ? 'no sitemap'
+        : plural(result.urls.sitemaps.length, 'sitemap');
+  return (
+    <section class="panel impact-report" aria-label="Impact">
+      <h2 class="panel-title">Result</h2>
+      <p class="impact-summary" role="status">
+        {plural(result.urls.checked, 'URL')} from {sources} checked for {plural(result.userAgents.length, 'crawler')}
+        {result.urls.capped ? ' (capped)' : ''}:{' '}
+        <strong>
+          {result.changesTotal === 0 ? 'no verdict changes' : plural(result.changesTotal, 'verdict change')}
+        </strong>
+        .
+      </p>
+      {result.urls.problems.length > 0 && (
+        <ul class="problems">
+          {result.urls.problems.slice(0, 10).map((p) => (
+            <li key={p} class="hint hint-warning">
+              {p}
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.urls.checked === 0 && (
+        <p class="empty">
+          No URLs to check: the file lists no sitemap with URLs of this origin. Type some URLs above to check them.
+        </p>
+      )}
+      {changed.length > 0 && (
+        <div class="table-wrap">
+          <table class="data-table compact summary-table">
+            <caption class="visually-hidden">Verdict changes per crawler</caption>
+            <thead>
+              <tr>
+                <th scope="col">Crawler</th>
+                <th scope="col" class="num">
+                  Newly blocked
+                </th>
+                <th scope="col" class="num">
+                  Newly allowed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {changed.map((s) => (
+                <tr key={s.userAgent}>
+                  <th scope="row">{s.userAgent}</th>
+                  <td class="num">
+                    <span class={s.newlyBlocked > 0 ? 'count count-error' : 'muted'}>{s.newlyBlocked}</span>
+                  </td>
+                  <td class="num">
+                    <span class={s.newlyAllowed > 0 ? 'count count-allowed' : 'muted'}>{s.newlyAllowed}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result.changes.length > 0 && (
+        <div class="table-wrap">
+          <table class="data-table changes-table">
+            <caption class="visually-hidden">URLs whose verdict changes</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Crawler</th>
+                <th scope="col">Now</th>
+                <th scope="col">After the change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.changes.slice(0, limit).map((c, i) => (
+                <tr key={`${i}:${c.url}:${c.userAgent}`}>
+                  <td class="url-cell">
+                    <span class="url">{c.url}</span>
+                  </td>
+                  <td data-label="Crawler">{c.userAgent}</td>
+                  <td data-label="Now">
+                    <VerdictCell side={c.before} />
+                  </td>
+                  <td data-label="After">
+                    <VerdictCell side={c.after} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result.changes.length > limit && (
+        <p class="more">
+          {result.changes.length - limit} more shown on request.{' '}
+          <button type="button" class="link-button" onClick={() => setLimit(result.changes.length)}>
+            Show all
+          </button>
+        </p>
+      )}
+      {result.changesTotal > result.changes.length && (
+        <p class="hint">
+          The service lists the first {result.changes.length} changes of {result.changesTotal}.
+        </p>
+      )}
+    </section>
+  );
+}

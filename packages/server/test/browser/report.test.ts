@@ -1,0 +1,334 @@
+/**
+ * The robots.txt report in Chromium against the real service, with a fetch worker, watching sites served by local
+ * HTTP servers: adding a property and seeing its file row fill in, the file's content with its lint issue at the
+ * right line, a change picked up by a recrawl (progress, new version, diff, alert), the impact of a draft over the
+ * site's sitemap URLs, a failing site, and the pages for things that do not exist.
+ */
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
+
+/** A site on 127.0.0.1 whose robots.txt the test can change; its sitemap lists 12 pages, 4 under /private/. */
+interface Site {
+  readonly origin: string;
+  robots: string;
+  status: number;
+  requests: number;
+  close(): Promise<void>;
+}
+
+async function startSite(status = 200): Promise<Site> {
+  const site = { robots: '', status, requests: 0 } as Site;
+  const server: Server = createServer((request, response) => {
+    if (request.url === '/robots.txt') {
+      site.requests++;
+      response.writeHead(site.status, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(site.status === 200 ? site.robots : 'unavailable');
+      return;
+    }
+    if (request.url === '/sitemap.xml') {
+      const pages = [
+        ...Array.from({ length: 8 }, (_, i) => `/page-${i + 1}`),
+        ...Array.from({ length: 4 }, (_, i) => `/private/doc-${i + 1}`),
+      ];
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages
+          .map((p) => `  <url><loc>${site.origin}${p}</loc></url>`)
+          .join('\n')}\n</urlset>\n`,
+      );
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(site, {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+  return site;
+}
+
+function robotsTxt(site: Site, rules: string): string {
+  return `User-agent: *\n${rules}\n\nSitemap: ${site.origin}/sitemap.xml\n`;
+}
+
+/** Body rows of the table named `name`. */
+function rowsOf(page: Page, name: string) {
+  return page
+    .getByRole('table', { name })
+    .getByRole('row')
+    .filter({ hasNot: page.getByRole('columnheader') });
+}
+
+async function addProperty(page: Page, typed: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Add a property' }).fill(typed);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+}
+
+describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () => {
+  let h: Harness;
+  let site: Site;
+  let failing: Site;
+  let propertyPath = '';
+  let filePath = '';
+
+  beforeAll(async () => {
+    site = await startSite();
+    site.robots = robotsTxt(site, 'Disallow: /private/\nDisalow: /tmp/\nAllow: /public/');
+    failing = await startSite(503);
+    // A fetch worker in the service, allowed to reach the local sites.
+    h = await startHarness({ allowPrivateAddresses: true, workers: 1 });
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+    await failing?.close();
+  });
+
+  it('starts empty, and refuses a property that is not a site with the service’s reason', async () => {
+    const page = await h.open('/properties');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Properties');
+    await expect.poll(() => textOf(page.locator('.empty-state')), EVENTUALLY).toMatch(/No properties yet/);
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Report' }).getAttribute('aria-current'),
+    ).toBe('page');
+    await screenshots(page, 'report-empty');
+
+    await addProperty(page, 'https://example.com/shop/');
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/has a path, query or fragment.*type https:\/\/example\.com\//);
+    expect(new URL(page.url()).pathname).toBe('/properties');
+    expect(await page.getByRole('textbox', { name: 'Add a property' }).getAttribute('aria-invalid')).toBe('true');
+    await screenshots(page, 'report-add-error');
+    await page.close();
+  });
+
+  it('adds a property served by a local server and shows its file row once fetched', async () => {
+    const page = await h.open('/properties');
+    await addProperty(page, `${site.origin}/`);
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).toMatch(/^\/properties\/\d+$/);
+    propertyPath = new URL(page.url()).pathname;
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe(`${site.origin}/`);
+    expect(await page.title()).toBe(`${site.origin}/ · robotskit`);
+
+    const rows = rowsOf(page, 'robots.txt files of this property; select a column header to sort');
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(1);
+    const row = rows.first();
+    // The worker fetches it and the table updates by itself: status, size, lint counts, the policy in force.
+    await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/Fetched/);
+    const size = new TextEncoder().encode(site.robots).length;
+    expect(await textOf(row)).toContain(`${site.origin}/robots.txt`);
+    expect(await textOf(row.getByRole('cell').nth(2))).toBe(`${size} bytes`);
+    expect(await textOf(row.getByRole('cell').nth(5))).toBe('Rules apply');
+    expect(Number(await textOf(row.getByRole('cell').nth(4)))).toBeGreaterThanOrEqual(1);
+    expect(site.requests).toBe(1);
+    await screenshots(page, 'report-property');
+    filePath = (await row.getByRole('link').getAttribute('href')) ?? '';
+    expect(filePath).toMatch(/^\/files\/\d+$/);
+
+    // The property appears in the list with its counts.
+    await page.getByRole('link', { name: 'Properties' }).first().click();
+    const listed = rowsOf(page, 'Properties');
+    await expect.poll(() => textOf(listed.first()), EVENTUALLY).toMatch(/URL prefix\s*1\s*1/);
+    await page.close();
+  });
+
+  it('shows the file: content with its lint issue at the right line, the policy and the timeline', async () => {
+    const page = await h.open(filePath);
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe(`${site.origin}/robots.txt`);
+    const editor = page.getByRole('textbox', { name: 'Fetched robots.txt' });
+    await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disalow: /tmp/');
+    expect(await editor.getAttribute('aria-readonly')).toBe('true');
+
+    // The typo on line 3 is in the issue list, marked in the gutter at line 3, and selected from the list.
+    const issues = page.getByRole('list', { name: 'Issues' }).getByRole('listitem');
+    const typo = issues.filter({ hasText: 'line 3' });
+    await expect.poll(() => typo.count(), EVENTUALLY).toBeGreaterThanOrEqual(1);
+    const marker = page.locator('.cm-gutter-lint .cm-gutterElement').filter({ has: page.locator('.cm-lint-marker') });
+    const line3 = await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^3$/ }).boundingBox();
+    const markerBoxes = await Promise.all((await marker.all()).map((m) => m.boundingBox()));
+    expect(markerBoxes.some((box) => box !== null && Math.abs(box.y - line3!.y) < 2)).toBe(true);
+    await typo.first().getByRole('button').click();
+    await expect.poll(() => textOf(page.locator('.cm-activeLine')), EVENTUALLY).toBe('Disalow: /tmp/');
+    expect(await page.evaluate(() => getSelection()?.toString())).toMatch(/^Disalow/);
+    // Keyboard: F8 walks the issues in the editor, Shift-F8 back.
+    await editor.press('F8');
+    await editor.press('Shift+F8');
+    await expect.poll(() => textOf(page.locator('.cm-activeLine')), EVENTUALLY).toBe('Disalow: /tmp/');
+
+    await expect
+      .poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY)
+      .toMatch(/Rules apply.*robots\.txt/i);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Fetch timeline/ }).getAttribute('aria-label'), EVENTUALLY)
+      .toMatch(/1 fetch since .*: 1 fetched, 0 not found, 0 errors; 1 new version\./);
+    await screenshots(page, 'report-file');
+    await page.close();
+  });
+
+  it('recrawls on request with visible progress, and shows the new version, its diff and the alert', async () => {
+    const page = await h.open(filePath);
+    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
+      'Disalow',
+    );
+    site.robots = robotsTxt(site, 'Disallow: /\nAllow: /public/');
+    const before = site.requests;
+    await page.getByRole('button', { name: 'Recrawl now' }).click();
+    await expect
+      .poll(() => textOf(page.locator('.recrawl-status')), EVENTUALLY)
+      .toMatch(/^Fetched: HTTP 200, \d+ bytes, a new version\.$/);
+    expect(site.requests).toBe(before + 1);
+    await screenshots(page, 'report-recrawl');
+
+    // The content now shows the new file; the versions table has both; the diff shows what changed.
+    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
+      'Disallow: /',
+    );
+    const versions = rowsOf(page, 'Versions, newest first. Choose an older and a newer version to compare them.');
+    await expect.poll(() => versions.count(), EVENTUALLY).toBe(2);
+    const diff = page.getByRole('region', { name: 'Changes between the two versions' });
+    await expect.poll(() => textOf(diff.locator('.diff-stat')), EVENTUALLY).toBe('+1 −2 lines');
+    expect(await textOf(diff.locator('.diff-added'))).toContain('Disallow: /');
+    expect(await textOf(diff.locator('.diff-removed'))).toContain('Disalow: /tmp/');
+
+    // The critical alert, in words, with the change one click away.
+    const alerts = page.locator('.alert-list > li');
+    await expect.poll(() => textOf(alerts), EVENTUALLY).toMatch(/Everything disallowed/);
+    expect(await textOf(page.locator('.alert-critical').first())).toMatch(/Critical/);
+
+    // The alert's link shows the change it is about: the same two versions.
+    expect(await page.getByRole('radio', { name: /^Compare to / }).nth(0).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /^Compare from / }).nth(1).isChecked()).toBe(true);
+    await page.locator('.alert-critical').first().getByRole('button', { name: 'Show the change' }).click();
+    await expect.poll(() => textOf(diff.locator('.diff-stat')), EVENTUALLY).toBe('+1 −2 lines');
+    await page.locator('#changes').scrollIntoViewIfNeeded();
+    await screenshots(page, 'report-versions');
+
+    // The timeline has both fetches and both versions.
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Fetch timeline/ }).getAttribute('aria-label'), EVENTUALLY)
+      .toMatch(/2 fetches since .*: 2 fetched.*2 new versions/);
+
+    // An older version's content on request, and back to the latest.
+    await versions.nth(1).getByRole('button', { name: /^Show the content of/ }).click();
+    await expect.poll(() => textOf(page.locator('.reading-note')), EVENTUALLY).toMatch(/not the latest/);
+    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
+      'Disalow',
+    );
+    await page.getByRole('button', { name: 'Show the latest' }).click();
+    await expect.poll(() => page.locator('.reading-note').count(), EVENTUALLY).toBe(0);
+    await page.close();
+  });
+
+  it('shows which sitemap URLs a draft changes, for which crawlers', async () => {
+    const page = await h.open(`${filePath}/impact`);
+    const editor = page.getByRole('textbox', { name: 'Draft robots.txt' });
+    await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disallow: /');
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('User-agent: *');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Disallow: /private/');
+    await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot, GPTBot');
+    await page.getByRole('button', { name: 'Check impact' }).click();
+    // Now everything is disallowed; the draft allows the 8 pages outside /private/, for both crawlers.
+    await expect
+      .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
+      .toBe('12 URLs from 1 sitemap checked for 2 crawlers: 16 verdict changes.');
+    const summary = rowsOf(page, 'Verdict changes per crawler');
+    expect(await summary.allTextContents()).toEqual(['Googlebot08', 'GPTBot08']);
+    const changes = rowsOf(page, 'URLs whose verdict changes');
+    expect(await changes.count()).toBe(16);
+    expect(await textOf(changes.first())).toMatch(/\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/);
+    await screenshots(page, 'report-impact');
+    await page.close();
+  });
+
+  it('shows a site that answers 503 as an error with the policy that follows from it', async () => {
+    const page = await h.open('/properties');
+    await addProperty(page, `${failing.origin}/`);
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).not.toBe('/properties');
+    const row = rowsOf(page, 'robots.txt files of this property; select a column header to sort').first();
+    await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/Error/);
+    expect(await textOf(row)).toMatch(/HTTP 503/);
+    expect(await textOf(row.getByRole('cell').nth(5))).toBe('Disallow all');
+    await screenshots(page, 'report-property-error');
+
+    await row.getByRole('link').click();
+    await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toMatch(/Disallow all/);
+    await expect.poll(() => textOf(page.locator('.content-view, .section')), EVENTUALLY).toMatch(/never been fetched/);
+    await screenshots(page, 'report-file-error');
+
+    // Both properties are listed; sorting by name is a click on the column header.
+    await page.goto(new URL('/properties', h.service.url).href);
+    const listed = rowsOf(page, 'Properties');
+    await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
+    await screenshots(page, 'report-properties');
+    await page.close();
+  });
+
+  it('sorts the files table by a column, both ways', async () => {
+    const page = await h.open(propertyPath);
+    const table = page.getByRole('table', { name: /robots\.txt files/ });
+    await expect.poll(() => textOf(table), EVENTUALLY).toMatch(/Fetched/);
+    const header = table.getByRole('columnheader', { name: /Size/ });
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).toBeNull();
+    await page.close();
+  });
+
+  it('says so for properties and files that do not exist', async () => {
+    const page = await h.open('/properties/987654');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Property not found');
+    await page.goto(new URL('/files/987654', h.service.url).href);
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('File not found');
+    await page.goto(new URL('/files/abc/impact', h.service.url).href);
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('File not found');
+    await screenshots(page, 'report-not-found');
+    await page.close();
+  });
+});
+
+describe.skipIf(missingChromium !== null)('robots.txt report with an access token', () => {
+  const TOKEN = 'a-long-enough-secret';
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ token: TOKEN });
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('asks for the token when a change is refused, then retries with it', async () => {
+    const page = await h.open('/properties');
+    await addProperty(page, 'example.com');
+    const field = page.getByLabel('Access token', { exact: true });
+    await expect.poll(() => field.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(page.getByRole('alert'))).toMatch(/needs an access token/);
+    await screenshots(page, 'report-token');
+    await field.fill('wrong-token-value');
+    await page.getByRole('button', { name: 'Save and retry' }).click();
+    await expect.poll(() => textOf(page.getByRole('alert')), EVENTUALLY).toMatch(/was refused/);
+    await page.getByLabel('Access token', { exact: true }).fill(TOKEN);
+    await page.getByRole('button', { name: 'Save and retry' }).click();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('example.com');
+    await page.close();
+  });
+});
