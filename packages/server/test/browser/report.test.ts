@@ -98,7 +98,10 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Properties');
     await expect.poll(() => textOf(page.locator('.empty-state')), EVENTUALLY).toMatch(/No properties yet/);
     expect(
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Report' }).getAttribute('aria-current'),
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Report' })
+        .getAttribute('aria-current'),
     ).toBe('page');
     await screenshots(page, 'report-empty');
 
@@ -144,7 +147,9 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
 
   it('shows the file: content with its lint issue at the right line, the policy and the timeline', async () => {
     const page = await h.open(filePath);
-    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe(`${site.origin}/robots.txt`);
+    await expect
+      .poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY)
+      .toBe(`${site.origin}/robots.txt`);
     const editor = page.getByRole('textbox', { name: 'Fetched robots.txt' });
     await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disalow: /tmp/');
     expect(await editor.getAttribute('aria-readonly')).toBe('true');
@@ -165,21 +170,30 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await editor.press('Shift+F8');
     await expect.poll(() => textOf(page.locator('.cm-activeLine')), EVENTUALLY).toBe('Disalow: /tmp/');
 
-    await expect
-      .poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY)
-      .toMatch(/Rules apply.*robots\.txt/i);
+    await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toMatch(/Rules apply.*robots\.txt/i);
     await expect
       .poll(() => page.getByRole('img', { name: /^Fetch timeline/ }).getAttribute('aria-label'), EVENTUALLY)
       .toMatch(/1 fetch since .*: 1 fetched, 0 not found, 0 errors; 1 new version\./);
     await screenshots(page, 'report-file');
+
+    // The tester opens with this file, Googlebot and the site's home page.
+    await page.getByRole('button', { name: 'Open in the tester' }).click();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('robots.txt tester');
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'robots.txt' })), EVENTUALLY)
+      .toContain('Disalow: /tmp/');
+    expect(await page.getByRole('textbox', { name: 'URLs' }).inputValue()).toBe(`${site.origin}/`);
+    await expect
+      .poll(() => textOf(page.getByRole('table').getByRole('row').nth(1)), EVENTUALLY)
+      .toMatch(/^Allowed.*Googlebot/);
     await page.close();
   });
 
   it('recrawls on request with visible progress, and shows the new version, its diff and the alert', async () => {
     const page = await h.open(filePath);
-    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
-      'Disalow',
-    );
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY)
+      .toContain('Disalow');
     site.robots = robotsTxt(site, 'Disallow: /\nAllow: /public/');
     const before = site.requests;
     await page.getByRole('button', { name: 'Recrawl now' }).click();
@@ -190,9 +204,9 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await screenshots(page, 'report-recrawl');
 
     // The content now shows the new file; the versions table has both; the diff shows what changed.
-    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
-      'Disallow: /',
-    );
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY)
+      .toContain('Disallow: /');
     const versions = rowsOf(page, 'Versions, newest first. Choose an older and a newer version to compare them.');
     await expect.poll(() => versions.count(), EVENTUALLY).toBe(2);
     const diff = page.getByRole('region', { name: 'Changes between the two versions' });
@@ -206,8 +220,18 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     expect(await textOf(page.locator('.alert-critical').first())).toMatch(/Critical/);
 
     // The alert's link shows the change it is about: the same two versions.
-    expect(await page.getByRole('radio', { name: /^Compare to / }).nth(0).isChecked()).toBe(true);
-    expect(await page.getByRole('radio', { name: /^Compare from / }).nth(1).isChecked()).toBe(true);
+    expect(
+      await page
+        .getByRole('radio', { name: /^Compare to / })
+        .nth(0)
+        .isChecked(),
+    ).toBe(true);
+    expect(
+      await page
+        .getByRole('radio', { name: /^Compare from / })
+        .nth(1)
+        .isChecked(),
+    ).toBe(true);
     await page.locator('.alert-critical').first().getByRole('button', { name: 'Show the change' }).click();
     await expect.poll(() => textOf(diff.locator('.diff-stat')), EVENTUALLY).toBe('+1 −2 lines');
     await page.locator('#changes').scrollIntoViewIfNeeded();
@@ -219,11 +243,14 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
       .toMatch(/2 fetches since .*: 2 fetched.*2 new versions/);
 
     // An older version's content on request, and back to the latest.
-    await versions.nth(1).getByRole('button', { name: /^Show the content of/ }).click();
+    await versions
+      .nth(1)
+      .getByRole('button', { name: /^Show the content of/ })
+      .click();
     await expect.poll(() => textOf(page.locator('.reading-note')), EVENTUALLY).toMatch(/not the latest/);
-    await expect.poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY).toContain(
-      'Disalow',
-    );
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY)
+      .toContain('Disalow');
     await page.getByRole('button', { name: 'Show the latest' }).click();
     await expect.poll(() => page.locator('.reading-note').count(), EVENTUALLY).toBe(0);
     await page.close();

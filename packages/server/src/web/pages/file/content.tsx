@@ -15,6 +15,8 @@ import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.
 import { SeverityBadge } from '../../components/status.js';
 import { type ShownFile, showStoredLint } from '../../components/stored-lint.js';
 import type { EditorDiagnostic } from '../../engine/protocol.js';
+import { navigate } from '../../router.js';
+import { encodeState } from '../tester/share.js';
 
 /** Issues listed before "Show all". */
 const LIST_LIMIT = 200;
@@ -24,7 +26,13 @@ interface Loaded {
   readonly shown: ShownFile;
 }
 
-export function VersionContent(props: { versionId: number; latest: boolean; onShowLatest: () => void }) {
+export function VersionContent(props: {
+  versionId: number;
+  latest: boolean;
+  onShowLatest: () => void;
+  /** The site's origin (`https://example.com`): the tester opens with its home page as a URL to try. */
+  origin: string;
+}) {
   const { versionId } = props;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -47,10 +55,24 @@ export function VersionContent(props: { versionId: number; latest: boolean; onSh
 
   if (error) return <ApiErrorNotice error={error} onRetry={() => setAttempt((n) => n + 1)} context="The content" />;
   if (!loaded || loaded.version.id !== versionId) return <p class="empty">Loading the content…</p>;
-  return <ContentView key={versionId} loaded={loaded} latest={props.latest} onShowLatest={props.onShowLatest} />;
+  return (
+    <ContentView
+      key={versionId}
+      loaded={loaded}
+      latest={props.latest}
+      onShowLatest={props.onShowLatest}
+      origin={props.origin}
+    />
+  );
 }
 
-function ContentView({ loaded, latest, onShowLatest }: { loaded: Loaded; latest: boolean; onShowLatest: () => void }) {
+/** Opens the tester with this text (through its share-link state), Googlebot, and the site's home page. */
+async function openInTester(text: string, origin: string): Promise<void> {
+  navigate(`/${await encodeState({ text, urls: `${origin}/`, crawler: 'Googlebot', dialect: 'google' })}`);
+}
+
+function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () => void; origin: string }) {
+  const { loaded, latest, onShowLatest, origin } = props;
   const { version, shown } = loaded;
   const editor = useRef<EditorHandle | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
@@ -137,6 +159,10 @@ function ContentView({ loaded, latest, onShowLatest }: { loaded: Loaded; latest:
             {shown.bom && ' · starts with a byte order mark'} · fetched {formatTime(version.fetchedAt)}
           </span>
           <span class="spacer" />
+          <button type="button" class="link-button foot-link" onClick={() => void openInTester(shown.text, origin)}>
+            Open in the tester
+          </button>
+          <span aria-hidden="true">·</span>
           <a href={`/api/versions/${version.id}/raw`} target="_blank" rel="noreferrer">
             Raw bytes
           </a>

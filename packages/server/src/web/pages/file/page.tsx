@@ -155,6 +155,7 @@ export default function FilePage({ params }: RouteProps) {
             versionId={shown}
             latest={shown === latestContent}
             onShowLatest={() => setShownVersion(null)}
+            origin={f ? new URL(f.url).origin : ''}
           />
         )}
       </div>
