@@ -42,6 +42,8 @@ function sortValue(file: PropertyFile, key: Column): SortValue {
 
 const SOURCE_LABEL = { property: null, www: 'www', user: 'added', sitemap: 'from sitemaps' } as const;
 
+const FAST_POLL_FOR_MS = 120_000;
+
 /** Files still waiting for a worker: the table polls quickly until they are done. */
 function busy(files: readonly PropertyFile[]): boolean {
   return files.some((f) => f.status === null || f.recrawlPending || f.fetchingSince !== null);
@@ -58,7 +60,13 @@ export default function PropertyPage({ params }: RouteProps) {
   const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: fast ? 1500 : 60_000 });
   const list = files.data?.files ?? null;
   const stillBusy = list === null || busy(list);
-  useEffect(() => setFast(stillBusy), [stillBusy]);
+  // Quick refreshes while fetches are pending, for two minutes at most (a service without workers never fetches).
+  useEffect(() => {
+    setFast(stillBusy);
+    if (!stillBusy) return;
+    const timer = setTimeout(() => setFast(false), FAST_POLL_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [stillBusy]);
 
   if (!valid || property.error?.code === 'not-found') {
     return (
