@@ -162,7 +162,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     it('refuses malformed requests with JSON errors and proper statuses', async () => {
       const cases: [string, string, unknown, Record<string, string>, number, string][] = [
         ['POST', '/api/properties', '{"property": ', {}, 400, 'invalid-json'],
-        ['POST', '/api/properties', '', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', '', {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', '  ', {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', '{"property": "a.com"} x', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', '{"__proto__": {"x": 1}, "property": "a.com"}', {}, 400, 'invalid-json'],
         ['POST', '/api/properties', 'example.com', { 'content-type': 'text/plain' }, 415, 'unsupported-media-type'],
         ['POST', '/api/properties', { property: 'example.com', extra: true }, {}, 400, 'invalid-request'],
         ['POST', '/api/properties', {}, {}, 400, 'invalid-request'],
@@ -173,6 +176,13 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         ['GET', '/api/files/-3', undefined, {}, 400, 'invalid-request'],
         ['GET', '/api/files/1.5', undefined, {}, 400, 'invalid-request'],
         ['GET', '/api/files/99999999999999999999', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/1e3', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/0x10', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/0b1', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/versions/1/diff?against=1e2', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/alerts?limit=0x10', undefined, {}, 400, 'invalid-request'],
+        ['POST', '/api/files/77/recrawl', '', { 'content-type': 'application/json' }, 404, 'not-found'],
+        ['DELETE', '/api/properties/77', '', { 'content-type': 'application/json' }, 404, 'not-found'],
         ['GET', '/api/files/77', undefined, {}, 404, 'not-found'],
         ['GET', '/api/files/77/versions', undefined, {}, 404, 'not-found'],
         ['POST', '/api/files/77/recrawl', undefined, {}, 404, 'not-found'],
@@ -192,6 +202,44 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         expect(reply.body, `${method} ${path}`).toEqual({ error: { code, message: expect.any(String) } });
         expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
       }
+    });
+
+    it('says which field is wrong and what it may be', async () => {
+      const cases: [string, string, unknown, string][] = [
+        ['POST', '/api/properties', { property: 'example.com', extra: true }, "body has an unknown field 'extra'"],
+        ['POST', '/api/properties', '', 'body must be a JSON object'],
+        ['POST', '/api/properties', [], 'body must be a JSON object'],
+        ['GET', '/api/files/1e3', undefined, 'params/id must be an integer in decimal digits'],
+        ['GET', '/api/files/abc', undefined, 'params/id must be an integer in decimal digits'],
+        ['GET', '/api/files/0', undefined, 'params/id must be >= 1'],
+        ['GET', '/api/alerts?limit=0x10', undefined, 'querystring/limit must be an integer in decimal digits'],
+        ['GET', '/api/properties/1/files?sort=x', undefined, "querystring has an unknown field 'sort'"],
+        [
+          'GET',
+          '/api/alerts?severity=urgent',
+          undefined,
+          'querystring/severity must be one of "critical", "warning", "info"',
+        ],
+        [
+          'POST',
+          '/api/webhooks',
+          { url: 'https://hooks.example/x', kinds: ['file-changed', 'nope'] },
+          'body/kinds/1 must be one of "file-changed", "file-unreachable", "file-recovered", "disallow-all-added", ' +
+            '"sitemap-removed", "became-html", "assets-blocked"',
+        ],
+      ];
+      for (const [method, path, body, message] of cases) {
+        const reply = await call(method, path, body);
+        expect([method, path, reply.status]).toEqual([method, path, 400]);
+        expect(reply.body, `${method} ${path}`).toEqual({ error: { code: 'invalid-request', message } });
+      }
+      // Numbers in decimal digits still work, with or without a JSON content type on a bodiless request.
+      const created = await call('POST', '/api/properties', { property: 'example.com' });
+      const { id } = created.body as { id: number };
+      expect((await call('GET', `/api/properties/${id}`)).status).toBe(200);
+      expect((await call('DELETE', `/api/properties/${id}`, '', { 'content-type': 'application/json' })).status).toBe(
+        204,
+      );
     });
 
     it('refuses a duplicate property with 409, and deletes properties', async () => {

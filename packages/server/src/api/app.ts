@@ -16,7 +16,7 @@ import { errorBody, handleError } from './errors.js';
 import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
 import { registerTesterRoutes } from './tester-routes.js';
-import { validatorCompiler } from './validation.js';
+import { formatValidationErrors, validatorCompiler } from './validation.js';
 import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
 
 const version = (
@@ -76,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaErrorFormatter: formatValidationErrors,
   });
   const context: ApiContext = {
     database: options.database,
@@ -91,6 +92,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
+  // An empty body sent as JSON is no body (clients often set the header on every request, recrawls and deletes
+  // included); a route that needs one says so through its schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
