@@ -292,6 +292,109 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       }
     });
 
+    it("reads a stored version over its own file's origin, and refuses versions of other files", async () => {
+      const second = await startOrigin({ status: 200, body: 'User-agent: *\nDisallow: /second\n' });
+      try {
+        files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /first\n' };
+        // One property watching two origins (as a domain watches several hosts), the first ranked first.
+        const property = await createProperty(
+          database.db,
+          database.dialect,
+          {
+            kind: 'domain',
+            name: 'two.test',
+            hosts: [
+              { host: `127.0.0.1:${origin.port}`, source: 'property' },
+              { host: `127.0.0.1:${second.port}`, source: 'www' },
+            ],
+            schemes: ['http'],
+          },
+          clock.now(),
+        );
+        // Another property that watches the first origin only (it shares that file).
+        const other = await createProperty(
+          database.db,
+          database.dialect,
+          {
+            kind: 'url-prefix',
+            name: `${origin.url}/`,
+            hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }],
+            schemes: ['http'],
+          },
+          clock.now(),
+        );
+        const worker = new Worker({
+          db: database.db,
+          dialect: database.dialect,
+          retrieve: builtInPlugIns.createRetrieval!({ fetch, database, now: clock.now }),
+          now: clock.now,
+        });
+        expect(await worker.runUntilIdle()).toBe(2);
+        second.answer = { status: 200, body: 'User-agent: *\nDisallow: /second\nDisallow: /more\n' };
+        clock.advance(DAY);
+        await database.db.updateTable('robots_files').set({ next_fetch_at: clock.now() }).execute();
+        expect(await worker.runUntilIdle()).toBe(2);
+        const fileOf = async (url: string) =>
+          (await database.db.selectFrom('robots_files').select('id').where('url', '=', url).executeTakeFirstOrThrow())
+            .id;
+        const firstFile = await fileOf(`${origin.url}/robots.txt`);
+        const secondFile = await fileOf(`${second.url}/robots.txt`);
+        const versionsOf = async (fileId: number) =>
+          (
+            await database.db.selectFrom('versions').select('id').where('file_id', '=', fileId).orderBy('id').execute()
+          ).map((v) => v.id);
+        const [secondOld, secondNew] = await versionsOf(secondFile);
+        const [firstVersion] = await versionsOf(firstFile);
+
+        // The property's second file's new version: its own origin and its own previous version.
+        const impact = await post<{
+          fileId: number;
+          origin: string;
+          before: { versionId: number };
+          summary: { newlyBlocked: number }[];
+        }>('/api/impact', {
+          propertyId: property.id,
+          versionId: secondNew,
+          urls: ['/more/x', '/first/x'],
+          userAgents: ['Googlebot'],
+        });
+        expect(impact).toMatchObject({
+          fileId: secondFile,
+          origin: second.url,
+          before: { versionId: secondOld },
+          summary: [{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 0 }],
+        });
+
+        for (const [payload, message] of [
+          [
+            { propertyId: other.id, versionId: secondNew },
+            `version ${secondNew} is a version of file ${secondFile}, which property ${other.id} does not watch`,
+          ],
+          [
+            { fileId: firstFile, versionId: secondNew },
+            `versionId ${secondNew} is a version of file ${secondFile}, not of file ${firstFile} (${origin.url}/robots.txt)`,
+          ],
+          [
+            { fileId: firstFile, draft: 'User-agent: *\nDisallow: /\n', against: secondOld },
+            `against ${secondOld} is a version of file ${secondFile}, not of file ${firstFile}`,
+          ],
+          [
+            { fileId: secondFile, versionId: secondNew, against: firstVersion },
+            `against ${firstVersion} is a version of file ${firstFile}, not of file ${secondFile}`,
+          ],
+        ] as const) {
+          const reply = await app.inject({ method: 'POST', url: '/api/impact', payload });
+          expect(reply.statusCode, JSON.stringify(payload)).toBe(400);
+          expect(reply.json().error, JSON.stringify(payload)).toEqual({
+            code: 'invalid-request',
+            message: expect.stringContaining(message),
+          });
+        }
+      } finally {
+        await second.close();
+      }
+    });
+
     it("adds the hosts a domain property's sitemaps list, most URLs first", async () => {
       files['/robots.txt'] = { status: 200, body: `Sitemap: ${origin.url}/sitemap.xml\n` };
       const listed = [
