@@ -395,6 +395,61 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       }
     });
 
+    it('ranks the hosts the user named first, then sitemap hosts by their URLs now; the report shows 20', async () => {
+      files['/robots.txt'] = { status: 200, body: `Sitemap: ${origin.url}/sitemap.xml\n` };
+      // 24 hosts in the sitemap: h0 with 24 URLs, h1 with 23 … h23 with 1.
+      const listing = (counts: (i: number) => number) =>
+        Array.from({ length: 24 }, (_, i) =>
+          Array.from({ length: counts(i) }, (_, j) => `http://h${i}.example.test/${j}`),
+        )
+          .flat()
+          .join('\n');
+      files['/sitemap.xml'] = { status: 200, body: listing((i) => 24 - i) };
+      const { propertyId } = await watch('domain', 'example.test');
+      const discovered = await post<{ hosts: { host: string; rank: number | null; added: boolean }[] }>(
+        `/api/properties/${propertyId}/discover-hosts`,
+        { maxHosts: 30 },
+      );
+      expect(discovered.hosts.slice(0, 3)).toEqual([
+        { host: 'h0.example.test', urls: 24, added: true, rank: 1 },
+        { host: 'h1.example.test', urls: 23, added: true, rank: 2 },
+        { host: 'h2.example.test', urls: 22, added: true, rank: 3 },
+      ]);
+
+      // A host added by hand goes before every sitemap host, so the report shows it.
+      const shop = await post<{ host: string; source: string; rank: number }>(
+        `/api/properties/${propertyId}/hosts`,
+        { host: 'shop.example.test' },
+        201,
+      );
+      expect(shop).toMatchObject({ host: 'shop.example.test', source: 'user', rank: 1 });
+      const shown = async () => {
+        const reply = await app.inject({ method: 'GET', url: `/api/properties/${propertyId}/files` });
+        const rows = reply.json<{ files: { host: string; hostRank: number; hostSource: string }[] }>().files;
+        return [...new Set(rows.map((f) => `${f.hostRank} ${f.hostSource} ${f.host}`))];
+      };
+      expect(await shown()).toEqual([
+        `0 property 127.0.0.1:${origin.port}`,
+        '1 user shop.example.test',
+        ...Array.from({ length: 18 }, (_, i) => `${i + 2} sitemap h${i}.example.test`),
+      ]);
+
+      // The sitemaps change: the last hosts now have the most URLs; the next discovery ranks them first.
+      files['/sitemap.xml'] = { status: 200, body: listing((i) => i + 1) };
+      const again = await post<{ hosts: { host: string; rank: number | null }[] }>(
+        `/api/properties/${propertyId}/discover-hosts`,
+        {},
+      );
+      expect(again.hosts[0]).toMatchObject({ host: 'h23.example.test', rank: 2 });
+      expect(await shown()).toEqual([
+        `0 property 127.0.0.1:${origin.port}`,
+        '1 user shop.example.test',
+        ...Array.from({ length: 18 }, (_, i) => `${i + 2} sitemap h${23 - i}.example.test`),
+      ]);
+      const all = await app.inject({ method: 'GET', url: `/api/properties/${propertyId}/files?all=true` });
+      expect(new Set(all.json<{ files: { host: string }[] }>().files.map((f) => f.host)).size).toBe(26);
+    });
+
     it("adds the hosts a domain property's sitemaps list, most URLs first", async () => {
       files['/robots.txt'] = { status: 200, body: `Sitemap: ${origin.url}/sitemap.xml\n` };
       const listed = [
