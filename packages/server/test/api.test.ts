@@ -281,7 +281,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const listed = (await call('GET', `/api/properties/${property.id}/files`)).body as {
         files: Record<string, unknown>[];
       };
-      const [https, http, wwwHttps] = listed.files as { id: number }[];
+      const [https, http, wwwHttps, wwwHttp] = listed.files as { id: number }[];
       expect(listed.files[0]).toEqual({
         id: https!.id,
         url: 'https://example.com/robots.txt',
@@ -342,14 +342,22 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           redirects: [],
           error: null,
           timings: { total: 5 },
+          content: 'User-agent: *\nDisallow: /a\n',
         },
       });
       const failed = (await call('GET', `/api/files/${http!.id}`)).body as Record<string, unknown>;
       expect(failed).toMatchObject({
         status: 'error',
         failingSince: new Date(t).toISOString(),
-        lastFetch: { outcome: 'error', error: { kind: 'http-status', message: 'HTTP 503' }, size: null },
+        lastFetch: {
+          outcome: 'error',
+          error: { kind: 'http-status', message: 'HTTP 503' },
+          size: null,
+          content: null,
+        },
       });
+      const unfetched = (await call('GET', `/api/files/${wwwHttp!.id}`)).body as Record<string, unknown>;
+      expect(unfetched).toMatchObject({ status: null, lastFetch: null });
     });
 
     it('lists versions and serves their content, decoded and as exact bytes', async () => {

@@ -62,7 +62,7 @@ export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy |
   return { ...fileJson(row, policy), hostSource: row.host_source, hostRank: row.host_rank };
 }
 
-export function lastFetchJson(row: FileReportRow) {
+export function lastFetchJson(row: FileReportRow, content: Uint8Array | null) {
   if (row.last_fetch_id === null || row.fetch_outcome === null) return null;
   return {
     id: row.last_fetch_id,
@@ -78,6 +78,7 @@ export function lastFetchJson(row: FileReportRow) {
     error:
       row.fetch_error_kind === null ? null : { kind: row.fetch_error_kind, message: row.fetch_error_message ?? '' },
     timings: parseJson<Record<string, number> | null>(row.fetch_timings_json, null),
+    content: content === null ? null : new TextDecoder().decode(content),
   };
 }
 

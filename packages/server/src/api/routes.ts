@@ -225,7 +225,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     '/api/files/:id',
     {
       schema: {
-        summary: 'One robots.txt file: its status, last fetch and the properties that watch it',
+        summary: 'One robots.txt file: its status, last fetch (with its content) and the properties that watch it',
         tags: ['files'],
         params: IdParams,
         response: { 200: FileDetail, ...errors(400, 404) },
@@ -233,9 +233,13 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     },
     async (request) => {
       const row = await fileOr404(request.params.id);
+      const body =
+        row.fetch_body_hash === null
+          ? undefined
+          : await db.selectFrom('bodies').select('content').where('hash', '=', row.fetch_body_hash).executeTakeFirst();
       return {
         ...fileJson(row, await policyOf(row)),
-        lastFetch: lastFetchJson(row),
+        lastFetch: lastFetchJson(row, body?.content ?? null),
         properties: await propertiesOfFile(db, row.id),
       };
     },

@@ -98,6 +98,13 @@ export const FetchSummary = Type.Object({
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
+  content: Nullable(
+    Type.String({
+      description:
+        'the body fetched, decoded as UTF-8 (invalid bytes replaced); null when the fetch got none. Its lint ' +
+        'results and exact bytes: GET /api/versions/{latestVersionId} and /raw',
+    }),
+  ),
 });
 
 export const RobotsFile = Type.Object({
