@@ -100,6 +100,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     const VALID: [typed: string, kind: string, name: string, hosts: string[]][] = [
       ['example.com', 'domain', 'example.com', ['example.com', 'www.example.com']],
       ['  EXAMPLE.org ', 'domain', 'example.org', ['example.org', 'www.example.org']],
+      ['example.edu.', 'domain', 'example.edu', ['example.edu', 'www.example.edu']],
       ['www.example.net', 'domain', 'www.example.net', ['www.example.net']],
       ['m.example.co.uk', 'domain', 'm.example.co.uk', ['m.example.co.uk', 'www.m.example.co.uk']],
       ['bücher.de', 'domain', 'xn--bcher-kva.de', ['xn--bcher-kva.de', 'www.xn--bcher-kva.de']],
@@ -143,6 +144,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ['localhost', 'invalid-property', /not a domain name/],
       ['192.168.1.1', 'invalid-property', /IP address.*URL prefix/],
       ['-bad-.com', 'invalid-property', /not a domain name/],
+      ['example..com', 'invalid-property', /not a domain name/],
+      ['example.com..', 'invalid-property', /not a domain name/],
+      ['.example.com', 'invalid-property', /not a domain name/],
       ['exa mple.com', 'invalid-property', /neither a domain/],
       ['   ', 'invalid-property', /empty/],
       [`${'a'.repeat(64)}.com`, 'invalid-property', /not a domain name/],
@@ -569,15 +573,23 @@ describe.each(testDatabases)('API on $dialect', (target) => {
 });
 
 describe('service configuration', () => {
-  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com'])('refuses to listen on %s without a token', (host) => {
-    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(ServiceConfigError);
-    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(
-      `refusing to listen on ${host} without a token: anyone who can reach it could add and delete properties. ` +
-        'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com', '127.0.0.1.', 'localhost.example.com', '::ffff:10.0.0.1'])(
+    'refuses to listen on %s without a token',
+    (host) => {
+      expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(ServiceConfigError);
+      expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(
+        `refusing to listen on ${host} without a token: anyone who can reach it could add and delete properties. ` +
+          'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+      );
+      expect(() => checkServiceConfig({ host, port: 8787, token: TOKEN })).not.toThrow();
+    },
+  );
+  it('says an empty host means every address', () => {
+    expect(() => checkServiceConfig({ host: '', port: 8787 })).toThrow(
+      'refusing to listen on every address (--host is empty) without a token',
     );
-    expect(() => checkServiceConfig({ host, port: 8787, token: TOKEN })).not.toThrow();
   });
-  it.each(['127.0.0.1', '127.8.9.10', 'localhost', '::1', '[::1]'])(
+  it.each(['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])(
     'listens on the loopback address %s without a token',
     (host) => {
       expect(() => checkServiceConfig({ host, port: 8787 })).not.toThrow();

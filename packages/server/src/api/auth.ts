@@ -4,7 +4,9 @@
  */
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { errorBody } from './errors.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -33,8 +35,15 @@ export function requireTokenForWrites(token: string) {
   };
 }
 
-/** Whether `host` only accepts connections from this machine. */
+/** Whether `host` only accepts connections from this machine: `localhost`, or a loopback address in any notation. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+  if (h === 'localhost') return true;
+  if (isIP(h) === 0) return false;
+  const address = ipaddr.parse(h);
+  const plain =
+    address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (address as ipaddr.IPv6).toIPv4Address()
+      : address;
+  return plain.range() === 'loopback';
 }
