@@ -4,6 +4,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { parseRobotsTxt } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import type { Database } from '../src/db/connect.js';
@@ -12,6 +13,8 @@ import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
 import { discoverDueProperty } from '../src/tester/discover-hosts.js';
+import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/tester/impact.js';
+import { linesOf, resolveCrawlers, verdictOf } from '../src/tester/verdicts.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
@@ -28,6 +31,53 @@ interface Verdict {
   rule: { kind: string; pattern: string } | null;
   note: string | null;
 }
+
+describe('impact comparison', () => {
+  it('agrees with the verdicts one by one, and lets other work run between slices', async () => {
+    const side = (text: string): RulesSide => ({ robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) });
+    const before = side('User-agent: *\nDisallow: /a\n');
+    const after = side('User-agent: *\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a/1\n');
+    const crawlers = resolveCrawlers(['*', 'Googlebot', 'GPTBot']);
+    const urls = Array.from({ length: QUESTIONS_PER_SLICE }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
+    let otherWorkRan = false;
+    let done = false;
+    setImmediate(() => {
+      otherWorkRan = !done;
+    });
+    const compared = await compareVerdicts(before, after, urls, crawlers, 5);
+    done = true;
+    expect(otherWorkRan).toBe(true);
+
+    const expected = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
+    let total = 0;
+    for (const url of urls) {
+      crawlers.forEach((crawler, i) => {
+        const b = verdictOf(before.robots, before.mode, before.lines, url, crawler);
+        const a = verdictOf(after.robots, after.mode, after.lines, url, crawler);
+        if (a.allowed === b.allowed) return;
+        total++;
+        if (a.allowed) expected[i]!.newlyAllowed++;
+        else expected[i]!.newlyBlocked++;
+      });
+    }
+    expect(compared.summary).toEqual(expected);
+    expect(compared.total).toBe(total);
+    expect(compared.changes).toHaveLength(5);
+    expect(compared.changes[0]).toEqual({
+      url: 'https://e.test/a/0',
+      userAgent: '*',
+      before: {
+        allowed: false,
+        line: 2,
+        lineText: 'Disallow: /a',
+        rule: { kind: 'disallow', pattern: '/a' },
+        groups: 'global',
+        note: null,
+      },
+      after: { allowed: true, line: 0, lineText: null, rule: null, groups: 'global', note: null },
+    });
+  });
+});
 
 describe.each(testDatabases)('tester and impact on $dialect', (target) => {
   describe.skipIf(target.skip !== null)(target.skip ?? 'tester', () => {

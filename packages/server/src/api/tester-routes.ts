@@ -335,7 +335,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         capped = walk.capped;
         problems = walk.problems;
       }
-      const compared = compareVerdicts(before, after, urls, crawlers);
+      const compared = await compareVerdicts(before, after, urls, crawlers);
       return {
         fileId: file.id,
         origin,
