@@ -167,6 +167,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(resolvePolicy ? { resolvePolicy } : {}),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
+      privateAddressesAllowed: options.allowPrivateAddresses ?? false,
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {

@@ -252,6 +252,44 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'invalid-request']);
     });
 
+    it('needs the token for live files when a service with a token may fetch from private networks', async () => {
+      // A redirect is followed wherever it leads: a live file can be any page of a private network.
+      origin.answer = (request) =>
+        request.url === '/robots.txt'
+          ? { status: 301, headers: { location: '/internal/secret' } }
+          : { status: 200, body: 'internal page' };
+      const url = `/api/fetch?url=${encodeURIComponent(origin.url)}`;
+      const token = 'correct horse battery staple';
+      const guardedApp = await buildApp({ database, now: clock.now, fetch, token, privateAddressesAllowed: true });
+      try {
+        const refused = await guardedApp.inject({ method: 'GET', url });
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json().error).toEqual({
+          code: 'unauthorized',
+          message:
+            'this server requires Authorization: Bearer <token> for requests that fetch from its private network',
+        });
+        const wrong = await guardedApp.inject({ method: 'GET', url, headers: { authorization: 'Bearer nope' } });
+        expect(wrong.statusCode).toBe(401);
+        const allowed = await guardedApp.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+        expect(allowed.statusCode).toBe(200);
+        expect(allowed.json()).toMatchObject({ finalUrl: `${origin.url}/internal/secret`, content: 'internal page' });
+        // Other reads stay open.
+        expect((await guardedApp.inject({ method: 'GET', url: '/api/properties' })).statusCode).toBe(200);
+      } finally {
+        await guardedApp.close();
+      }
+      // A token but no private networks: the guard refuses them, so the live loader stays open to all.
+      const publicOnly = await buildApp({ database, now: clock.now, token });
+      try {
+        const open = await publicOnly.inject({ method: 'GET', url });
+        expect(open.statusCode).toBe(200);
+        expect(open.json()).toMatchObject({ outcome: 'disallow-all', error: { kind: 'blocked' } });
+      } finally {
+        await publicOnly.close();
+      }
+    });
+
     it('shows which sitemap URLs change verdict for which crawlers under a draft or another version', async () => {
       const urls = ['/', '/a', '/private/1', '/shop/x', '/shop/y'].map((p) => `${origin.url}${p}`);
       files['/robots.txt'] = {

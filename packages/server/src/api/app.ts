@@ -58,6 +58,12 @@ export interface AppOptions {
    */
   readonly impactMaxUrls?: number;
   /**
+   * Whether `fetch` may reach loopback and private networks (`allowPrivateAddresses`). `GET /api/fetch` returns what
+   * it fetched, and a redirect can lead anywhere, so with a token it then needs the token as writes do.
+   * @default false
+   */
+  readonly privateAddressesAllowed?: boolean;
+  /**
    * Largest request body.
    * @default 1 MiB
    */
@@ -123,7 +129,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (uiFallback(request, reply)) return reply;
     return reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
-  if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
+  if (options.token !== undefined) {
+    const guardedReads = options.privateAddressesAllowed ? ['/api/fetch'] : [];
+    app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
+  }
 
   registerRoutes(app, context);
   registerAlertRoutes(app, context);

@@ -15,11 +15,15 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** An onRequest hook that refuses writes without the token. */
-export function requireTokenForWrites(token: string) {
+/**
+ * An onRequest hook that refuses writes without the token, and the reads of `guardedReads` (route patterns such as
+ * `/api/fetch`) too.
+ */
+export function requireTokenForWrites(token: string, guardedReads: readonly string[] = []) {
   const expected = digest(token);
+  const guarded = new Set(guardedReads);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (READ_METHODS.has(request.method)) return;
+    if (READ_METHODS.has(request.method) && !guarded.has(request.routeOptions.url ?? '')) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (match && timingSafeEqual(digest(match[1] as string), expected)) return;
@@ -29,7 +33,11 @@ export function requireTokenForWrites(token: string) {
       .send(
         errorBody(
           'unauthorized',
-          header ? 'the bearer token is wrong' : 'this server requires Authorization: Bearer <token> for changes',
+          header
+            ? 'the bearer token is wrong'
+            : READ_METHODS.has(request.method)
+              ? 'this server requires Authorization: Bearer <token> for requests that fetch from its private network'
+              : 'this server requires Authorization: Bearer <token> for changes',
         ),
       );
   };

@@ -199,9 +199,12 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
     {
       schema: {
         summary: 'A site\'s live robots.txt, fetched now (the web UI\'s "load live file")',
+        description:
+          'Open to every client, except on a service with a token whose fetches may reach private networks ' +
+          '(--allow-private-addresses): there it needs the token, as a redirect could lead to any internal URL.',
         tags: ['tester'],
         querystring: FetchQuery,
-        response: { 200: LiveRobots, ...errors(400) },
+        response: { 200: LiveRobots, ...errors(400, 401) },
       },
     },
     async (request) => {
