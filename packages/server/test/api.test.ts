@@ -382,6 +382,17 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         [new Date(t + 2000).toISOString(), bytes.length, 200],
         [new Date(t).toISOString(), 24, 200],
       ]);
+      // Each with its diff to the version before it.
+      expect(versions.map((v) => [v.previousVersionId, v.diffUrl])).toEqual([
+        [versions[1]!.id, `/api/versions/${versions[0]!.id}/diff?against=${versions[1]!.id}`],
+        [null, null],
+      ]);
+      const diff = (await call('GET', versions[0]!.diffUrl as string)).body as {
+        hunks: { lines: { kind: string; text: string }[] }[];
+      };
+      expect(
+        diff.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind} ${l.text}`)),
+      ).toEqual(['removed Disallow:', 'added Disallow: /caf\uFFFD']);
       const newest = (await call('GET', `/api/versions/${versions[0]!.id}`)).body as Record<string, unknown>;
       expect(newest).toMatchObject({
         previousVersionId: versions[1]!.id,

@@ -82,7 +82,7 @@ export function lastFetchJson(row: FileReportRow, content: Uint8Array | null) {
   };
 }
 
-export function versionJson(row: VersionListRow) {
+export function versionJson(row: VersionListRow & { previous_version_id: number | null }) {
   return {
     id: row.id,
     fileId: row.file_id,
@@ -93,5 +93,8 @@ export function versionJson(row: VersionListRow) {
     size: row.size,
     bodyHash: row.body_hash,
     headers: parseJson<Record<string, string>>(row.headers_json, {}),
+    previousVersionId: row.previous_version_id,
+    diffUrl:
+      row.previous_version_id === null ? null : `/api/versions/${row.id}/diff?against=${row.previous_version_id}`,
   };
 }

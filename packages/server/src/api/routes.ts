@@ -249,7 +249,9 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     '/api/files/:id/versions',
     {
       schema: {
-        summary: 'The versions of a file, newest first: every fetch whose content differed from the previous fetch',
+        summary:
+          'The versions of a file, newest first: every fetch whose content differed from the previous fetch, each ' +
+          'with a link to its diff',
         tags: ['files'],
         params: IdParams,
         response: { 200: Type.Object({ versions: Type.Array(Version) }), ...errors(400, 404) },
@@ -312,7 +314,6 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
           : null;
       return {
         ...versionJson(row),
-        previousVersionId: row.previous_version_id,
         lint,
         content: row.content === null ? null : new TextDecoder().decode(row.content),
       };

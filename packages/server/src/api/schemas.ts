@@ -153,6 +153,8 @@ export const Version = Type.Object({
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
+  previousVersionId: Nullable(Type.Integer({ description: 'the version before it; null for the oldest kept' })),
+  diffUrl: Nullable(Type.String({ description: 'its diff to the previous version (GET); null for the oldest kept' })),
 });
 
 export const StoredDiagnostic = Type.Object({
@@ -168,7 +170,6 @@ export const StoredDiagnostic = Type.Object({
 
 export const VersionDetail = Type.Object({
   ...Version.properties,
-  previousVersionId: Nullable(Type.Integer()),
   lint: Nullable(
     Type.Object(
       {
