@@ -252,6 +252,39 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'invalid-request']);
     });
 
+    it('reads sitemaps through the SSRF guard: without the option, loopback sitemaps are refused', async () => {
+      files['/robots.txt'] = { status: 200, body: `User-agent: *\nDisallow: /a\nSitemap: ${origin.url}/sitemap.xml\n` };
+      files['/sitemap.xml'] = { status: 200, body: `${origin.url}/a/1\n${origin.url}/b/1\n` };
+      const { fileId, propertyId } = await watch('domain', 'example.test');
+      const strict = await buildApp({ database, now: clock.now });
+      try {
+        const before = origin.requests.length;
+        const reply = await strict.inject({
+          method: 'POST',
+          url: '/api/impact',
+          payload: { fileId, draft: 'User-agent: *\nDisallow: /\n' },
+        });
+        expect(reply.statusCode).toBe(200);
+        expect(reply.json().urls).toMatchObject({
+          checked: 0,
+          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+        });
+        const found = await strict.inject({
+          method: 'POST',
+          url: `/api/properties/${propertyId}/discover-hosts`,
+          payload: {},
+        });
+        expect(found.statusCode).toBe(200);
+        expect(found.json()).toMatchObject({
+          urlsRead: 0,
+          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+        });
+        expect(origin.requests.slice(before)).toEqual([]);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it('needs the token for live files when a service with a token may fetch from private networks', async () => {
       // A redirect is followed wherever it leads: a live file can be any page of a private network.
       origin.answer = (request) =>
