@@ -83,6 +83,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     schemaErrorFormatter: formatValidationErrors,
+    // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
+    frameworkErrors: (error, request, reply) => {
+      handleError(error, request, reply);
+    },
   });
   const context: ApiContext = {
     database: options.database,
