@@ -12,7 +12,8 @@
  * server as the reference (the framework's own cost per request).
  *
  * PostgreSQL: ROBOTSKIT_BENCH_PG, default postgres://postgres@127.0.0.1:5432/test; each run uses a schema of its own
- * and drops it.
+ * and drops it. Scale with BENCH_SERVER_FILES (files and origins, default 1,000) and BENCH_SERVER_SECONDS (each API
+ * measurement, default 5), e.g. a quick check that it runs: BENCH_SERVER_FILES=50 BENCH_SERVER_SECONDS=1.
  */
 
 import { spawn } from 'node:child_process';
@@ -37,7 +38,9 @@ import { fmt, table } from './harness.js';
 const here = dirname(fileURLToPath(import.meta.url));
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-const FILES = 1000;
+const FILES = Number(process.env.BENCH_SERVER_FILES ?? 1000);
+const API_SECONDS = Number(process.env.BENCH_SERVER_SECONDS ?? 5);
+const FILES_TEXT = FILES.toLocaleString('en-US');
 const WORKERS = 4;
 
 async function seed(database, ports) {
@@ -193,7 +196,7 @@ async function withSqliteFile(fn) {
   }
 }
 
-/** Starts the 1,000-port origin process; resolves with its ports and a stop function. */
+/** Starts the origin process (one port per file); resolves with its ports and a stop function. */
 async function startOrigins(count) {
   const child = spawn(process.execPath, [join(here, 'origins.mjs'), String(count)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -248,7 +251,7 @@ async function apiThroughput() {
   });
   const cannon = (opts) =>
     new Promise((resolve, reject) =>
-      autocannon({ connections: 10, duration: 5, ...opts }, (error, result) =>
+      autocannon({ connections: 10, duration: API_SECONDS, ...opts }, (error, result) =>
         error ? reject(error) : resolve(result),
       ),
     );
@@ -289,7 +292,7 @@ async function apiThroughput() {
     rmSync(dir, { recursive: true, force: true });
   }
   table(
-    'server API on loopback (autocannon, 10 connections, 5 s each, SQLite)',
+    `server API on loopback (autocannon, 10 connections, ${API_SECONDS} s each, SQLite)`,
     ['route', 'req/s', 'p50 ms', 'p99 ms', 'failed'],
     rows,
   );
@@ -328,7 +331,7 @@ export async function runServerBench() {
         await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: noIoRetrieval, ports })),
       );
       add(
-        'PostgreSQL, engine fetch of 1,000 origins + lint + alerts',
+        `PostgreSQL, engine fetch of ${FILES_TEXT} origins + lint + alerts`,
         await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true })),
       );
     } else {
@@ -339,7 +342,7 @@ export async function runServerBench() {
       await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: noIoRetrieval, ports })),
     );
     add(
-      'SQLite (1 connection), engine fetch of 1,000 origins + lint + alerts',
+      `SQLite (1 connection), engine fetch of ${FILES_TEXT} origins + lint + alerts`,
       await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: engine, ports, full: true })),
     );
   } finally {

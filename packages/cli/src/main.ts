@@ -107,8 +107,8 @@ function program(io: Io, result: { code: number }): Command {
   cmd
     .command('worker')
     .description('run fetch workers only; any number of them share one PostgreSQL database')
-    .option('--database-url <url>', 'PostgreSQL: postgres://user:password@host:5432/db (or DATABASE_URL)')
-    .option('--db <sqlite-file>', 'SQLite database file instead (one machine only)')
+    .option('--database-url <url>', 'PostgreSQL: postgres://user:password@host:5432/db (or DATABASE_URL); this or --db')
+    .option('--db <sqlite-file>', 'the SQLite file serve uses instead (same machine only)')
     .option('--workers <n>', 'workers in this process', '1')
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, spawn } from './helpers.js';
+import { BIN, run, spawn } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'robotskit-serve-'));
@@ -116,9 +116,43 @@ describe('robotskit serve', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^robotskit: cannot (open|use) SQLite .*not-a-db\.sqlite: file is not a database\n$/);
   });
+
+  it('says so when the folder of the SQLite file cannot be created, rather than hanging', async () => {
+    // /proc refuses new folders with ENOENT although it exists, which sends Node's recursive mkdir into a loop.
+    const result = await spawn(['serve', '--port', '0', '--db', '/proc/robotskit-none/db.sqlite']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "robotskit: cannot create the folder of SQLite database '/proc/robotskit-none/db.sqlite': " +
+        "ENOENT: no such file or directory, mkdir '/proc/robotskit-none'\n",
+    );
+  });
 });
 
 describe('robotskit worker', () => {
+  it('refuses to start without a database shared with serve, in one line', async () => {
+    const result = await run(['worker'], { env: {} });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'robotskit: worker needs the database the service uses: --database-url postgres://… (or DATABASE_URL), ' +
+        'or --db <sqlite-file> on the machine that runs serve\n',
+    });
+  });
+
+  it('says what is wrong with the database, in one line', async () => {
+    for (const [args, message] of [
+      [['--database-url', 'postgres://127.0.0.1:1/x'], 'robotskit: cannot use PostgreSQL postgres://127.0.0.1:1/x: '],
+      [['--database-url', 'mysql://h/db'], "robotskit: --database-url must start with postgres:// (got 'mysql:')"],
+      [['--workers', '0', '--db', join(dir, 'w0.sqlite')], 'robotskit: --workers must be an integer from 1 to 64'],
+    ] as const) {
+      const result = await spawn(['worker', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain(message);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
   it('fetches the files a serve process (API only) watches, from a local server with --allow-private-addresses', async () => {
     const origin = createServer((request, response) => {
       response.writeHead(request.url === '/robots.txt' ? 200 : 404, { 'content-type': 'text/plain' });

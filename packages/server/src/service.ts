@@ -82,8 +82,9 @@ export function checkServiceConfig(options: Pick<ServiceOptions, 'host' | 'port'
     throw new ServiceConfigError('--token must be at least 8 characters');
   }
   if (!isLoopbackHost(options.host) && options.token === undefined) {
+    const where = options.host.trim() === '' ? 'every address (--host is empty)' : options.host;
     throw new ServiceConfigError(
-      `refusing to listen on ${options.host} without a token: anyone who can reach it could add and delete properties. ` +
+      `refusing to listen on ${where} without a token: anyone who can reach it could add and delete properties. ` +
         'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
     );
   }
@@ -169,6 +170,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(resolvePolicy ? { resolvePolicy } : {}),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
+      privateAddressesAllowed: options.allowPrivateAddresses ?? false,
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {

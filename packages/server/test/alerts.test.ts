@@ -139,10 +139,10 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       const second = await alerts();
       expect(second.map((a) => [a.kind, a.severity]).sort()).toEqual(
         [
-          ['assets-blocked', 'warning'],
+          ['assets-blocked', 'critical'],
           ['disallow-all-added', 'critical'],
           ['file-changed', 'info'],
-          ['sitemap-removed', 'warning'],
+          ['sitemap-removed', 'critical'],
         ].sort(),
       );
       const byKind = Object.fromEntries(second.map((a) => [a.kind, a]));
@@ -194,9 +194,17 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       ]);
       // Rules are compared with the last good version, across the outage: / is allowed again, nothing critical.
       expect((await alerts('?severity=critical')).map((a) => a.kind).sort()).toEqual([
+        'assets-blocked',
         'became-html',
         'disallow-all-added',
         'file-unreachable',
+        'sitemap-removed',
+        'sitemap-removed',
+      ]);
+      expect((await alerts('?severity=info')).map((a) => a.kind).sort()).toEqual([
+        'file-changed',
+        'file-changed',
+        'file-recovered',
       ]);
       expect(await alerts(`?propertyId=${propertyId}&limit=2`)).toHaveLength(2);
       expect(await alerts(`?propertyId=${propertyId + 1000}`)).toEqual([]);

@@ -100,6 +100,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     const VALID: [typed: string, kind: string, name: string, hosts: string[]][] = [
       ['example.com', 'domain', 'example.com', ['example.com', 'www.example.com']],
       ['  EXAMPLE.org ', 'domain', 'example.org', ['example.org', 'www.example.org']],
+      ['example.edu.', 'domain', 'example.edu', ['example.edu', 'www.example.edu']],
       ['www.example.net', 'domain', 'www.example.net', ['www.example.net']],
       ['m.example.co.uk', 'domain', 'm.example.co.uk', ['m.example.co.uk', 'www.m.example.co.uk']],
       ['bücher.de', 'domain', 'xn--bcher-kva.de', ['xn--bcher-kva.de', 'www.xn--bcher-kva.de']],
@@ -143,6 +144,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ['localhost', 'invalid-property', /not a domain name/],
       ['192.168.1.1', 'invalid-property', /IP address.*URL prefix/],
       ['-bad-.com', 'invalid-property', /not a domain name/],
+      ['example..com', 'invalid-property', /not a domain name/],
+      ['example.com..', 'invalid-property', /not a domain name/],
+      ['.example.com', 'invalid-property', /not a domain name/],
       ['exa mple.com', 'invalid-property', /neither a domain/],
       ['   ', 'invalid-property', /empty/],
       [`${'a'.repeat(64)}.com`, 'invalid-property', /not a domain name/],
@@ -162,7 +166,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     it('refuses malformed requests with JSON errors and proper statuses', async () => {
       const cases: [string, string, unknown, Record<string, string>, number, string][] = [
         ['POST', '/api/properties', '{"property": ', {}, 400, 'invalid-json'],
-        ['POST', '/api/properties', '', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', '', {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', '  ', {}, 400, 'invalid-request'],
+        ['POST', '/api/properties', '{"property": "a.com"} x', {}, 400, 'invalid-json'],
+        ['POST', '/api/properties', '{"__proto__": {"x": 1}, "property": "a.com"}', {}, 400, 'invalid-json'],
         ['POST', '/api/properties', 'example.com', { 'content-type': 'text/plain' }, 415, 'unsupported-media-type'],
         ['POST', '/api/properties', { property: 'example.com', extra: true }, {}, 400, 'invalid-request'],
         ['POST', '/api/properties', {}, {}, 400, 'invalid-request'],
@@ -173,6 +180,17 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         ['GET', '/api/files/-3', undefined, {}, 400, 'invalid-request'],
         ['GET', '/api/files/1.5', undefined, {}, 400, 'invalid-request'],
         ['GET', '/api/files/99999999999999999999', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/1e3', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/%E0%A4%A', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/%FF', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/%E0%A4%A', undefined, {}, 400, 'invalid-request'],
+        ['GET', `/api/files/${'1'.repeat(150)}`, undefined, {}, 404, 'not-found'],
+        ['GET', '/api/files/0x10', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/files/0b1', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/versions/1/diff?against=1e2', undefined, {}, 400, 'invalid-request'],
+        ['GET', '/api/alerts?limit=0x10', undefined, {}, 400, 'invalid-request'],
+        ['POST', '/api/files/77/recrawl', '', { 'content-type': 'application/json' }, 404, 'not-found'],
+        ['DELETE', '/api/properties/77', '', { 'content-type': 'application/json' }, 404, 'not-found'],
         ['GET', '/api/files/77', undefined, {}, 404, 'not-found'],
         ['GET', '/api/files/77/versions', undefined, {}, 404, 'not-found'],
         ['POST', '/api/files/77/recrawl', undefined, {}, 404, 'not-found'],
@@ -192,6 +210,44 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         expect(reply.body, `${method} ${path}`).toEqual({ error: { code, message: expect.any(String) } });
         expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
       }
+    });
+
+    it('says which field is wrong and what it may be', async () => {
+      const cases: [string, string, unknown, string][] = [
+        ['POST', '/api/properties', { property: 'example.com', extra: true }, "body has an unknown field 'extra'"],
+        ['POST', '/api/properties', '', 'body must be a JSON object'],
+        ['POST', '/api/properties', [], 'body must be a JSON object'],
+        ['GET', '/api/files/1e3', undefined, 'params/id must be an integer in decimal digits'],
+        ['GET', '/api/files/abc', undefined, 'params/id must be an integer in decimal digits'],
+        ['GET', '/api/files/0', undefined, 'params/id must be >= 1'],
+        ['GET', '/api/alerts?limit=0x10', undefined, 'querystring/limit must be an integer in decimal digits'],
+        ['GET', '/api/properties/1/files?sort=x', undefined, "querystring has an unknown field 'sort'"],
+        [
+          'GET',
+          '/api/alerts?severity=urgent',
+          undefined,
+          'querystring/severity must be one of "critical", "warning", "info"',
+        ],
+        [
+          'POST',
+          '/api/webhooks',
+          { url: 'https://hooks.example/x', kinds: ['file-changed', 'nope'] },
+          'body/kinds/1 must be one of "file-changed", "file-unreachable", "file-recovered", "disallow-all-added", ' +
+            '"sitemap-removed", "became-html", "assets-blocked"',
+        ],
+      ];
+      for (const [method, path, body, message] of cases) {
+        const reply = await call(method, path, body);
+        expect([method, path, reply.status]).toEqual([method, path, 400]);
+        expect(reply.body, `${method} ${path}`).toEqual({ error: { code: 'invalid-request', message } });
+      }
+      // Numbers in decimal digits still work, with or without a JSON content type on a bodiless request.
+      const created = await call('POST', '/api/properties', { property: 'example.com' });
+      const { id } = created.body as { id: number };
+      expect((await call('GET', `/api/properties/${id}`)).status).toBe(200);
+      expect((await call('DELETE', `/api/properties/${id}`, '', { 'content-type': 'application/json' })).status).toBe(
+        204,
+      );
     });
 
     it('refuses a duplicate property with 409, and deletes properties', async () => {
@@ -233,7 +289,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const listed = (await call('GET', `/api/properties/${property.id}/files`)).body as {
         files: Record<string, unknown>[];
       };
-      const [https, http, wwwHttps] = listed.files as { id: number }[];
+      const [https, http, wwwHttps, wwwHttp] = listed.files as { id: number }[];
       expect(listed.files[0]).toEqual({
         id: https!.id,
         url: 'https://example.com/robots.txt',
@@ -295,14 +351,22 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           redirects: [],
           error: null,
           timings: { total: 5 },
+          content: 'User-agent: *\nDisallow: /a\n',
         },
       });
       const failed = (await call('GET', `/api/files/${http!.id}`)).body as Record<string, unknown>;
       expect(failed).toMatchObject({
         status: 'error',
         failingSince: new Date(t).toISOString(),
-        lastFetch: { outcome: 'error', error: { kind: 'http-status', message: 'HTTP 503' }, size: null },
+        lastFetch: {
+          outcome: 'error',
+          error: { kind: 'http-status', message: 'HTTP 503' },
+          size: null,
+          content: null,
+        },
       });
+      const unfetched = (await call('GET', `/api/files/${wwwHttp!.id}`)).body as Record<string, unknown>;
+      expect(unfetched).toMatchObject({ status: null, lastFetch: null });
     });
 
     it('lists versions and serves their content, decoded and as exact bytes', async () => {
@@ -323,6 +387,17 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         [new Date(t + 2000).toISOString(), bytes.length, 200],
         [new Date(t).toISOString(), 24, 200],
       ]);
+      // Each with its diff to the version before it.
+      expect(versions.map((v) => [v.previousVersionId, v.diffUrl])).toEqual([
+        [versions[1]!.id, `/api/versions/${versions[0]!.id}/diff?against=${versions[1]!.id}`],
+        [null, null],
+      ]);
+      const diff = (await call('GET', versions[0]!.diffUrl as string)).body as {
+        hunks: { lines: { kind: string; text: string }[] }[];
+      };
+      expect(
+        diff.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind} ${l.text}`)),
+      ).toEqual(['removed Disallow:', 'added Disallow: /caf\uFFFD']);
       const newest = (await call('GET', `/api/versions/${versions[0]!.id}`)).body as Record<string, unknown>;
       expect(newest).toMatchObject({
         previousVersionId: versions[1]!.id,
@@ -587,15 +662,23 @@ describe.each(testDatabases)('API on $dialect', (target) => {
 });
 
 describe('service configuration', () => {
-  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com'])('refuses to listen on %s without a token', (host) => {
-    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(ServiceConfigError);
-    expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(
-      `refusing to listen on ${host} without a token: anyone who can reach it could add and delete properties. ` +
-        'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+  it.each(['0.0.0.0', '::', '192.168.1.10', 'example.com', '127.0.0.1.', 'localhost.example.com', '::ffff:10.0.0.1'])(
+    'refuses to listen on %s without a token',
+    (host) => {
+      expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(ServiceConfigError);
+      expect(() => checkServiceConfig({ host, port: 8787 })).toThrow(
+        `refusing to listen on ${host} without a token: anyone who can reach it could add and delete properties. ` +
+          'Pass --token <secret> (clients then send Authorization: Bearer <secret> for changes), or listen on 127.0.0.1.',
+      );
+      expect(() => checkServiceConfig({ host, port: 8787, token: TOKEN })).not.toThrow();
+    },
+  );
+  it('says an empty host means every address', () => {
+    expect(() => checkServiceConfig({ host: '', port: 8787 })).toThrow(
+      'refusing to listen on every address (--host is empty) without a token',
     );
-    expect(() => checkServiceConfig({ host, port: 8787, token: TOKEN })).not.toThrow();
   });
-  it.each(['127.0.0.1', '127.8.9.10', 'localhost', '::1', '[::1]'])(
+  it.each(['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])(
     'listens on the loopback address %s without a token',
     (host) => {
       expect(() => checkServiceConfig({ host, port: 8787 })).not.toThrow();

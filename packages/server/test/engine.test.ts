@@ -138,6 +138,29 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       expect(g.latestVersionId).not.toBe(f.latestVersionId);
     });
 
+    it('keeps the Cache-Control lifetime within 5 minutes and 7 days, and retries server errors with a growing backoff', async () => {
+      origin.answer = { status: 200, headers: { 'cache-control': 'max-age=10' }, body: 'User-agent: *\n' };
+      expect((await fetchNow()).nextCheckAt).toBe(new Date(clock.now() + 5 * MIN).toISOString());
+      origin.answer = { status: 200, headers: { 'cache-control': `max-age=${30 * 86400}` }, body: 'User-agent: *\n' };
+      expect((await fetchNow()).nextCheckAt).toBe(new Date(clock.now() + 7 * DAY).toISOString());
+      origin.answer = { status: 200, headers: { 'cache-control': 'no-store' }, body: 'User-agent: *\n' };
+      const noStore = Date.parse((await fetchNow()).nextCheckAt) - clock.now();
+      expect(noStore).toBeGreaterThanOrEqual(5 * MIN);
+      expect(noStore).toBeLessThanOrEqual(DAY);
+
+      // A run of 500s, each retried when due: the wait is the time failing so far (at least 10 minutes, at most 6
+      // hours), so it doubles from one retry to the next.
+      origin.answer = { status: 500 };
+      const waits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const f = await fetchNow();
+        expect(f.status).toBe('error');
+        waits.push(Date.parse(f.nextCheckAt) - clock.now());
+        clock.time = Date.parse(f.nextCheckAt);
+      }
+      expect(waits.map((w) => w / MIN)).toEqual([10, 10, 20, 40, 80, 160, 320, 360]);
+    });
+
     it('follows the availability timeline through failures: 12 h stop, then the last good version, then allow all', async () => {
       const good = await fetchNow();
       const goodVersion = good.latestVersionId as number;

@@ -55,6 +55,14 @@ const REFUSED: [address: string, range: string][] = [
   ['2001::1', 'teredo'],
   ['2001:db8::1', 'reserved'],
   ['100::1', 'discard'],
+  ['64:ff9b:1::a00:1', 'rfc6052'],
+  ['fec0::1', 'deprecatedSiteLocal'],
+  ['::7f00:1', 'ipv4Compatible'],
+  ['::a9fe:a9fe', 'ipv4Compatible'],
+  ['::a00:1', 'ipv4Compatible'],
+  ['1::1', 'unassigned'],
+  ['4000::1', 'unassigned'],
+  ['fb00::1', 'unassigned'],
 ];
 
 const ALLOWED = ['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888'];
@@ -72,7 +80,14 @@ describe('address policy', () => {
     for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.1.1', 'fd00::1', '::1']) {
       expect(lenient.check(address), address).toBeNull();
     }
-    for (const address of ['169.254.169.254', 'fe80::1', '::ffff:169.254.169.254', '224.0.0.1', '0.0.0.0']) {
+    for (const address of [
+      '169.254.169.254',
+      'fe80::1',
+      '::ffff:169.254.169.254',
+      '224.0.0.1',
+      '0.0.0.0',
+      '::7f00:1',
+    ]) {
       expect(lenient.check(address), address).not.toBeNull();
     }
   });
@@ -169,6 +184,7 @@ describe('guarded fetch, end to end on this machine', () => {
     [`http://0177.0.0.1:${port}/robots.txt`, '127.0.0.1', 'loopback'],
     [`http://[::1]:${port}/robots.txt`, '::1', 'loopback'],
     [`http://[::ffff:127.0.0.1]:${port}/robots.txt`, '::ffff:7f00:1', 'loopback'],
+    [`http://[::127.0.0.1]:${port}/robots.txt`, '::7f00:1', 'ipv4Compatible'],
     [`http://0.0.0.0:${port}/robots.txt`, '0.0.0.0', 'unspecified'],
     [`http://0:${port}/robots.txt`, '0.0.0.0', 'unspecified'],
     [`http://[::]:${port}/robots.txt`, '::', 'unspecified'],

@@ -4,6 +4,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { parseRobotsTxt } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import type { Database } from '../src/db/connect.js';
@@ -12,6 +13,8 @@ import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
 import { discoverDueProperty } from '../src/tester/discover-hosts.js';
+import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/tester/impact.js';
+import { linesOf, resolveCrawlers, verdictOf } from '../src/tester/verdicts.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
@@ -28,6 +31,53 @@ interface Verdict {
   rule: { kind: string; pattern: string } | null;
   note: string | null;
 }
+
+describe('impact comparison', () => {
+  it('agrees with the verdicts one by one, and lets other work run between slices', async () => {
+    const side = (text: string): RulesSide => ({ robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) });
+    const before = side('User-agent: *\nDisallow: /a\n');
+    const after = side('User-agent: *\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a/1\n');
+    const crawlers = resolveCrawlers(['*', 'Googlebot', 'GPTBot']);
+    const urls = Array.from({ length: QUESTIONS_PER_SLICE }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
+    let otherWorkRan = false;
+    let done = false;
+    setImmediate(() => {
+      otherWorkRan = !done;
+    });
+    const compared = await compareVerdicts(before, after, urls, crawlers, 5);
+    done = true;
+    expect(otherWorkRan).toBe(true);
+
+    const expected = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
+    let total = 0;
+    for (const url of urls) {
+      crawlers.forEach((crawler, i) => {
+        const b = verdictOf(before.robots, before.mode, before.lines, url, crawler);
+        const a = verdictOf(after.robots, after.mode, after.lines, url, crawler);
+        if (a.allowed === b.allowed) return;
+        total++;
+        if (a.allowed) expected[i]!.newlyAllowed++;
+        else expected[i]!.newlyBlocked++;
+      });
+    }
+    expect(compared.summary).toEqual(expected);
+    expect(compared.total).toBe(total);
+    expect(compared.changes).toHaveLength(5);
+    expect(compared.changes[0]).toEqual({
+      url: 'https://e.test/a/0',
+      userAgent: '*',
+      before: {
+        allowed: false,
+        line: 2,
+        lineText: 'Disallow: /a',
+        rule: { kind: 'disallow', pattern: '/a' },
+        groups: 'global',
+        note: null,
+      },
+      after: { allowed: true, line: 0, lineText: null, rule: null, groups: 'global', note: null },
+    });
+  });
+});
 
 describe.each(testDatabases)('tester and impact on $dialect', (target) => {
   describe.skipIf(target.skip !== null)(target.skip ?? 'tester', () => {
@@ -202,6 +252,77 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect([missing.statusCode, missing.json().error.code]).toEqual([400, 'invalid-request']);
     });
 
+    it('reads sitemaps through the SSRF guard: without the option, loopback sitemaps are refused', async () => {
+      files['/robots.txt'] = { status: 200, body: `User-agent: *\nDisallow: /a\nSitemap: ${origin.url}/sitemap.xml\n` };
+      files['/sitemap.xml'] = { status: 200, body: `${origin.url}/a/1\n${origin.url}/b/1\n` };
+      const { fileId, propertyId } = await watch('domain', 'example.test');
+      const strict = await buildApp({ database, now: clock.now });
+      try {
+        const before = origin.requests.length;
+        const reply = await strict.inject({
+          method: 'POST',
+          url: '/api/impact',
+          payload: { fileId, draft: 'User-agent: *\nDisallow: /\n' },
+        });
+        expect(reply.statusCode).toBe(200);
+        expect(reply.json().urls).toMatchObject({
+          checked: 0,
+          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+        });
+        const found = await strict.inject({
+          method: 'POST',
+          url: `/api/properties/${propertyId}/discover-hosts`,
+          payload: {},
+        });
+        expect(found.statusCode).toBe(200);
+        expect(found.json()).toMatchObject({
+          urlsRead: 0,
+          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+        });
+        expect(origin.requests.slice(before)).toEqual([]);
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it('needs the token for live files when a service with a token may fetch from private networks', async () => {
+      // A redirect is followed wherever it leads: a live file can be any page of a private network.
+      origin.answer = (request) =>
+        request.url === '/robots.txt'
+          ? { status: 301, headers: { location: '/internal/secret' } }
+          : { status: 200, body: 'internal page' };
+      const url = `/api/fetch?url=${encodeURIComponent(origin.url)}`;
+      const token = 'correct horse battery staple';
+      const guardedApp = await buildApp({ database, now: clock.now, fetch, token, privateAddressesAllowed: true });
+      try {
+        const refused = await guardedApp.inject({ method: 'GET', url });
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json().error).toEqual({
+          code: 'unauthorized',
+          message:
+            'this server requires Authorization: Bearer <token> for requests that fetch from its private network',
+        });
+        const wrong = await guardedApp.inject({ method: 'GET', url, headers: { authorization: 'Bearer nope' } });
+        expect(wrong.statusCode).toBe(401);
+        const allowed = await guardedApp.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+        expect(allowed.statusCode).toBe(200);
+        expect(allowed.json()).toMatchObject({ finalUrl: `${origin.url}/internal/secret`, content: 'internal page' });
+        // Other reads stay open.
+        expect((await guardedApp.inject({ method: 'GET', url: '/api/properties' })).statusCode).toBe(200);
+      } finally {
+        await guardedApp.close();
+      }
+      // A token but no private networks: the guard refuses them, so the live loader stays open to all.
+      const publicOnly = await buildApp({ database, now: clock.now, token });
+      try {
+        const open = await publicOnly.inject({ method: 'GET', url });
+        expect(open.statusCode).toBe(200);
+        expect(open.json()).toMatchObject({ outcome: 'disallow-all', error: { kind: 'blocked' } });
+      } finally {
+        await publicOnly.close();
+      }
+    });
+
     it('shows which sitemap URLs change verdict for which crawlers under a draft or another version', async () => {
       const urls = ['/', '/a', '/private/1', '/shop/x', '/shop/y'].map((p) => `${origin.url}${p}`);
       files['/robots.txt'] = {
@@ -290,6 +411,164 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         expect(reply.statusCode, JSON.stringify(payload)).toBe(status);
         expect(reply.json()).toHaveProperty('error.message');
       }
+    });
+
+    it("reads a stored version over its own file's origin, and refuses versions of other files", async () => {
+      const second = await startOrigin({ status: 200, body: 'User-agent: *\nDisallow: /second\n' });
+      try {
+        files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /first\n' };
+        // One property watching two origins (as a domain watches several hosts), the first ranked first.
+        const property = await createProperty(
+          database.db,
+          database.dialect,
+          {
+            kind: 'domain',
+            name: 'two.test',
+            hosts: [
+              { host: `127.0.0.1:${origin.port}`, source: 'property' },
+              { host: `127.0.0.1:${second.port}`, source: 'www' },
+            ],
+            schemes: ['http'],
+          },
+          clock.now(),
+        );
+        // Another property that watches the first origin only (it shares that file).
+        const other = await createProperty(
+          database.db,
+          database.dialect,
+          {
+            kind: 'url-prefix',
+            name: `${origin.url}/`,
+            hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }],
+            schemes: ['http'],
+          },
+          clock.now(),
+        );
+        const worker = new Worker({
+          db: database.db,
+          dialect: database.dialect,
+          retrieve: builtInPlugIns.createRetrieval!({ fetch, database, now: clock.now }),
+          now: clock.now,
+        });
+        expect(await worker.runUntilIdle()).toBe(2);
+        second.answer = { status: 200, body: 'User-agent: *\nDisallow: /second\nDisallow: /more\n' };
+        clock.advance(DAY);
+        await database.db.updateTable('robots_files').set({ next_fetch_at: clock.now() }).execute();
+        expect(await worker.runUntilIdle()).toBe(2);
+        const fileOf = async (url: string) =>
+          (await database.db.selectFrom('robots_files').select('id').where('url', '=', url).executeTakeFirstOrThrow())
+            .id;
+        const firstFile = await fileOf(`${origin.url}/robots.txt`);
+        const secondFile = await fileOf(`${second.url}/robots.txt`);
+        const versionsOf = async (fileId: number) =>
+          (
+            await database.db.selectFrom('versions').select('id').where('file_id', '=', fileId).orderBy('id').execute()
+          ).map((v) => v.id);
+        const [secondOld, secondNew] = await versionsOf(secondFile);
+        const [firstVersion] = await versionsOf(firstFile);
+
+        // The property's second file's new version: its own origin and its own previous version.
+        const impact = await post<{
+          fileId: number;
+          origin: string;
+          before: { versionId: number };
+          summary: { newlyBlocked: number }[];
+        }>('/api/impact', {
+          propertyId: property.id,
+          versionId: secondNew,
+          urls: ['/more/x', '/first/x'],
+          userAgents: ['Googlebot'],
+        });
+        expect(impact).toMatchObject({
+          fileId: secondFile,
+          origin: second.url,
+          before: { versionId: secondOld },
+          summary: [{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 0 }],
+        });
+
+        for (const [payload, message] of [
+          [
+            { propertyId: other.id, versionId: secondNew },
+            `version ${secondNew} is a version of file ${secondFile}, which property ${other.id} does not watch`,
+          ],
+          [
+            { fileId: firstFile, versionId: secondNew },
+            `versionId ${secondNew} is a version of file ${secondFile}, not of file ${firstFile} (${origin.url}/robots.txt)`,
+          ],
+          [
+            { fileId: firstFile, draft: 'User-agent: *\nDisallow: /\n', against: secondOld },
+            `against ${secondOld} is a version of file ${secondFile}, not of file ${firstFile}`,
+          ],
+          [
+            { fileId: secondFile, versionId: secondNew, against: firstVersion },
+            `against ${firstVersion} is a version of file ${firstFile}, not of file ${secondFile}`,
+          ],
+        ] as const) {
+          const reply = await app.inject({ method: 'POST', url: '/api/impact', payload });
+          expect(reply.statusCode, JSON.stringify(payload)).toBe(400);
+          expect(reply.json().error, JSON.stringify(payload)).toEqual({
+            code: 'invalid-request',
+            message: expect.stringContaining(message),
+          });
+        }
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('ranks the hosts the user named first, then sitemap hosts by their URLs now; the report shows 20', async () => {
+      files['/robots.txt'] = { status: 200, body: `Sitemap: ${origin.url}/sitemap.xml\n` };
+      // 24 hosts in the sitemap: h0 with 24 URLs, h1 with 23 … h23 with 1.
+      const listing = (counts: (i: number) => number) =>
+        Array.from({ length: 24 }, (_, i) =>
+          Array.from({ length: counts(i) }, (_, j) => `http://h${i}.example.test/${j}`),
+        )
+          .flat()
+          .join('\n');
+      files['/sitemap.xml'] = { status: 200, body: listing((i) => 24 - i) };
+      const { propertyId } = await watch('domain', 'example.test');
+      const discovered = await post<{ hosts: { host: string; rank: number | null; added: boolean }[] }>(
+        `/api/properties/${propertyId}/discover-hosts`,
+        { maxHosts: 30 },
+      );
+      expect(discovered.hosts.slice(0, 3)).toEqual([
+        { host: 'h0.example.test', urls: 24, added: true, rank: 1 },
+        { host: 'h1.example.test', urls: 23, added: true, rank: 2 },
+        { host: 'h2.example.test', urls: 22, added: true, rank: 3 },
+      ]);
+
+      // A host added by hand goes before every sitemap host, so the report shows it.
+      const shop = await post<{ host: string; source: string; rank: number }>(
+        `/api/properties/${propertyId}/hosts`,
+        { host: 'shop.example.test' },
+        201,
+      );
+      expect(shop).toMatchObject({ host: 'shop.example.test', source: 'user', rank: 1 });
+      const shown = async () => {
+        const reply = await app.inject({ method: 'GET', url: `/api/properties/${propertyId}/files` });
+        const rows = reply.json<{ files: { host: string; hostRank: number; hostSource: string }[] }>().files;
+        return [...new Set(rows.map((f) => `${f.hostRank} ${f.hostSource} ${f.host}`))];
+      };
+      expect(await shown()).toEqual([
+        `0 property 127.0.0.1:${origin.port}`,
+        '1 user shop.example.test',
+        ...Array.from({ length: 18 }, (_, i) => `${i + 2} sitemap h${i}.example.test`),
+      ]);
+
+      // The sitemaps change: the last hosts now have the most URLs; the next discovery ranks them first.
+      files['/sitemap.xml'] = { status: 200, body: listing((i) => i + 1) };
+      const again = await post<{ hosts: { host: string; rank: number | null }[] }>(
+        `/api/properties/${propertyId}/discover-hosts`,
+        {},
+      );
+      expect(again.hosts[0]).toMatchObject({ host: 'h23.example.test', rank: 2 });
+      expect(await shown()).toEqual([
+        `0 property 127.0.0.1:${origin.port}`,
+        '1 user shop.example.test',
+        ...Array.from({ length: 18 }, (_, i) => `${i + 2} sitemap h${23 - i}.example.test`),
+      ]);
+      const all = await app.inject({ method: 'GET', url: `/api/properties/${propertyId}/files?all=true` });
+      expect(new Set(all.json<{ files: { host: string }[] }>().files.map((f) => f.host)).size).toBe(26);
     });
 
     it("adds the hosts a domain property's sitemaps list, most URLs first", async () => {

@@ -125,6 +125,13 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
 /** Runs fetch workers until SIGINT/SIGTERM; returns the exit code. */
 export async function runWorker(io: Io, options: WorkerCliOptions): Promise<number> {
   const count = integerOption('workers', options.workers, 1, 64);
+  // A worker fetches for the database `serve` uses; a default of its own would create an empty one and do nothing.
+  if (options.db === undefined && options.databaseUrl === undefined && !io.env.DATABASE_URL) {
+    throw new CliError(
+      'worker needs the database the service uses: --database-url postgres://… (or DATABASE_URL), ' +
+        'or --db <sqlite-file> on the machine that runs serve',
+    );
+  }
   const server = await loadServer();
   const database = databaseOf(server, options, io);
   let workers: Awaited<ReturnType<ServerModule['runWorkers']>>;

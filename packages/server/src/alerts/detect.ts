@@ -7,7 +7,10 @@
 import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
 import type { FetchOutcome } from '../db/schema.js';
 
-/** Every alert kind, with its severity. */
+/**
+ * Every alert kind, with its severity. The four changes the report calls critical (the whole site blocked, a sitemap
+ * line removed, the file turned into HTML, stylesheets or scripts blocked) are `critical`, as is losing the file.
+ */
 export const ALERT_KINDS = {
   /** The content changed (or the file appeared or went 404). */
   'file-changed': 'info',
@@ -18,11 +21,11 @@ export const ALERT_KINDS = {
   /** `/` is newly disallowed for every crawler (`*`) or for Googlebot: the whole site is blocked. */
   'disallow-all-added': 'critical',
   /** A `Sitemap:` line was removed. */
-  'sitemap-removed': 'warning',
+  'sitemap-removed': 'critical',
   /** The file is now an HTML page (a misconfigured server or a soft 404). */
   'became-html': 'critical',
   /** A stylesheet or script path is newly disallowed: Google cannot render the pages. */
-  'assets-blocked': 'warning',
+  'assets-blocked': 'critical',
 } as const;
 
 /** An alert kind. */

@@ -16,7 +16,7 @@ import { errorBody, handleError } from './errors.js';
 import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
 import { registerTesterRoutes } from './tester-routes.js';
-import { validatorCompiler } from './validation.js';
+import { formatValidationErrors, validatorCompiler } from './validation.js';
 import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
 
 const version = (
@@ -60,6 +60,12 @@ export interface AppOptions {
   /** Called when files become due now (recrawl, new property or host): the service wakes its idle workers. */
   readonly onFilesDue?: () => void;
   /**
+   * Whether `fetch` may reach loopback and private networks (`allowPrivateAddresses`). `GET /api/fetch` returns what
+   * it fetched, and a redirect can lead anywhere, so with a token it then needs the token as writes do.
+   * @default false
+   */
+  readonly privateAddressesAllowed?: boolean;
+  /**
    * Largest request body.
    * @default 1 MiB
    */
@@ -78,6 +84,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaErrorFormatter: formatValidationErrors,
+    // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
+    frameworkErrors: (error, request, reply) => {
+      handleError(error, request, reply);
+    },
   });
   const context: ApiContext = {
     database: options.database,
@@ -94,6 +105,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
+  // An empty body sent as JSON is no body (clients often set the header on every request, recrawls and deletes
+  // included); a route that needs one says so through its schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
@@ -117,7 +136,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (uiFallback(request, reply)) return reply;
     return reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
-  if (options.token !== undefined) app.addHook('onRequest', requireTokenForWrites(options.token));
+  if (options.token !== undefined) {
+    const guardedReads = options.privateAddressesAllowed ? ['/api/fetch'] : [];
+    app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
+  }
 
   registerRoutes(app, context);
   registerAlertRoutes(app, context);

@@ -4,7 +4,9 @@
  */
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { errorBody } from './errors.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,11 +15,15 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** An onRequest hook that refuses writes without the token. */
-export function requireTokenForWrites(token: string) {
+/**
+ * An onRequest hook that refuses writes without the token, and the reads of `guardedReads` (route patterns such as
+ * `/api/fetch`) too.
+ */
+export function requireTokenForWrites(token: string, guardedReads: readonly string[] = []) {
   const expected = digest(token);
+  const guarded = new Set(guardedReads);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (READ_METHODS.has(request.method)) return;
+    if (READ_METHODS.has(request.method) && !guarded.has(request.routeOptions.url ?? '')) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (match && timingSafeEqual(digest(match[1] as string), expected)) return;
@@ -27,14 +33,25 @@ export function requireTokenForWrites(token: string) {
       .send(
         errorBody(
           'unauthorized',
-          header ? 'the bearer token is wrong' : 'this server requires Authorization: Bearer <token> for changes',
+          header
+            ? 'the bearer token is wrong'
+            : READ_METHODS.has(request.method)
+              ? 'this server requires Authorization: Bearer <token> for requests that fetch from its private network'
+              : 'this server requires Authorization: Bearer <token> for changes',
         ),
       );
   };
 }
 
-/** Whether `host` only accepts connections from this machine. */
+/** Whether `host` only accepts connections from this machine: `localhost`, or a loopback address in any notation. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+  if (h === 'localhost') return true;
+  if (isIP(h) === 0) return false;
+  const address = ipaddr.parse(h);
+  const plain =
+    address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (address as ipaddr.IPv6).toIPv4Address()
+      : address;
+  return plain.range() === 'loopback';
 }

@@ -44,6 +44,7 @@ const FASTIFY_CODES: Record<string, [number, ApiErrorCode]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid-request'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload-too-large'],
   FST_ERR_BAD_URL: [400, 'invalid-request'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'invalid-request'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'invalid-request'],
 };
 

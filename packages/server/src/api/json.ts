@@ -68,7 +68,7 @@ export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy |
   return { ...fileJson(row, policy, now), hostSource: row.host_source, hostRank: row.host_rank };
 }
 
-export function lastFetchJson(row: FileReportRow) {
+export function lastFetchJson(row: FileReportRow, content: Uint8Array | null) {
   if (row.last_fetch_id === null || row.fetch_outcome === null) return null;
   return {
     id: row.last_fetch_id,
@@ -84,10 +84,11 @@ export function lastFetchJson(row: FileReportRow) {
     error:
       row.fetch_error_kind === null ? null : { kind: row.fetch_error_kind, message: row.fetch_error_message ?? '' },
     timings: parseJson<Record<string, number> | null>(row.fetch_timings_json, null),
+    content: content === null ? null : new TextDecoder().decode(content),
   };
 }
 
-export function versionJson(row: VersionListRow) {
+export function versionJson(row: VersionListRow & { previous_version_id: number | null }) {
   return {
     id: row.id,
     fileId: row.file_id,
@@ -98,6 +99,9 @@ export function versionJson(row: VersionListRow) {
     size: row.size,
     bodyHash: row.body_hash,
     headers: parseJson<Record<string, string>>(row.headers_json, {}),
+    previousVersionId: row.previous_version_id,
+    diffUrl:
+      row.previous_version_id === null ? null : `/api/versions/${row.id}/diff?against=${row.previous_version_id}`,
   };
 }
 

@@ -83,7 +83,8 @@ function parseDomain(typed: string): PropertyInput {
   }
   let hostname: string;
   try {
-    hostname = new URL(`http://${typed}/`).hostname;
+    // A fully qualified name's final dot (`example.com.`) names the same domain.
+    hostname = new URL(`http://${typed}/`).hostname.replace(/(?<=[^.])\.$/, '');
   } catch {
     throw new PropertyInputError(`'${typed}' is not a valid domain name`);
   }
@@ -114,7 +115,7 @@ export function parseAddedHost(domain: string, typed: string): string {
   }
   let hostname: string;
   try {
-    hostname = new URL(`http://${trimmed}/`).hostname;
+    hostname = new URL(`http://${trimmed}/`).hostname.replace(/(?<=[^.])\.$/, '');
   } catch {
     throw new PropertyInputError(`'${typed}' is not a valid host name`);
   }

@@ -238,7 +238,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     '/api/files/:id',
     {
       schema: {
-        summary: 'One robots.txt file: its status, last fetch and the properties that watch it',
+        summary: 'One robots.txt file: its status, last fetch (with its content) and the properties that watch it',
         tags: ['files'],
         params: IdParams,
         response: { 200: FileDetail, ...errors(400, 404) },
@@ -246,9 +246,13 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     },
     async (request) => {
       const row = await fileOr404(request.params.id);
+      const body =
+        row.fetch_body_hash === null
+          ? undefined
+          : await db.selectFrom('bodies').select('content').where('hash', '=', row.fetch_body_hash).executeTakeFirst();
       return {
         ...fileJson(row, await policyOf(row), context.now()),
-        lastFetch: lastFetchJson(row),
+        lastFetch: lastFetchJson(row, body?.content ?? null),
         properties: await propertiesOfFile(db, row.id),
       };
     },
@@ -258,7 +262,9 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     '/api/files/:id/versions',
     {
       schema: {
-        summary: 'The versions of a file, newest first: every fetch whose content differed from the previous fetch',
+        summary:
+          'The versions of a file, newest first: every fetch whose content differed from the previous fetch, each ' +
+          'with a link to its diff',
         tags: ['files'],
         params: IdParams,
         response: { 200: Type.Object({ versions: Type.Array(Version) }), ...errors(400, 404) },
@@ -350,7 +356,6 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
           : null;
       return {
         ...versionJson(row),
-        previousVersionId: row.previous_version_id,
         lint,
         content: row.content === null ? null : new TextDecoder().decode(row.content),
       };

@@ -98,6 +98,13 @@ export const FetchSummary = Type.Object({
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
+  content: Nullable(
+    Type.String({
+      description:
+        'the body fetched, decoded as UTF-8 (invalid bytes replaced); null when the fetch got none. Its lint ' +
+        'results and exact bytes: GET /api/versions/{latestVersionId} and /raw',
+    }),
+  ),
 });
 
 export const RobotsFile = Type.Object({
@@ -171,6 +178,8 @@ export const Version = Type.Object({
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
+  previousVersionId: Nullable(Type.Integer({ description: 'the version before it; null for the oldest kept' })),
+  diffUrl: Nullable(Type.String({ description: 'its diff to the previous version (GET); null for the oldest kept' })),
 });
 
 export const StoredDiagnostic = Type.Object({
@@ -186,7 +195,6 @@ export const StoredDiagnostic = Type.Object({
 
 export const VersionDetail = Type.Object({
   ...Version.properties,
-  previousVersionId: Nullable(Type.Integer()),
   lint: Nullable(
     Type.Object(
       {

@@ -199,9 +199,12 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
     {
       schema: {
         summary: 'A site\'s live robots.txt, fetched now (the web UI\'s "load live file")',
+        description:
+          'Open to every client, except on a service with a token whose fetches may reach private networks ' +
+          '(--allow-private-addresses): there it needs the token, as a redirect could lead to any internal URL.',
         tags: ['tester'],
         querystring: FetchQuery,
-        response: { 200: LiveRobots, ...errors(400) },
+        response: { 200: LiveRobots, ...errors(400, 401) },
       },
     },
     async (request) => {
@@ -241,6 +244,8 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       if ((body.draft === undefined) === (body.versionId === undefined)) {
         throw new ApiError(400, 'invalid-request', 'give exactly one of draft (robots.txt text) and versionId');
       }
+      // A stored version names its own file; a draft is for the file asked for, or the property's first fetched one.
+      const afterVersion = body.versionId === undefined ? null : await versionOr404(body.versionId);
       let fileId: number;
       if (body.fileId !== undefined) {
         fileId = body.fileId;
@@ -248,22 +253,41 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         const propertyId = body.propertyId as number;
         if (!(await getProperty(db, propertyId)))
           throw new ApiError(404, 'not-found', `no property with id ${propertyId}`);
-        const files = await listPropertyFiles(db, propertyId);
-        const file = files.find((f) => f.fetch_outcome === 'fetched') ?? files[0];
-        if (!file) throw new ApiError(400, 'invalid-request', `property ${propertyId} has no robots.txt files`);
-        fileId = file.id;
+        const files = await listPropertyFiles(db, propertyId, { hostLimit: Number.MAX_SAFE_INTEGER });
+        if (afterVersion !== null) {
+          if (!files.some((f) => Number(f.id) === Number(afterVersion.file_id))) {
+            throw new ApiError(
+              400,
+              'invalid-request',
+              `version ${afterVersion.id} is a version of file ${afterVersion.file_id}, which property ${propertyId} does not watch`,
+            );
+          }
+          fileId = Number(afterVersion.file_id);
+        } else {
+          const file = files.find((f) => f.fetch_outcome === 'fetched') ?? files[0];
+          if (!file) throw new ApiError(400, 'invalid-request', `property ${propertyId} has no robots.txt files`);
+          fileId = file.id;
+        }
       }
       const file = await getFileReport(db, fileId);
       if (!file) throw new ApiError(404, 'not-found', `no robots.txt file with id ${fileId}`);
       const origin = new URL(file.url).origin;
+      const ofThisFile = (v: LoadedVersion, field: string) => {
+        if (Number(v.file_id) !== Number(file.id)) {
+          throw new ApiError(
+            400,
+            'invalid-request',
+            `${field} ${v.id} is a version of file ${v.file_id}, not of file ${file.id} (${file.url})`,
+          );
+        }
+        return v;
+      };
 
       let after: RulesSide;
-      let afterVersion: LoadedVersion | null = null;
-      if (body.draft !== undefined) {
-        after = sideOfText(body.draft);
+      if (afterVersion === null) {
+        after = sideOfText(body.draft as string);
       } else {
-        afterVersion = await versionOr404(body.versionId as number);
-        after = sideOfVersion(afterVersion);
+        after = sideOfVersion(ofThisFile(afterVersion, 'versionId'));
       }
       let beforeId = body.against ?? null;
       if (beforeId === null) {
@@ -288,7 +312,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
           `${file.url} has no earlier version to compare with yet; give against (a version id)`,
         );
       }
-      const beforeVersion = await versionOr404(beforeId);
+      const beforeVersion = ofThisFile(await versionOr404(beforeId), 'against');
       const before = sideOfVersion(beforeVersion);
       const crawlers = crawlersOr400(body.userAgents ?? DEFAULT_IMPACT_CRAWLERS);
 
@@ -314,7 +338,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         capped = walk.capped;
         problems = walk.problems;
       }
-      const compared = compareVerdicts(before, after, urls, crawlers);
+      const compared = await compareVerdicts(before, after, urls, crawlers);
       return {
         fileId: file.id,
         origin,

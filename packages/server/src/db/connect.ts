@@ -2,8 +2,8 @@
  * Opens the database chosen by configuration and brings its schema up to date.
  */
 
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -47,8 +47,38 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Creates the folders of `dir` that are missing, one level at a time from the nearest existing one. Node 20's
+ * `mkdirSync(…, { recursive: true })` never returns when the parent exists but refuses the child with ENOENT (as
+ * /proc does), so it is not used.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (error) {
+      // Another process (a second worker starting) may have created it meanwhile.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 function openSqlite(file: string, busyTimeoutMs: number): Kysely<Schema> {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    try {
+      makeDirectory(dirname(file));
+    } catch (error) {
+      throw new DatabaseOpenError(
+        `cannot create the folder of SQLite database '${file}': ${error instanceof Error ? error.message : error}`,
+        { cause: error },
+      );
+    }
+  }
   let database: BetterSqlite3.Database;
   try {
     database = new BetterSqlite3(file, { timeout: busyTimeoutMs });

@@ -90,7 +90,22 @@ export async function createProperty(
   });
 }
 
-/** Adds a host to an existing property (after the others in rank); null when it is already there. */
+/** The highest rank among a property's hosts (of the sources given, when given), or -1. */
+async function maxRank(trx: Db, propertyId: number, sources?: readonly HostSource[]): Promise<number> {
+  let query = trx
+    .selectFrom('hosts')
+    .select((eb) => eb.fn.max('rank').as('rank'))
+    .where('property_id', '=', propertyId);
+  if (sources) query = query.where('source', 'in', sources);
+  const row = await query.executeTakeFirst();
+  return row?.rank == null ? -1 : Number(row.rank);
+}
+
+/**
+ * Adds a host to an existing property; null when it is already there. Ranks: the hosts the user named (the
+ * property's, `www`, those added by hand) come first, in the order added, then the hosts found in sitemaps; so a host
+ * added by hand goes after the other named ones and before every sitemap host, and a sitemap host goes last.
+ */
 export async function addPropertyHost(
   db: Kysely<Schema>,
   dialect: DialectName,
@@ -108,13 +123,56 @@ export async function addPropertyHost(
       .where('host', '=', host)
       .executeTakeFirst();
     if (existing) return null;
-    const last = await trx
-      .selectFrom('hosts')
-      .select((eb) => eb.fn.max('rank').as('rank'))
+    if (source === 'sitemap') {
+      return addHost(trx, propertyId, host, source, (await maxRank(trx, propertyId)) + 1, schemes, now);
+    }
+    const rank = (await maxRank(trx, propertyId, ['property', 'www', 'user'])) + 1;
+    await trx
+      .updateTable('hosts')
+      .set((eb) => ({ rank: eb('rank', '+', 1) }))
       .where('property_id', '=', propertyId)
-      .executeTakeFirst();
-    const rank = last?.rank == null ? 0 : Number(last.rank) + 1;
+      .where('source', '=', 'sitemap')
+      .where('rank', '>=', rank)
+      .execute();
     return addHost(trx, propertyId, host, source, rank, schemes, now);
+  });
+}
+
+/**
+ * Ranks a property's sitemap hosts: those in `ordered` first, in that order (most important first), then the other
+ * sitemap hosts in their previous order; all after the hosts the user named. Returns the hosts, by rank.
+ */
+export async function rankSitemapHosts(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  propertyId: number,
+  ordered: readonly string[],
+): Promise<HostRow[]> {
+  return writeTransaction(db, dialect, async (trx) => {
+    const sitemapHosts = await trx
+      .selectFrom('hosts')
+      .selectAll()
+      .where('property_id', '=', propertyId)
+      .where('source', '=', 'sitemap')
+      .orderBy('rank')
+      .orderBy('id')
+      .execute();
+    const position = new Map(ordered.map((host, i) => [host, i]));
+    const sorted = [...sitemapHosts].sort(
+      (a, b) => (position.get(a.host) ?? Number.MAX_SAFE_INTEGER) - (position.get(b.host) ?? Number.MAX_SAFE_INTEGER),
+    );
+    let rank = (await maxRank(trx, propertyId, ['property', 'www', 'user'])) + 1;
+    for (const row of sorted) {
+      const next = rank++;
+      if (row.rank !== next) await trx.updateTable('hosts').set({ rank: next }).where('id', '=', row.id).execute();
+    }
+    return trx
+      .selectFrom('hosts')
+      .selectAll()
+      .where('property_id', '=', propertyId)
+      .orderBy('rank')
+      .orderBy('id')
+      .execute();
   });
 }
 

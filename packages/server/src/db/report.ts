@@ -158,20 +158,32 @@ export interface VersionListRow {
   readonly headers_json: string;
 }
 
-/** A file's versions, newest first. */
+/** A file's versions, newest first, each with the id of the version before it (null for the oldest kept). */
 export async function listVersions(
   db: Kysely<Schema>,
   fileId: number,
   options: { limit?: number } = {},
-): Promise<VersionListRow[]> {
+): Promise<(VersionListRow & { previous_version_id: number | null })[]> {
   const rows = await db
-    .selectFrom('versions')
-    .selectAll()
-    .where('file_id', '=', fileId)
-    .orderBy('id', 'desc')
+    .selectFrom('versions as v')
+    .selectAll('v')
+    .select((eb) =>
+      eb
+        .selectFrom('versions as p')
+        .select((e) => e.fn.max('p.id').as('id'))
+        .whereRef('p.file_id', '=', 'v.file_id')
+        .whereRef('p.id', '<', 'v.id')
+        .as('previous_version_id'),
+    )
+    .where('v.file_id', '=', fileId)
+    .orderBy('v.id', 'desc')
     .limit(options.limit ?? 1000)
     .execute();
-  return rows.map((r) => ({ ...r, size: r.size === null ? null : Number(r.size) }));
+  return rows.map((r) => ({
+    ...r,
+    size: r.size === null ? null : Number(r.size),
+    previous_version_id: r.previous_version_id == null ? null : Number(r.previous_version_id),
+  }));
 }
 
 /** One version with its content bytes (null when the fetch had no body) and the previous version's id. */

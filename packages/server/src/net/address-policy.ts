@@ -3,7 +3,10 @@
  * are allowed by default; every special-use range (loopback, RFC 1918, CGNAT, link-local with the cloud metadata
  * address, ULA, multicast, broadcast, unspecified, documentation, benchmarking, reserved, NAT64/6to4/Teredo forms
  * that embed an IPv4 address…) is refused. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
- * Range classification comes from ipaddr.js (the IANA special-purpose registries, kept up to date there).
+ * Range classification comes from ipaddr.js (the IANA special-purpose registries, kept up to date there); on top of
+ * it, an IPv6 address is global unicast only inside 2000::/3 (RFC 4291): ipaddr.js calls every address it has no
+ * range for `unicast`, which would let through the deprecated IPv4-compatible form `::127.0.0.1` (routed to the
+ * embedded IPv4 address on hosts with automatic tunnels) and the unassigned rest of the space.
  */
 
 import { isIP } from 'node:net';
@@ -28,6 +31,8 @@ const RANGE_WORDS: Record<string, string> = {
   '6to4': 'a 6to4 (2002::/16)',
   teredo: 'a Teredo (2001::/32)',
   discard: 'a discard-only (100::/64)',
+  ipv4Compatible: 'an IPv4-compatible (::/96, deprecated)',
+  unassigned: 'an IPv6 (outside global unicast 2000::/3)',
   invalid: 'an invalid',
 };
 
@@ -55,6 +60,18 @@ export interface AddressRefusal {
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** The range of an address: ipaddr.js's name, with IPv6 `unicast` narrowed to 2000::/3. */
+function rangeOf(address: Parsed): string {
+  const range = address.range();
+  if (range !== 'unicast' || address.kind() === 'ipv4') return range;
+  const v6 = address as ipaddr.IPv6;
+  if (v6.match(GLOBAL_UNICAST_V6)) return range;
+  return v6.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'unassigned';
+}
+
 function unmap(address: Parsed): Parsed {
   return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
     ? (address as ipaddr.IPv6).toIPv4Address()
@@ -80,7 +97,7 @@ export class AddressPolicy {
     if (isIP(address) === 0) return { range: 'invalid', description: `${RANGE_WORDS.invalid} address` };
     const parsed = unmap(ipaddr.parse(address));
     if (this.#allowed.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return null;
-    const range = parsed.range();
+    const range = rangeOf(parsed);
     if (range === 'unicast') return null;
     if (this.#allowPrivate && PRIVATE_RANGES.has(range)) return null;
     const words = RANGE_WORDS[range] ?? `a special-use (${range})`;

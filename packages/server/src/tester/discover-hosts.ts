@@ -1,15 +1,15 @@
 /**
  * Host discovery for domain properties: the hosts of the domain that its sitemaps list (the sitemaps its own
- * robots.txt files name, walked with `robotskit-sitemaps`), ranked by how many page URLs they have, added to the
- * property with source `sitemap` after the hosts it already has (the report shows the 20 most important). Runs on
- * request (`POST /api/properties/:id/discover-hosts`) and daily per domain property in the workers.
+ * robots.txt files name, walked with `robotskit-sitemaps`), added to the property with source `sitemap` and ranked
+ * by how many page URLs they have now, after the hosts the user named (the report shows the 20 most important).
+ * Runs on request (`POST /api/properties/:id/discover-hosts`) and daily per domain property in the workers.
  */
 
 import { randomUUID } from 'node:crypto';
 import { parseRobotsTxt, type RobotsTxt, robotsTxtOf } from 'robotskit';
 import { loadVersion } from '../alerts/store.js';
 import type { Database } from '../db/connect.js';
-import { addPropertyHost, listHosts } from '../db/properties.js';
+import { addPropertyHost, listHosts, rankSitemapHosts } from '../db/properties.js';
 import { getFileReport } from '../db/report.js';
 import type { PropertyRow } from '../db/schema.js';
 import { retrieveWithEngine } from '../engine/retrieval.js';
@@ -100,20 +100,31 @@ export async function discoverHosts(
   let added = 0;
   const out = [];
   for (const [host, n] of ranked) {
-    const existing = known.get(host);
-    if (existing) {
-      out.push({ host, urls: n, added: false, rank: existing.rank });
+    if (known.has(host)) {
+      out.push({ host, urls: n, added: false });
       continue;
     }
     if (added >= maxHosts) {
-      out.push({ host, urls: n, added: false, rank: null });
+      out.push({ host, urls: n, added: false });
       continue;
     }
     const row = await addPropertyHost(db, dialect, property.id, host, 'sitemap', ['https', 'http'], options.now);
     added++;
-    out.push({ host, urls: n, added: row !== null, rank: row?.rank ?? null });
+    out.push({ host, urls: n, added: row !== null });
   }
-  return { urlsRead: walk.urls.length, hosts: out, problems: problems.slice(0, 20) };
+  // Sitemap hosts ranked by their URLs now (the report shows the first 20 hosts), after the hosts the user named.
+  const rows = await rankSitemapHosts(
+    db,
+    dialect,
+    property.id,
+    ranked.map(([host]) => host),
+  );
+  const rankOf = new Map(rows.map((h) => [h.host, h.rank]));
+  return {
+    urlsRead: walk.urls.length,
+    hosts: out.map((h) => ({ ...h, rank: rankOf.get(h.host) ?? null })),
+    problems: problems.slice(0, 20),
+  };
 }
 
 const DAY = 24 * 60 * 60 * 1000;

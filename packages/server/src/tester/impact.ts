@@ -1,10 +1,12 @@
 /**
  * Which URLs change verdict for which crawlers between two sets of rules (a draft or a stored version, against the
- * current version): the engine answers every (URL, crawler) question under both.
+ * current version): the engine answers every (URL, crawler) question under both. Only whether each is allowed is
+ * asked first; the deciding lines are looked up for the changes listed. A request may ask millions of questions, so
+ * the work yields to the event loop between slices: other requests (and the workers in the same process) go on.
  */
 
 import type { RobotsTxt } from 'robotskit';
-import { type RulesMode, type TesterCrawler, type Verdict, verdictOf } from './verdicts.js';
+import { isAllowedUnder, type RulesMode, sideOf, type TesterCrawler, type VerdictSide } from './verdicts.js';
 
 /** One side of the comparison. */
 export interface RulesSide {
@@ -13,18 +15,19 @@ export interface RulesSide {
   readonly lines: readonly string[] | null;
 }
 
-type Side = Omit<Verdict, 'url' | 'userAgent' | 'crawler'>;
-
 /** A verdict that changed. */
 export interface VerdictChange {
   readonly url: string;
   readonly userAgent: string;
-  readonly before: Side;
-  readonly after: Side;
+  readonly before: VerdictSide;
+  readonly after: VerdictSide;
 }
 
+/** Questions (URL × crawler, under both sides) answered between two yields to the event loop. */
+export const QUESTIONS_PER_SLICE = 20_000;
+
 /** The changes (the first `listLimit`), their total and a per-crawler summary. */
-export function compareVerdicts(
+export async function compareVerdicts(
   before: RulesSide,
   after: RulesSide,
   urls: readonly string[],
@@ -34,18 +37,31 @@ export function compareVerdicts(
   const summary = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
   const changes: VerdictChange[] = [];
   let total = 0;
-  const strip = ({ url: _u, userAgent: _a, crawler: _c, ...side }: Verdict): Side => side;
+  let sinceYield = 0;
   for (const url of urls) {
-    crawlers.forEach((crawler, i) => {
-      const b = verdictOf(before.robots, before.mode, before.lines, url, crawler);
-      const a = verdictOf(after.robots, after.mode, after.lines, url, crawler);
-      if (a.allowed === b.allowed) return;
+    if (sinceYield >= QUESTIONS_PER_SLICE) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    sinceYield += crawlers.length;
+    for (let i = 0; i < crawlers.length; i++) {
+      const crawler = crawlers[i] as TesterCrawler;
+      const allowedBefore = isAllowedUnder(before.robots, before.mode, url, crawler);
+      const allowedAfter = isAllowedUnder(after.robots, after.mode, url, crawler);
+      if (allowedBefore === allowedAfter) continue;
       total++;
-      const s = summary[i]!;
-      if (a.allowed) s.newlyAllowed++;
+      const s = summary[i] as (typeof summary)[number];
+      if (allowedAfter) s.newlyAllowed++;
       else s.newlyBlocked++;
-      if (changes.length < listLimit) changes.push({ url, userAgent: crawler.name, before: strip(b), after: strip(a) });
-    });
+      if (changes.length < listLimit) {
+        changes.push({
+          url,
+          userAgent: crawler.name,
+          before: sideOf(before.robots, before.mode, before.lines, url, crawler),
+          after: sideOf(after.robots, after.mode, after.lines, url, crawler),
+        });
+      }
+    }
   }
   return { summary, changes, total };
 }

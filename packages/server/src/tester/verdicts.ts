@@ -62,19 +62,34 @@ export interface Verdict {
   readonly note: string | null;
 }
 
-/** The verdict for `url` and `crawler` under `robots` (or `mode` when there are no rules). */
-export function verdictOf(
+/** A verdict without the question: what {@link sideOf} answers. */
+export type VerdictSide = Omit<Verdict, 'url' | 'userAgent' | 'crawler'>;
+
+/** Whether `url` is allowed for `crawler` under `robots` (or `mode`): the cheap question, without the reasons. */
+export function isAllowedUnder(
+  robots: RobotsTxt | null,
+  mode: RulesMode,
+  url: string,
+  crawler: TesterCrawler,
+): boolean {
+  if (robots === null || mode !== 'rules') return mode !== 'disallow-all';
+  return robots.isAllowed(url, engineInput(crawler));
+}
+
+/**
+ * The answer for `url` and `crawler` under `robots` (or `mode` when there are no rules). Objects are written out
+ * field by field: spreading one into another costs V8 about ten times the engine's own answer here.
+ */
+export function sideOf(
   robots: RobotsTxt | null,
   mode: RulesMode,
   lines: readonly string[] | null,
   url: string,
   crawler: TesterCrawler,
-): Verdict {
-  const base = { url, userAgent: crawler.name, crawler: crawler.profile?.name ?? null };
+): VerdictSide {
   if (robots === null || mode !== 'rules') {
     const allowed = mode !== 'disallow-all';
     return {
-      ...base,
       allowed,
       line: 0,
       lineText: null,
@@ -85,13 +100,34 @@ export function verdictOf(
   }
   const e = robots.explain(url, engineInput(crawler));
   return {
-    ...base,
     allowed: e.allowed,
     line: e.line,
     lineText: e.line > 0 && lines ? (lines[e.line - 1] ?? null) : null,
     rule: e.rule === null ? null : { kind: e.rule.kind, pattern: e.rule.pattern },
     groups: e.groups,
     note: null,
+  };
+}
+
+/** The verdict for `url` and `crawler` under `robots` (or `mode` when there are no rules). */
+export function verdictOf(
+  robots: RobotsTxt | null,
+  mode: RulesMode,
+  lines: readonly string[] | null,
+  url: string,
+  crawler: TesterCrawler,
+): Verdict {
+  const side = sideOf(robots, mode, lines, url, crawler);
+  return {
+    url,
+    userAgent: crawler.name,
+    crawler: crawler.profile?.name ?? null,
+    allowed: side.allowed,
+    line: side.line,
+    lineText: side.lineText,
+    rule: side.rule,
+    groups: side.groups,
+    note: side.note,
   };
 }
 

@@ -333,18 +333,39 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
 describe.skipIf(missingChromium !== null)('robots.txt report with an access token', () => {
   const TOKEN = 'a-long-enough-secret';
   let h: Harness;
+  let site: Site;
   beforeAll(async () => {
-    h = await startHarness({ token: TOKEN });
+    site = await startSite();
+    site.robots = robotsTxt(site, 'Disallow: /private/');
+    // With private addresses allowed, the service wants the token for live files too.
+    h = await startHarness({ token: TOKEN, allowPrivateAddresses: true });
   });
   afterEach(() => {
     expect(h.takePageErrors()).toEqual([]);
   });
   afterAll(async () => {
     await h?.close();
+    await site?.close();
+  });
+
+  it('asks the tester for the token before loading a live file, then loads it', async () => {
+    const page = await h.open('/');
+    await page.getByRole('textbox', { name: 'Live file' }).fill(`${site.origin}/robots.txt`);
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    const field = page.getByLabel('Access token', { exact: true });
+    await expect.poll(() => field.count(), EVENTUALLY).toBe(1);
+    await field.fill(TOKEN);
+    await page.getByRole('button', { name: 'Save and retry' }).click();
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'robots.txt' })), EVENTUALLY)
+      .toContain('Disallow: /private/');
+    expect(await field.count()).toBe(0);
+    await page.close();
   });
 
   it('asks for the token when a change is refused, then retries with it', async () => {
     const page = await h.open('/properties');
+    await page.evaluate(() => localStorage.clear());
     await addProperty(page, 'example.com');
     const field = page.getByLabel('Access token', { exact: true });
     await expect.poll(() => field.count(), EVENTUALLY).toBe(1);

@@ -5,6 +5,8 @@
  */
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../api.js';
+import { ApiErrorNotice } from '../../components/api-error.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
 import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
@@ -450,44 +452,56 @@ function ShareBox({ tooLong }: { tooLong: boolean }) {
 function LiveLoader(props: { onLoaded: (text: string, message: string) => void; onFailed: (message: string) => void }) {
   const [site, setSite] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The service wants its access token for live files: the prompt shows until one is saved. */
+  const [needsToken, setNeedsToken] = useState<ApiError | null>(null);
+  const load = () => {
+    if (busy) return;
+    setBusy(true);
+    setNeedsToken(null);
+    loadLiveRobotsTxt(site)
+      .then((file) => {
+        if (file.text === null) props.onFailed(`${file.url}: ${file.problem}`);
+        else {
+          const status = file.status !== null ? `HTTP ${file.status}, ` : '';
+          props.onLoaded(
+            file.text,
+            [
+              `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
+              ...file.notes,
+            ].join(' '),
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'unauthorized') setNeedsToken(error);
+        else props.onFailed(error instanceof Error ? error.message : String(error));
+      })
+      .finally(() => setBusy(false));
+  };
   return (
-    <form
-      class="load-bar"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        loadLiveRobotsTxt(site)
-          .then((file) => {
-            if (file.text === null) props.onFailed(`${file.url}: ${file.problem}`);
-            else {
-              const status = file.status !== null ? `HTTP ${file.status}, ` : '';
-              props.onLoaded(
-                file.text,
-                [
-                  `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
-                  ...file.notes,
-                ].join(' '),
-              );
-            }
-          })
-          .catch((error: unknown) => props.onFailed(error instanceof Error ? error.message : String(error)))
-          .finally(() => setBusy(false));
-      }}
-    >
-      <label for="site">Live file</label>
-      <input
-        id="site"
-        type="text"
-        inputMode="url"
-        value={site}
-        placeholder="example.com or https://example.com/robots.txt"
-        spellcheck={false}
-        onInput={(e) => setSite(e.currentTarget.value)}
-      />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Loading…' : 'Load'}
-      </button>
-    </form>
+    <>
+      <form
+        class="load-bar"
+        onSubmit={(event) => {
+          event.preventDefault();
+          load();
+        }}
+      >
+        <label for="site">Live file</label>
+        <input
+          id="site"
+          type="text"
+          inputMode="url"
+          value={site}
+          placeholder="example.com or https://example.com/robots.txt"
+          spellcheck={false}
+          onInput={(e) => setSite(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Loading…' : 'Load'}
+        </button>
+      </form>
+      {needsToken && <ApiErrorNotice error={needsToken} onRetry={load} />}
+    </>
   );
 }
