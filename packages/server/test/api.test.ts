@@ -354,6 +354,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           content: 'User-agent: *\nDisallow: /a\n',
         },
       });
+      // Clients that poll the status can leave the content out.
+      const light = (await call('GET', `/api/files/${https!.id}?content=false`)).body as Record<string, unknown>;
+      expect(light).toMatchObject({ status: 'fetched', lastFetch: { size: 27, content: null } });
+      expect((await call('GET', `/api/files/${https!.id}?content=maybe`)).status).toBe(400);
       const failed = (await call('GET', `/api/files/${http!.id}`)).body as Record<string, unknown>;
       expect(failed).toMatchObject({
         status: 'error',

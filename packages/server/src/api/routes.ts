@@ -45,6 +45,7 @@ import {
   FetchesQuery,
   FetchPoint,
   FileDetail,
+  FileQuery,
   FilesQuery,
   Health,
   Host,
@@ -241,13 +242,14 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
         summary: 'One robots.txt file: its status, last fetch (with its content) and the properties that watch it',
         tags: ['files'],
         params: IdParams,
+        querystring: FileQuery,
         response: { 200: FileDetail, ...errors(400, 404) },
       },
     },
     async (request) => {
       const row = await fileOr404(request.params.id);
       const body =
-        row.fetch_body_hash === null
+        row.fetch_body_hash === null || request.query.content === false
           ? undefined
           : await db.selectFrom('bodies').select('content').where('hash', '=', row.fetch_body_hash).executeTakeFirst();
       return {

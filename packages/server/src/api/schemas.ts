@@ -140,6 +140,15 @@ export const PropertyFile = Type.Object({
   hostRank: Type.Integer(),
 });
 
+export const FileQuery = Type.Object(
+  {
+    content: Type.Optional(
+      Type.Boolean({ description: "false: leave out the last fetch's content (for clients that poll the status)" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const FileDetail = Type.Object({
   ...RobotsFile.properties,
   lastFetch: Nullable(FetchSummary),

@@ -30,7 +30,7 @@ function comparisonFromAddress(): Comparison | null {
 export default function FilePage({ params }: RouteProps) {
   const id = params.id ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
-  const file = useApi<FileDetail>(valid ? `/api/files/${id}` : null, { pollMs: 30_000 });
+  const file = useApi<FileDetail>(valid ? `/api/files/${id}?content=false` : null, { pollMs: 30_000 });
   const versions = useApi<{ versions: Version[] }>(valid ? `/api/files/${id}/versions` : null);
   const fetches = useApi<{ fetches: FetchPoint[] }>(valid ? `/api/files/${id}/fetches?limit=1000` : null);
   const health = useApi<Health>('/api/health');

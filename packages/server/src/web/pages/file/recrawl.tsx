@@ -55,7 +55,7 @@ export function Recrawl(props: {
     let timer: ReturnType<typeof setTimeout>;
     const poll = async () => {
       try {
-        const now = await apiGet<FileDetail>(`/api/files/${file.id}`);
+        const now = await apiGet<FileDetail>(`/api/files/${file.id}?content=false`);
         if (!live) return;
         const newFetch = (now.lastFetch?.id ?? null) !== baseline.current.fetchId;
         if (newFetch && !now.recrawlPending && now.fetchingSince === null) {

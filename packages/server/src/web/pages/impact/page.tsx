@@ -30,7 +30,7 @@ function splitList(text: string, separator: RegExp): string[] {
 export default function ImpactPage({ params }: RouteProps) {
   const id = params.id ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
-  const file = useApi<FileDetail>(valid ? `/api/files/${id}` : null);
+  const file = useApi<FileDetail>(valid ? `/api/files/${id}?content=false` : null);
   const versions = useApi<{ versions: Version[] }>(valid ? `/api/files/${id}/versions` : null);
   useDocumentTitle(file.data ? `Impact · ${file.data.url}` : null);
   if (!valid || file.error?.code === 'not-found') {
