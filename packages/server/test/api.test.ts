@@ -337,6 +337,19 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         ['http://www.example.com/robots.txt', null, null, null, null, null],
       ]);
       expect(after.files[0]).toMatchObject({ lastCheckedAt: new Date(t).toISOString(), httpStatus: 200 });
+      // The properties list sums it up: two fetched (with their lint counts), one failing, one not checked yet; the
+      // second property's one file is not found.
+      const other = (await call('POST', '/api/properties', { property: 'https://other.example/' })).body as {
+        id: number;
+      };
+      const [otherFile] = ((await call('GET', `/api/properties/${other.id}/files`)).body as { files: { id: number }[] })
+        .files;
+      await fetchAndRecord(otherFile!.id, resultOf('not-found', { at: t }));
+      const list = (await call('GET', '/api/properties')).body as { properties: Record<string, unknown>[] };
+      expect(list.properties.map((p) => [p.name, p.health])).toEqual([
+        ['example.com', { fetched: 2, notFound: 0, error: 1, unchecked: 1, lintErrors: 1, lintWarnings: 2 }],
+        ['https://other.example/', { fetched: 0, notFound: 1, error: 0, unchecked: 0, lintErrors: 0, lintWarnings: 0 }],
+      ]);
 
       const detail = (await call('GET', `/api/files/${https!.id}`)).body as Record<string, unknown>;
       expect(detail).toMatchObject({

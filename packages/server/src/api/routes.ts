@@ -10,10 +10,12 @@ import {
   addPropertyHost,
   createProperty,
   deleteProperty,
+  emptyHealth,
   getProperty,
   listHosts,
   listProperties,
   PropertyExistsError,
+  propertiesHealth,
 } from '../db/properties.js';
 import {
   type FileReportRow,
@@ -50,7 +52,7 @@ import {
   Health,
   Host,
   IdParams,
-  Property,
+  ListedProperty,
   PropertyDetail,
   PropertyFile,
   RobotsFile,
@@ -137,13 +139,17 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       schema: {
         summary: 'List properties',
         tags: ['properties'],
-        response: { 200: Type.Object({ properties: Type.Array(Property) }) },
+        response: { 200: Type.Object({ properties: Type.Array(ListedProperty) }) },
       },
     },
     async () => ({
-      properties: (await listProperties(db)).map((p) =>
-        propertyJson(p, { hostCount: p.host_count, fileCount: p.file_count }),
-      ),
+      properties: await (async () => {
+        const [list, health] = await Promise.all([listProperties(db), propertiesHealth(db)]);
+        return list.map((p) => ({
+          ...propertyJson(p, { hostCount: p.host_count, fileCount: p.file_count }),
+          health: health.get(p.id) ?? emptyHealth(),
+        }));
+      })(),
     }),
   );
 

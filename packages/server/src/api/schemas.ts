@@ -40,6 +40,21 @@ export const Property = Type.Object({
   fileCount: Type.Integer(),
 });
 
+export const ListedProperty = Type.Object({
+  ...Property.properties,
+  health: Type.Object(
+    {
+      fetched: Type.Integer(),
+      notFound: Type.Integer(),
+      error: Type.Integer({ description: 'files whose last fetch failed (5xx, 429, network)' }),
+      unchecked: Type.Integer({ description: 'files not fetched yet' }),
+      lintErrors: Type.Integer({ description: 'lint errors of the fetched files, summed' }),
+      lintWarnings: Type.Integer(),
+    },
+    { description: "how the property's files stand, from their last fetches" },
+  ),
+});
+
 export const PropertyDetail = Type.Object({
   ...Property.properties,
   hosts: Type.Array(Host),

@@ -243,6 +243,56 @@ export async function listProperties(db: Kysely<Schema>): Promise<PropertySummar
   return rows.map((r) => ({ ...r, host_count: Number(r.host_count ?? 0), file_count: Number(r.file_count ?? 0) }));
 }
 
+/** How a property's files stand, from their last fetches. */
+export interface PropertyHealth {
+  fetched: number;
+  notFound: number;
+  error: number;
+  /** Not fetched yet. */
+  unchecked: number;
+  /** Lint findings of the fetched files' current content, summed. */
+  lintErrors: number;
+  lintWarnings: number;
+}
+
+const NO_FILES: PropertyHealth = { fetched: 0, notFound: 0, error: 0, unchecked: 0, lintErrors: 0, lintWarnings: 0 };
+
+/** Every property's health, by property id (one grouped query over the files' last fetches). */
+export async function propertiesHealth(db: Kysely<Schema>): Promise<Map<number, PropertyHealth>> {
+  const rows = await db
+    .selectFrom('hosts as h')
+    .innerJoin('host_files as hf', 'hf.host_id', 'h.id')
+    .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
+    .leftJoin('fetches as lf', 'lf.id', 'f.last_fetch_id')
+    .leftJoin('bodies as b', (join) => join.onRef('b.hash', '=', 'lf.body_hash').on('lf.outcome', '=', 'fetched'))
+    .select((eb) => [
+      'h.property_id',
+      'lf.outcome',
+      eb.fn.countAll().as('n'),
+      eb.fn.sum('b.lint_errors').as('lint_errors'),
+      eb.fn.sum('b.lint_warnings').as('lint_warnings'),
+    ])
+    .groupBy(['h.property_id', 'lf.outcome'])
+    .execute();
+  const health = new Map<number, PropertyHealth>();
+  for (const row of rows) {
+    const id = Number(row.property_id);
+    const h = { ...(health.get(id) ?? NO_FILES) };
+    const n = Number(row.n);
+    if (row.outcome === 'fetched') h.fetched += n;
+    else if (row.outcome === 'not-found') h.notFound += n;
+    else if (row.outcome === 'error') h.error += n;
+    else h.unchecked += n;
+    h.lintErrors += Number(row.lint_errors ?? 0);
+    h.lintWarnings += Number(row.lint_warnings ?? 0);
+    health.set(id, h);
+  }
+  return health;
+}
+
+/** The health of a property without files. */
+export const emptyHealth = (): PropertyHealth => ({ ...NO_FILES });
+
 /** One property, or undefined. */
 export async function getProperty(db: Kysely<Schema>, id: number): Promise<PropertyRow | undefined> {
   return db.selectFrom('properties').selectAll().where('id', '=', id).executeTakeFirst();

@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 import type * as S from '../api/schemas.js';
 
 export type Property = Static<typeof S.Property>;
+export type ListedProperty = Static<typeof S.ListedProperty>;
 export type PropertyDetail = Static<typeof S.PropertyDetail>;
 export type Host = Static<typeof S.Host>;
 export type RobotsFile = Static<typeof S.RobotsFile>;

@@ -141,7 +141,7 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     // The property appears in the list with its counts.
     await page.getByRole('link', { name: 'Properties' }).first().click();
     const listed = rowsOf(page, 'Properties');
-    await expect.poll(() => textOf(listed.first()), EVENTUALLY).toMatch(/URL prefix\s*1\s*1/);
+    await expect.poll(() => textOf(listed.first()), EVENTUALLY).toMatch(/URL prefix\s*1\s*1 file\s*1 warning/);
     await page.close();
   });
 
@@ -300,6 +300,8 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await page.goto(new URL('/properties', h.service.url).href);
     const listed = rowsOf(page, 'Properties');
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
+    // The failing site says so in the list.
+    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 failing/);
     await screenshots(page, 'report-properties');
     await page.close();
   });

@@ -3,18 +3,27 @@
  * Search Console). Adding one opens its page, where its files fill in as the workers fetch them.
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, apiSend } from '../../api.js';
-import type { Property, PropertyDetail } from '../../api-types.js';
+import type { ListedProperty, PropertyDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatRelative, plural } from '../../components/format.js';
 import { useApi, useNow } from '../../components/use-api.js';
 import { Link, navigate } from '../../router.js';
 
 export default function PropertiesPage() {
-  const list = useApi<{ properties: Property[] }>('/api/properties');
+  const [waiting, setWaiting] = useState(false);
+  // Refreshes while new files wait for their first fetch, then once a minute.
+  const list = useApi<{ properties: ListedProperty[] }>('/api/properties', { pollMs: waiting ? 3000 : 60_000 });
   const now = useNow();
   const properties = list.data?.properties ?? null;
+  const anyWaiting = properties?.some((p) => p.health.unchecked > 0) ?? false;
+  useEffect(() => {
+    setWaiting(anyWaiting);
+    if (!anyWaiting) return;
+    const timer = setTimeout(() => setWaiting(false), 120_000);
+    return () => clearTimeout(timer);
+  }, [anyWaiting]);
   return (
     <section class="page report">
       <div class="page-head">
@@ -57,9 +66,8 @@ export default function PropertiesPage() {
                   <th scope="col" class="num">
                     Hosts
                   </th>
-                  <th scope="col" class="num">
-                    Files
-                  </th>
+                  <th scope="col">Files</th>
+                  <th scope="col">Lint issues</th>
                   <th scope="col">Added</th>
                 </tr>
               </thead>
@@ -75,8 +83,11 @@ export default function PropertiesPage() {
                     <td class="num" data-label="Hosts">
                       {p.hostCount}
                     </td>
-                    <td class="num" data-label="Files">
-                      {p.fileCount}
+                    <td data-label="Files">
+                      <FileHealth property={p} />
+                    </td>
+                    <td data-label="Lint issues">
+                      <LintHealth property={p} />
                     </td>
                     <td data-label="Added" title={p.createdAt}>
                       {formatRelative(p.createdAt, now)}
@@ -89,6 +100,31 @@ export default function PropertiesPage() {
         )}
       </div>
     </section>
+  );
+}
+
+/** `4 files` and what needs a look: failing, not found, waiting for their first fetch. */
+function FileHealth({ property }: { property: ListedProperty }) {
+  const h = property.health;
+  return (
+    <span class="health">
+      <span>{plural(property.fileCount, 'file')}</span>
+      {h.error > 0 && <span class="badge badge-bad badge-small">{h.error} failing</span>}
+      {h.notFound > 0 && <span class="badge badge-neutral badge-small">{h.notFound} not found</span>}
+      {h.unchecked > 0 && <span class="badge badge-info badge-small">{h.unchecked} waiting</span>}
+    </span>
+  );
+}
+
+function LintHealth({ property }: { property: ListedProperty }) {
+  const h = property.health;
+  if (h.fetched === 0) return <span class="muted">—</span>;
+  if (h.lintErrors === 0 && h.lintWarnings === 0) return <span class="muted">none</span>;
+  return (
+    <span class="health">
+      {h.lintErrors > 0 && <span class="count count-error">{plural(h.lintErrors, 'error')}</span>}
+      {h.lintWarnings > 0 && <span class="count count-warning">{plural(h.lintWarnings, 'warning')}</span>}
+    </span>
   );
 }
 
