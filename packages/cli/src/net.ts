@@ -114,9 +114,12 @@ const CODE_WORDS: Record<string, string> = {
   UND_ERR_SOCKET: 'connection closed by the server',
 };
 
-/** True when no HTTP answer came back at all (DNS, connection, TLS, timeout, reset…): a network error. */
+/**
+ * True when the robots.txt could not be fetched: no HTTP answer at all (DNS, connection, TLS, timeout), or an answer
+ * that broke off in its body (a reset, a stall, broken chunking). Not an HTTP status such as 503: that is an answer.
+ */
 export function isNetworkFailure(result: RetrievalResult): boolean {
-  return result.status === null && result.error !== null && result.error.kind !== 'aborted';
+  return result.outcome === 'disallow-all' && result.error !== null && result.error.kind !== 'aborted';
 }
 
 /** Why a retrieval found no usable file, in one line; null for a 2xx with a body. */

@@ -126,6 +126,19 @@ describe('robotskit batch', () => {
     });
   });
 
+  it('counts as unreachable the sites whose robots.txt could not be fetched, not those that answered 5xx', async () => {
+    const ok = await ruled(7);
+    const closed = await sites.closedOrigin();
+    const down = await sites.serve({ '/robots.txt': { status: 503 } });
+    const stalled = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n');
+    });
+    const input = [ok.origin, closed, down.origin, stalled.origin].flatMap((o) => [`${o}/a`, `${o}/b`]);
+    const summary = await runBatch({ lines: counted(input).lines, write: () => {}, timeoutMs: 300 });
+    expect(summary).toMatchObject({ written: 8, allowed: 2, blocked: 6, fetches: 4, unreachable: 2 });
+  });
+
   it('reads a file, resumes with --from-line, and reports file errors in one line', async () => {
     const site = await ruled(2);
     const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));

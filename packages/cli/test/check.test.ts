@@ -151,6 +151,34 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain('  policy   disallow-all:');
   });
 
+  it('exits 2 with one line on stderr when the robots.txt answer breaks off in its body', async () => {
+    const reset = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n', () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
+    });
+    const stalled = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n');
+    });
+    const result = await run(['check', '--timeout', '0.3', `${reset.origin}/a`, `${stalled.origin}/b`]);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n');
+    expect(lines).toHaveLength(3);
+    // How the reset is worded depends on what the client read before it (a reset, or a body shorter than announced).
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^robotskit: cannot fetch '${reset.origin}/robots.txt': [^\\n]+ \\(until it can be, Google treats every URL there as disallowed\\)$`,
+      ),
+    );
+    expect(lines[1]).toBe(
+      `robotskit: cannot fetch '${stalled.origin}/robots.txt': no complete response within 0.3 s (until it can be, Google treats every URL there as disallowed)`,
+    );
+    expect(lines[2]).toBe('');
+    expect(result.stdout).toContain(`BLOCKED  ${reset.origin}/a`);
+    expect(result.stdout).toMatch(/\(latest: HTTP 200, then (reset|protocol)\): crawling stops for the first 12 h/);
+    expect(result.stdout).toContain('(latest: HTTP 200, then timeout): crawling stops for the first 12 h');
+  });
+
   it('exits 2 when nothing listens, from the real executable, without a stack trace', async () => {
     const closed = await sites.closedOrigin();
     const result = await spawn(['check', '--json', `${closed}/x`]);

@@ -28,7 +28,7 @@ import {
   type UrlVerdict,
 } from 'robotskit';
 import { cliClient } from '../commands/check.js';
-import { type ResolvedCrawler, resolveCrawler } from '../net.js';
+import { isNetworkFailure, type ResolvedCrawler, resolveCrawler } from '../net.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -74,7 +74,7 @@ export interface BatchProgress {
   readonly fetches: number;
   readonly activeFetches: number;
   readonly queuedFetches: number;
-  /** Origins whose robots.txt got no HTTP answer at all (network errors, timeouts). */
+  /** Origins whose robots.txt could not be fetched (network errors, timeouts, answers that broke off). */
   readonly unreachable: number;
 }
 
@@ -140,7 +140,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
       fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
       fragments.set(v.policy, fragment);
     }
-    if (latestFailed(v.latest) && !unreachable.has(v.latest)) {
+    if (isNetworkFailure(v.latest) && !unreachable.has(v.latest)) {
       unreachable.add(v.latest);
       unreachableCount++;
     }
@@ -274,10 +274,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
     if (left === 0) perOriginCount.delete(origin);
     else perOriginCount.set(origin, left);
   }
-}
-
-function latestFailed(latest: RetrievalResult): boolean {
-  return latest.status === null && latest.error !== null && latest.error.kind !== 'aborted';
 }
 
 /** Longest line kept; a longer one is cut there (and becomes an error record: no URL is that long). */

@@ -2,7 +2,7 @@
  * `robotskit check <url…> [--ua <token|profile>] [--json] [--timeout <s>]`: fetch the robots.txt that governs each URL
  * (the engine's crawl client: one fetch per origin) and say whether the crawler may fetch it, the deciding line, how
  * the fetch went and the policy in force. Exit 0 when every URL is allowed, 1 when one is blocked, 2 on usage errors
- * or when a robots.txt could not be fetched at all (no HTTP answer: DNS, connection, timeout).
+ * or when a robots.txt could not be fetched (DNS, connection, timeout, or an answer that broke off in its body).
  */
 
 import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
