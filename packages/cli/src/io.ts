@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 /** Where a command reads and writes. */
 export interface Io {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** `columns`: the terminal's width, when it is one. */
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
   /** Reads all of standard input. */
   readStdin(): Promise<Uint8Array>;
   /** Standard input as a stream, for commands that read it piece by piece (`batch`); else `readStdin` is used. */

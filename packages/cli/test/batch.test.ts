@@ -167,7 +167,7 @@ describe('robotskit batch', () => {
     const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
     const file = join(dir, 'urls.txt');
     writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-6/${n}`).join('\n'));
-    const tty = await run(['batch', file], { tty: true });
+    const tty = await run(['batch', file], { tty: true, columns: 200 });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(
       /\r\[#+-*\] +\d+% [\d,]+ URLs \([\d,]+\/s\), [\d,]+ blocked, 0 invalid, 1 robots\.txt fetched/,
@@ -180,6 +180,46 @@ describe('robotskit batch', () => {
     expect(records(tty.stdout)).toHaveLength(3000);
     const piped = await run(['batch', file]);
     expect(piped.stderr).toBe('');
+  });
+
+  it('never draws the progress line wider than the terminal (a wrapped line cannot be redrawn in place)', async () => {
+    const site = await ruled(8);
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-8/${n}`).join('\n'));
+    const narrow = await run(['batch', file], { tty: true, columns: 60 });
+    expect(narrow.code).toBe(0);
+    // Each redraw is '\r', the line, then erase-to-end-of-line.
+    const drawn = narrow.stderr
+      .split('\r')
+      .filter((segment) => segment.includes('\u001b[K'))
+      .map((segment) => segment.slice(0, segment.indexOf('\u001b[K')))
+      .filter((line) => line !== '');
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const line of drawn) expect(line.length).toBeLessThanOrEqual(59);
+    expect(drawn[0]).toMatch(/^\[[#-]{24}\] +\d+% /);
+  });
+
+  it('keeps the progress moving while the first URLs wait on a slow robots.txt', async () => {
+    let release = () => {};
+    const slow = await sites.start((_req, res) => {
+      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    });
+    const seen: BatchProgress[] = [];
+    const done = runBatch({
+      lines: counted([`${slow.origin}/a`, `${slow.origin}/b`]).lines,
+      write: () => {},
+      onProgress: (p) => seen.push(p),
+      progressEveryMs: 20,
+    });
+    // Nothing can be written yet, and the display still hears about the fetch in flight, more than once.
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    expect(seen[0]).toMatchObject({ lines: 2, written: 0, pending: 2, activeFetches: 1 });
+    release();
+    expect(await done).toMatchObject({ written: 2, pending: 0 });
+    await expect(runBatch({ lines: counted([]).lines, write: () => {}, progressEveryMs: 0 })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it('refuses to wait for URLs typed on a terminal', async () => {

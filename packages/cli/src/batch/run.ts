@@ -54,8 +54,13 @@ export interface BatchOptions {
   readonly maxOrigins?: number;
   /** Input lines before this 1-based line number are skipped (to resume). @default 1 */
   readonly fromLine?: number;
-  /** Called with the counters now and then (every 1,024 records and at the end). */
+  /** Called with the counters now and then (every 1,024 records, every `progressEveryMs`, and at the end). */
   readonly onProgress?: (progress: BatchProgress) => void;
+  /**
+   * Also call `onProgress` at this interval while the run lasts, so a display moves while nothing can be written
+   * (URLs waiting behind a slow robots.txt). @default never
+   */
+  readonly progressEveryMs?: number;
 }
 
 /** Counters of a batch run. */
@@ -117,6 +122,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
   const window = positive(options.window, 4096, 'window');
   const perOrigin = Math.min(window, positive(options.perOrigin, 512, 'perOrigin'));
   const fromLine = positive(options.fromLine, 1, 'fromLine');
+  const every = options.progressEveryMs;
+  if (every !== undefined && (typeof every !== 'number' || !(every > 0))) {
+    throw new RangeError('progressEveryMs must be a positive number');
+  }
   const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
@@ -206,64 +215,73 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
     await flush(false);
   }
 
-  for await (const raw of options.lines) {
-    lines++;
-    if (lines < fromLine) continue;
-    const text = raw.trim();
-    if (text === '' || text.startsWith('#')) continue;
-    const index = lines;
-    while (slots.length - head >= window) await advance();
+  const onProgress = options.onProgress;
+  const ticker =
+    onProgress !== undefined && every !== undefined ? setInterval(() => onProgress(progress()), every) : undefined;
+  // A display must never keep the process alive.
+  ticker?.unref?.();
+  try {
+    for await (const raw of options.lines) {
+      lines++;
+      if (lines < fromLine) continue;
+      const text = raw.trim();
+      if (text === '' || text.startsWith('#')) continue;
+      const index = lines;
+      while (slots.length - head >= window) await advance();
 
-    let url: URL | null = null;
-    try {
-      url = new URL(text);
-    } catch {
-      url = null;
-    }
-    if (
-      url === null ||
-      url.host === '' ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
-    ) {
-      invalid++;
-      slots.push({ done: true, text: errorRecord(index, text, 'invalid-url', invalidReason(text)), promise: null });
-      if (head < slots.length && slots[head]!.done) await flush(false);
-      continue;
-    }
-    // Most URLs are of origins already loaded: answered at once, without a promise each.
-    let known: UrlVerdict | null = null;
-    try {
-      known = client.peek(url, ask);
-    } catch {
-      known = null; // explain() below reports it on the line
-    }
-    if (known !== null) {
-      slots.push({ done: true, text: record(index, known), promise: null });
-      if (slots[head]!.done) await flush(false);
-      continue;
-    }
-    const origin = `${url.protocol}//${url.host}`;
-    while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
-    perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
-    const slot: Slot = { done: false, text: '', promise: null };
-    slot.promise = client.explain(url, ask).then(
-      (v) => {
-        slot.text = record(index, v);
-        settle(slot, origin);
-      },
-      (error: unknown) => {
-        // The engine rejects only URLs without a robots.txt; anything else is reported on the line, not thrown.
+      let url: URL | null = null;
+      try {
+        url = new URL(text);
+      } catch {
+        url = null;
+      }
+      if (
+        url === null ||
+        url.host === '' ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
+      ) {
         invalid++;
-        const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
-        slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
-        settle(slot, origin);
-      },
-    );
-    slots.push(slot);
-    if (slots[head]!.done) await flush(false);
+        slots.push({ done: true, text: errorRecord(index, text, 'invalid-url', invalidReason(text)), promise: null });
+        if (head < slots.length && slots[head]!.done) await flush(false);
+        continue;
+      }
+      // Most URLs are of origins already loaded: answered at once, without a promise each.
+      let known: UrlVerdict | null = null;
+      try {
+        known = client.peek(url, ask);
+      } catch {
+        known = null; // explain() below reports it on the line
+      }
+      if (known !== null) {
+        slots.push({ done: true, text: record(index, known), promise: null });
+        if (slots[head]!.done) await flush(false);
+        continue;
+      }
+      const origin = `${url.protocol}//${url.host}`;
+      while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
+      perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
+      const slot: Slot = { done: false, text: '', promise: null };
+      slot.promise = client.explain(url, ask).then(
+        (v) => {
+          slot.text = record(index, v);
+          settle(slot, origin);
+        },
+        (error: unknown) => {
+          // The engine rejects only URLs without a robots.txt; anything else is reported on the line, not thrown.
+          invalid++;
+          const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
+          slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
+          settle(slot, origin);
+        },
+      );
+      slots.push(slot);
+      if (slots[head]!.done) await flush(false);
+    }
+    while (head < slots.length) await advance();
+    await flush(true);
+  } finally {
+    clearInterval(ticker);
   }
-  while (head < slots.length) await advance();
-  await flush(true);
   const final = progress();
   options.onProgress?.(final);
   return final;

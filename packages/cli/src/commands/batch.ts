@@ -94,7 +94,14 @@ export async function runBatchCommand(
     });
   };
 
-  const display = io.stderr.isTTY === true ? new ProgressDisplay((s) => io.stderr.write(s), total) : null;
+  const display =
+    io.stderr.isTTY === true
+      ? new ProgressDisplay(
+          (s) => io.stderr.write(s),
+          total,
+          () => io.stderr.columns,
+        )
+      : null;
   try {
     const summary = await runBatch({
       lines: linesOf(chunks, (n) => {
@@ -108,7 +115,8 @@ export async function runBatchCommand(
       window,
       perOrigin,
       fromLine,
-      ...(display === null ? {} : { onProgress: (p) => display.update(p) }),
+      // Also now and then while nothing gets written (the first URLs waiting on a slow robots.txt).
+      ...(display === null ? {} : { onProgress: (p) => display.update(p), progressEveryMs: 250 }),
     });
     display?.clear();
     if (display !== null) {
