@@ -198,6 +198,9 @@ describe('robotskit batch', () => {
     expect(drawn.length).toBeGreaterThan(0);
     for (const line of drawn) expect(line.length).toBeLessThanOrEqual(59);
     expect(drawn[0]).toMatch(/^\[[#-]{24}\] +\d+% /);
+    // A pseudo-terminal without a size reports 0 columns: 80 are assumed.
+    const sizeless = await run(['batch', file], { tty: true, columns: 0 });
+    expect(sizeless.stderr).toMatch(/\r\[[#-]{24}\] +\d+% [\d,]+ URLs/);
   });
 
   it('keeps the progress moving while the first URLs wait on a slow robots.txt', async () => {

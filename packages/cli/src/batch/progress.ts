@@ -26,8 +26,8 @@ export class ProgressDisplay {
   read = 0;
 
   /**
-   * @param columns The terminal's width now (it may change while the line is shown); undefined when unknown (80 is
-   * assumed).
+   * @param columns The terminal's width now (it may change while the line is shown); undefined or 0 when unknown (80
+   * is assumed).
    */
   constructor(
     private readonly write: (text: string) => unknown,
@@ -39,8 +39,10 @@ export class ProgressDisplay {
     const now = Date.now();
     if (now - this.last < 100) return;
     this.last = now;
-    // One column short of the width: a line that fills the last column wraps on some terminals.
-    const width = Math.max(1, (this.columns() ?? 80) - 1);
+    // One column short of the width: a line that fills the last column wraps on some terminals. A terminal that
+    // reports no width (0, as a pseudo-terminal without a size does) counts as 80 columns.
+    const columns = this.columns();
+    const width = (columns !== undefined && columns > 1 ? columns : 80) - 1;
     this.write(`\r${progressLine(p, this.read, this.total, now - this.start).slice(0, width)}\u001b[K`);
   }
 
