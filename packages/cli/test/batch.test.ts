@@ -107,6 +107,7 @@ describe('robotskit batch', () => {
       `  ${site.origin}/private-1/x  `,
       `${closed}/x`,
       `${site.origin}/last`,
+      'ftp://127.0.0.1/pub/file',
     ].join('\r\n');
     const result = await run(['batch'], { stdin });
     expect(result.code).toBe(0);
@@ -119,7 +120,9 @@ describe('robotskit batch', () => {
       [8, false],
       [9, false],
       [10, true],
+      [11, 'unsupported-scheme'],
     ]);
+    expect(out[7]!.error!.message).toBe('only http and https URLs are supported, not ftp');
     expect(out[1]!.error!.message).toContain('not an absolute URL');
     expect(out[2]!.error!.message).toContain('unsupported scheme "mailto:"');
     expect(out[5]).toMatchObject({

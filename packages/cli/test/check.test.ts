@@ -200,6 +200,9 @@ describe('robotskit check', () => {
       "robotskit: invalid URL 'not a url': it has no scheme (did you mean 'https://not a url'?)\n",
     );
     expect((await run(['check', 'mailto:a@b.c'])).stderr).toMatch(/^robotskit: invalid URL 'mailto:a@b.c'/);
+    expect((await run(['check', `${rules.origin}/a`, 'ftp://127.0.0.1/pub/file'])).stderr).toBe(
+      "robotskit: cannot check 'ftp://127.0.0.1/pub/file': only http and https URLs are supported\n",
+    );
     expect((await run(['check', '--timeout', '0', `${rules.origin}/`])).stderr).toBe(
       "robotskit: --timeout must be a positive number of seconds, not '0'\n",
     );
