@@ -192,6 +192,19 @@ describe('robotskit check', () => {
     });
   });
 
+  it('says what a TLS failure or a port the fetch refuses means, in words', async () => {
+    const tls = await run(['check', `${rules.origin.replace('http:', 'https:')}/a`]);
+    expect(tls.code).toBe(2);
+    expect(tls.stderr).toBe(
+      `robotskit: cannot fetch '${rules.origin.replace('http:', 'https:')}/robots.txt': TLS handshake failed: the server does not speak TLS on this port (plain http?) (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+    const blocked = await run(['check', 'http://127.0.0.1:6000/a']);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toBe(
+      "robotskit: cannot fetch 'http://127.0.0.1:6000/robots.txt': port 6000 is one the fetch standard blocks, so robotskit's fetch refuses it (until it can be, Google treats every URL there as disallowed)\n",
+    );
+  });
+
   it('rejects bad arguments with exit 2 before fetching anything', async () => {
     const before = rules.requests.length;
     const bad = await run(['check', `${rules.origin}/a`, 'not a url']);
