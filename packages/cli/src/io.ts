@@ -7,13 +7,19 @@ import { readFile } from 'node:fs/promises';
 /** Where a command reads and writes. */
 export interface Io {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** `columns`: the terminal's width, when it is one. */
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
   /** Reads all of standard input. */
   readStdin(): Promise<Uint8Array>;
   /** Standard input as a stream, for commands that read it piece by piece (`batch`); else `readStdin` is used. */
   readonly stdinStream?: () => AsyncIterable<Uint8Array> & { readonly isTTY?: boolean };
   /** Environment variables (NO_COLOR, CI…). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Calls `listener` on the first Ctrl-C (SIGINT) or SIGTERM, instead of the process ending there; returns the
+   * function that removes it. Only commands that have something to finish (`batch`) ask.
+   */
+  readonly onInterrupt?: (listener: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }
 
 /** The real process. */
@@ -27,6 +33,23 @@ export const processIo: Io = {
   },
   stdinStream: () => process.stdin,
   env: process.env,
+  onInterrupt(listener) {
+    const onSigint = () => {
+      remove();
+      listener('SIGINT');
+    };
+    const onSigterm = () => {
+      remove();
+      listener('SIGTERM');
+    };
+    const remove = () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    };
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    return remove;
+  },
 };
 
 /** A failure the user caused or can fix: printed as one line, never as a stack trace. */

@@ -84,7 +84,7 @@ function program(io: Io, result: { code: number }): Command {
         .choices(SITEMAP_SCOPES)
         .default('protocol'),
     )
-    .option('--timeout <seconds>', 'give up on a file after this many seconds (default 120)')
+    .option('--timeout <seconds>', 'give up on a file (the robots.txt too) after this many seconds (default 120)')
     .action(async (url: string, options: SitemapsCommandOptions) => {
       result.code = await runSitemaps(io, url, options);
     });

@@ -111,12 +111,16 @@ const CODE_WORDS: Record<string, string> = {
   CERT_HAS_EXPIRED: 'TLS certificate expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed: the server does not speak TLS on this port (plain http?)',
   UND_ERR_SOCKET: 'connection closed by the server',
 };
 
-/** True when no HTTP answer came back at all (DNS, connection, TLS, timeout, reset…): a network error. */
+/**
+ * True when the robots.txt could not be fetched: no HTTP answer at all (DNS, connection, TLS, timeout), or an answer
+ * that broke off in its body (a reset, a stall, broken chunking). Not an HTTP status such as 503: that is an answer.
+ */
 export function isNetworkFailure(result: RetrievalResult): boolean {
-  return result.status === null && result.error !== null && result.error.kind !== 'aborted';
+  return result.outcome === 'disallow-all' && result.error !== null && result.error.kind !== 'aborted';
 }
 
 /** Why a retrieval found no usable file, in one line; null for a 2xx with a body. */
@@ -136,11 +140,19 @@ export function describeFetch(result: RetrievalResult, timeoutMs?: number): stri
         return error.message;
       case 'dns':
         return `host not found (${error.message})`;
+      case 'tls':
+        // OpenSSL's own text is a line of internals; its code says as much.
+        return `TLS handshake failed${error.code === null ? '' : ` (${error.code})`}`;
       case 'too-many-redirects':
       case 'redirect-loop':
       case 'invalid-url':
         return `${error.message} (Google treats that as "crawl everything")`;
       default:
+        // The fetch standard's blocked ports (X11's 6000, SMTP's 25…): the fetch refuses them before connecting.
+        if (/\bbad port$/.test(error.message)) {
+          const port = new URL(result.finalUrl).port;
+          return `port ${port} is one the fetch standard blocks, so robotskit's fetch refuses it`;
+        }
         return error.message;
     }
   }

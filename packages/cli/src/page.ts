@@ -67,7 +67,8 @@ export function fetchPage(url: URL, options: { timeoutMs: number; userAgent: str
     };
     const timer = setTimeout(
       () => fail(`no complete response within ${options.timeoutMs / 1000} s`),
-      options.timeoutMs,
+      // Beyond 2^31 - 1 ms a timer fires at once; that is over 24 days, so wait that long instead.
+      Math.min(options.timeoutMs, 2_147_483_647),
     );
     const req = request(
       url,

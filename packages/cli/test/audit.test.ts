@@ -147,6 +147,13 @@ describe('robotskit audit', () => {
     expect(text.doc).toMatchObject({ indexable: false, page: { xRobotsTag: ['noindex'], meta: [] } });
   });
 
+  it('a --timeout longer than a timer can hold (over 24.8 days) waits rather than failing at once', async () => {
+    const { code, stderr, doc } = await audit('/ok', '--timeout', '3000000');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(doc).toMatchObject({ crawlable: true, indexable: true, robots: { fetch: { status: 200, error: null } } });
+  });
+
   it('network errors and bad arguments are one line and exit 2', async () => {
     const slow = await run(['audit', `${site.origin}/slow`, '--timeout', '0.3']);
     expect(slow).toEqual({

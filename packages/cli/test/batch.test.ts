@@ -3,12 +3,14 @@
  * on the servers), input order, error records for bad lines, the concurrency bound (measured on the servers), and
  * memory bounds: reading stops while the window, one origin's share of it, or the output is full.
  */
+import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type BatchProgress, linesOf, runBatch } from '../src/batch/run.js';
-import { run } from './helpers.js';
+import { abortableFetch, type BatchProgress, type BatchSummary, linesOf, runBatch } from '../src/batch/run.js';
+import { robotsFetch } from '../src/net.js';
+import { BIN, run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
 const sites = new Sites();
@@ -105,6 +107,7 @@ describe('robotskit batch', () => {
       `  ${site.origin}/private-1/x  `,
       `${closed}/x`,
       `${site.origin}/last`,
+      'ftp://127.0.0.1/pub/file',
     ].join('\r\n');
     const result = await run(['batch'], { stdin });
     expect(result.code).toBe(0);
@@ -117,13 +120,28 @@ describe('robotskit batch', () => {
       [8, false],
       [9, false],
       [10, true],
+      [11, 'unsupported-scheme'],
     ]);
+    expect(out[7]!.error!.message).toBe('only http and https URLs are supported, not ftp');
     expect(out[1]!.error!.message).toContain('not an absolute URL');
     expect(out[2]!.error!.message).toContain('unsupported scheme "mailto:"');
     expect(out[5]).toMatchObject({
       fetch: { status: null, outcome: 'disallow-all', error: { kind: 'connect' } },
       policy: { mode: 'disallow-all', reason: 'unreachable' },
     });
+  });
+
+  it('counts as unreachable the sites whose robots.txt could not be fetched, not those that answered 5xx', async () => {
+    const ok = await ruled(7);
+    const closed = await sites.closedOrigin();
+    const down = await sites.serve({ '/robots.txt': { status: 503 } });
+    const stalled = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n');
+    });
+    const input = [ok.origin, closed, down.origin, stalled.origin].flatMap((o) => [`${o}/a`, `${o}/b`]);
+    const summary = await runBatch({ lines: counted(input).lines, write: () => {}, timeoutMs: 300 });
+    expect(summary).toMatchObject({ written: 8, allowed: 2, blocked: 6, fetches: 4, unreachable: 2 });
   });
 
   it('reads a file, resumes with --from-line, and reports file errors in one line', async () => {
@@ -154,7 +172,7 @@ describe('robotskit batch', () => {
     const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
     const file = join(dir, 'urls.txt');
     writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-6/${n}`).join('\n'));
-    const tty = await run(['batch', file], { tty: true });
+    const tty = await run(['batch', file], { tty: true, columns: 200 });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(
       /\r\[#+-*\] +\d+% [\d,]+ URLs \([\d,]+\/s\), [\d,]+ blocked, 0 invalid, 1 robots\.txt fetched/,
@@ -167,6 +185,49 @@ describe('robotskit batch', () => {
     expect(records(tty.stdout)).toHaveLength(3000);
     const piped = await run(['batch', file]);
     expect(piped.stderr).toBe('');
+  });
+
+  it('never draws the progress line wider than the terminal (a wrapped line cannot be redrawn in place)', async () => {
+    const site = await ruled(8);
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-8/${n}`).join('\n'));
+    const narrow = await run(['batch', file], { tty: true, columns: 60 });
+    expect(narrow.code).toBe(0);
+    // Each redraw is '\r', the line, then erase-to-end-of-line.
+    const drawn = narrow.stderr
+      .split('\r')
+      .filter((segment) => segment.includes('\u001b[K'))
+      .map((segment) => segment.slice(0, segment.indexOf('\u001b[K')))
+      .filter((line) => line !== '');
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const line of drawn) expect(line.length).toBeLessThanOrEqual(59);
+    expect(drawn[0]).toMatch(/^\[[#-]{24}\] +\d+% /);
+    // A pseudo-terminal without a size reports 0 columns: 80 are assumed.
+    const sizeless = await run(['batch', file], { tty: true, columns: 0 });
+    expect(sizeless.stderr).toMatch(/\r\[[#-]{24}\] +\d+% [\d,]+ URLs/);
+  });
+
+  it('keeps the progress moving while the first URLs wait on a slow robots.txt', async () => {
+    let release = () => {};
+    const slow = await sites.start((_req, res) => {
+      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    });
+    const seen: BatchProgress[] = [];
+    const done = runBatch({
+      lines: counted([`${slow.origin}/a`, `${slow.origin}/b`]).lines,
+      write: () => {},
+      onProgress: (p) => seen.push(p),
+      progressEveryMs: 20,
+    });
+    // Nothing can be written yet, and the display still hears about the fetch in flight, more than once.
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
+    expect(seen[0]).toMatchObject({ lines: 2, written: 0, pending: 2, activeFetches: 1 });
+    release();
+    expect(await done).toMatchObject({ written: 2, pending: 0 });
+    await expect(runBatch({ lines: counted([]).lines, write: () => {}, progressEveryMs: 0 })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it('refuses to wait for URLs typed on a terminal', async () => {
@@ -218,6 +279,166 @@ describe('robotskit batch', () => {
     expect(summary).toMatchObject({ written: 200, allowed: 100, blocked: 100, fetches: 10, pending: 0 });
     for (const site of slow) expect(site.requests).toEqual(['/robots.txt']);
     expect(records(stdout).map((r) => r.index)).toEqual(input.map((_, k) => k + 1));
+  });
+});
+
+describe('interruption (Ctrl-C)', () => {
+  /** A site whose robots.txt is answered only on release(); `closed` says when the client hung up. */
+  async function heldSite() {
+    let release = () => {};
+    let closed = false;
+    const site = await sites.start((_req, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    });
+    return { site, release: () => release(), closed: () => closed };
+  }
+
+  it('writes the records complete by then, in input order, aborts the fetches in flight, and says where to resume', async () => {
+    const fast = await ruled(9);
+    const slow = await heldSite();
+    const input = [`${fast.origin}/private-9/a`, '', `${slow.site.origin}/b`, `${fast.origin}/c`];
+    const stop = new AbortController();
+    const seen: BatchProgress[] = [];
+    let out = '';
+    const done = runBatch({
+      lines: counted(input).lines,
+      write: (s) => {
+        out += s;
+      },
+      signal: stop.signal,
+      onProgress: (p) => seen.push(p),
+      progressEveryMs: 10,
+    });
+    // All lines read; the first record is complete and waits to be written behind nothing, the third on the slow site.
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 4, pending: 2, activeFetches: 1 }));
+    stop.abort();
+    const summary: BatchSummary = await done;
+    expect(summary).toMatchObject({ interrupted: true, written: 1, lastIndex: 1, resumeFrom: 2 });
+    expect(records(out).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
+    // The slow fetch was not left running.
+    await vi.waitFor(() => expect(slow.closed()).toBe(true));
+
+    // Resuming where it says, once the site answers, completes the output.
+    const resumed = await heldSite();
+    const again = input.map((line) => line.replace(slow.site.origin, resumed.site.origin));
+    let rest = '';
+    const second = runBatch({
+      lines: counted(again).lines,
+      write: (s) => {
+        rest += s;
+      },
+      fromLine: summary.resumeFrom,
+    });
+    await vi.waitFor(() => expect(resumed.site.requests).toEqual(['/robots.txt']));
+    resumed.release();
+    expect(await second).toMatchObject({ interrupted: false, written: 2, lastIndex: 4 });
+    expect(records(out + rest).map((r) => r.index)).toEqual([1, 3, 4]);
+  });
+
+  it('stops while the input blocks (a pipe that stays open)', async () => {
+    const fast = await ruled(10);
+    const stop = new AbortController();
+    const seen: BatchProgress[] = [];
+    let out = '';
+    async function* blocking() {
+      yield `${fast.origin}/x`;
+      await new Promise(() => {});
+    }
+    const done = runBatch({
+      lines: blocking(),
+      write: (s) => {
+        out += s;
+      },
+      signal: stop.signal,
+      onProgress: (p) => seen.push(p),
+      progressEveryMs: 10,
+    });
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 1, fetches: 1, activeFetches: 0 }));
+    stop.abort();
+    expect(await done).toMatchObject({ interrupted: true, written: 1, resumeFrom: 2 });
+    expect(records(out).map((r) => r.index)).toEqual([1]);
+    // Nothing read, nothing written: resume from the first line asked for.
+    const idle = new AbortController();
+    idle.abort();
+    expect(await runBatch({ lines: blocking(), write: () => {}, signal: idle.signal, fromLine: 7 })).toMatchObject({
+      interrupted: true,
+      written: 0,
+      lastIndex: 0,
+      resumeFrom: 7,
+    });
+  });
+
+  it('the command exits 130 on SIGINT with a prefix of the output and the --from-line to resume with', async () => {
+    const fast = await ruled(11);
+    const slow = await heldSite();
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, [`${fast.origin}/a`, `${slow.site.origin}/b`, `${fast.origin}/c`].join('\n'));
+    const child = spawnChild(process.execPath, [BIN, 'batch', file, '--timeout', '600'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // The slow site's robots.txt is requested once the run (and its signal handler) is under way.
+    await vi.waitFor(() => expect(slow.site.requests).toEqual(['/robots.txt']), { timeout: 20_000 });
+    child.kill('SIGINT');
+    // It does not wait for the slow site (its --timeout is 10 minutes).
+    expect(await exited).toBe(130);
+    const match =
+      /^robotskit: interrupted: (\d+) records written(, the last for input line (\d+))?; resume with --from-line (\d+)\n$/.exec(
+        stderr,
+      );
+    expect(match, stderr).not.toBeNull();
+    const written = stdout === '' ? [] : records(stdout).map((r) => r.index);
+    expect(written).toEqual([1].slice(0, Number(match![1])));
+    expect(Number(match![4])).toBe(written.length === 0 ? 1 : 2);
+    await vi.waitFor(() => expect(slow.closed()).toBe(true));
+  });
+});
+
+describe('abortableFetch', () => {
+  it('passes bodies through unchanged, and aborts every request still in flight, bodies included', async () => {
+    const body = 'User-agent: *\nDisallow: /x\n'.repeat(5000);
+    let stalledClosed = false;
+    const site = await sites.start((req, res) => {
+      if (req.url === '/whole') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+      // Headers and a first chunk, then nothing.
+      res.on('close', () => {
+        stalledClosed = true;
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('User-agent: *\n');
+    });
+    const stop = new AbortController();
+    const fetch = abortableFetch(robotsFetch, stop.signal);
+    const init = () => ({
+      method: 'GET' as const,
+      headers: {},
+      redirect: 'manual' as const,
+      signal: new AbortController().signal,
+    });
+    const whole = await fetch(`${site.origin}/whole`, init());
+    expect(whole.status).toBe(200);
+    expect(await new Response(whole.body).text()).toBe(body);
+    const stalled = await fetch(`${site.origin}/stalled`, init());
+    const reader = stalled.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('User-agent: *\n');
+    const next = reader.read();
+    stop.abort();
+    await expect(next).rejects.toThrow();
+    await vi.waitFor(() => expect(stalledClosed).toBe(true));
+    // After the stop, new requests fail at once.
+    await expect(fetch(`${site.origin}/whole`, init())).rejects.toThrow();
   });
 });
 

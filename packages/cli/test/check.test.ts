@@ -151,6 +151,34 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain('  policy   disallow-all:');
   });
 
+  it('exits 2 with one line on stderr when the robots.txt answer breaks off in its body', async () => {
+    const reset = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n', () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
+    });
+    const stalled = await sites.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('User-agent: *\n');
+    });
+    const result = await run(['check', '--timeout', '0.3', `${reset.origin}/a`, `${stalled.origin}/b`]);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n');
+    expect(lines).toHaveLength(3);
+    // How the reset is worded depends on what the client read before it (a reset, or a body shorter than announced).
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^robotskit: cannot fetch '${reset.origin}/robots.txt': [^\\n]+ \\(until it can be, Google treats every URL there as disallowed\\)$`,
+      ),
+    );
+    expect(lines[1]).toBe(
+      `robotskit: cannot fetch '${stalled.origin}/robots.txt': no complete response within 0.3 s (until it can be, Google treats every URL there as disallowed)`,
+    );
+    expect(lines[2]).toBe('');
+    expect(result.stdout).toContain(`BLOCKED  ${reset.origin}/a`);
+    expect(result.stdout).toMatch(/\(latest: HTTP 200, then (reset|protocol)\): crawling stops for the first 12 h/);
+    expect(result.stdout).toContain('(latest: HTTP 200, then timeout): crawling stops for the first 12 h');
+  });
+
   it('exits 2 when nothing listens, from the real executable, without a stack trace', async () => {
     const closed = await sites.closedOrigin();
     const result = await spawn(['check', '--json', `${closed}/x`]);
@@ -164,6 +192,19 @@ describe('robotskit check', () => {
     });
   });
 
+  it('says what a TLS failure or a port the fetch refuses means, in words', async () => {
+    const tls = await run(['check', `${rules.origin.replace('http:', 'https:')}/a`]);
+    expect(tls.code).toBe(2);
+    expect(tls.stderr).toBe(
+      `robotskit: cannot fetch '${rules.origin.replace('http:', 'https:')}/robots.txt': TLS handshake failed: the server does not speak TLS on this port (plain http?) (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+    const blocked = await run(['check', 'http://127.0.0.1:6000/a']);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toBe(
+      "robotskit: cannot fetch 'http://127.0.0.1:6000/robots.txt': port 6000 is one the fetch standard blocks, so robotskit's fetch refuses it (until it can be, Google treats every URL there as disallowed)\n",
+    );
+  });
+
   it('rejects bad arguments with exit 2 before fetching anything', async () => {
     const before = rules.requests.length;
     const bad = await run(['check', `${rules.origin}/a`, 'not a url']);
@@ -172,6 +213,9 @@ describe('robotskit check', () => {
       "robotskit: invalid URL 'not a url': it has no scheme (did you mean 'https://not a url'?)\n",
     );
     expect((await run(['check', 'mailto:a@b.c'])).stderr).toMatch(/^robotskit: invalid URL 'mailto:a@b.c'/);
+    expect((await run(['check', `${rules.origin}/a`, 'ftp://127.0.0.1/pub/file'])).stderr).toBe(
+      "robotskit: cannot check 'ftp://127.0.0.1/pub/file': only http and https URLs are supported\n",
+    );
     expect((await run(['check', '--timeout', '0', `${rules.origin}/`])).stderr).toBe(
       "robotskit: --timeout must be a positive number of seconds, not '0'\n",
     );

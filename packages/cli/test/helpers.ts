@@ -18,13 +18,23 @@ export interface RunResult {
 /** Runs the command in-process with captured output. */
 export async function run(
   argv: string[],
-  options: { stdin?: string | Uint8Array; tty?: boolean; env?: Record<string, string | undefined> } = {},
+  options: {
+    stdin?: string | Uint8Array;
+    tty?: boolean;
+    /** The terminal's width, for a TTY. */
+    columns?: number;
+    env?: Record<string, string | undefined>;
+  } = {},
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
     stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
+    stderr: {
+      write: (s: string) => (stderr += s),
+      isTTY: options.tty ?? false,
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
+    },
     readStdin: async () =>
       typeof options.stdin === 'string' ? new TextEncoder().encode(options.stdin) : (options.stdin ?? new Uint8Array()),
     env: { NO_COLOR: '1', ...options.env },

@@ -229,6 +229,24 @@ describe('robotskit sitemaps', () => {
     expect(results[9]!.stderr).toContain("missing required argument 'url'");
   });
 
+  it('--timeout bounds the robots.txt too: one that trickles ends at the timeout, exit 2', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('User-agent: *\n');
+      const timer = setInterval(() => res.write('#'), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const trickling = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await run(['sitemaps', trickling, '--timeout', '0.3'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `robotskit: cannot read ${trickling}/robots.txt: timeout: robots.txt retrieval not finished within 300 ms (total timeout)\n`,
+    });
+  });
+
   it('works as an installed command', async () => {
     const r = await spawn(['sitemaps', clean, '--urls', '--json']);
     expect(r.code).toBe(0);

@@ -10,6 +10,9 @@ export const DEFAULT_SITEMAP_USER_AGENT = 'robotskit-sitemaps/0.1 (sitemap reade
 
 const ignore = (): void => {};
 
+/** Runtimes fire a timer longer than 2^31 - 1 ms (about 24.8 days) at once; a longer wait waits this long. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Thrown inside a read when a timer or the caller's signal ended it. */
 class Stopped extends Error {
   constructor(readonly reason: RetrievalError) {
@@ -58,7 +61,7 @@ export class FileDeadline {
     if (this.reason !== null) throw new Stopped(this.reason);
     const budget = this.totalMs - this.spent;
     const total = budget <= stepMs;
-    const wait = Math.max(0, Math.min(stepMs, budget));
+    const wait = Math.max(0, Math.min(stepMs, budget, MAX_TIMER_MS));
     const started = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -4,7 +4,14 @@
  * (sitemaps.org cross-submission through robots.txt).
  */
 
-import { fetchRobotsTxt, originOf, type RetrievalOptions, type RetrievalResult, robotsTxtOf } from 'robotskit';
+import {
+  fetchRobotsTxt,
+  originOf,
+  type RetrievalOptions,
+  type RetrievalResult,
+  type RetrievalTimeouts,
+  robotsTxtOf,
+} from 'robotskit';
 import type { SitemapEntry, SitemapEvent, SitemapOptions } from './types.js';
 import { readSitemaps } from './walk.js';
 
@@ -29,7 +36,16 @@ function retrievalOptions(options: SitemapOptions): RetrievalOptions {
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.headers === undefined ? {} : { headers: options.headers }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.timeouts?.headers === undefined ? {} : { timeouts: { headers: options.timeouts.headers } }),
+    ...(options.timeouts === undefined ? {} : { timeouts: retrievalTimeouts(options.timeouts) }),
+  };
+}
+
+/** The timeouts the caller gave, for the robots.txt too (the engine's defaults for the others). */
+function retrievalTimeouts(timeouts: NonNullable<SitemapOptions['timeouts']>): RetrievalTimeouts {
+  return {
+    ...(timeouts.headers === undefined ? {} : { headers: timeouts.headers }),
+    ...(timeouts.idle === undefined ? {} : { idle: timeouts.idle }),
+    ...(timeouts.total === undefined ? {} : { total: timeouts.total }),
   };
 }
 

@@ -203,6 +203,10 @@ export interface SitemapOptions {
   readonly userAgent?: string;
   /** More request headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Per file. The site functions (`sitemapsOf`, `siteSitemaps`, `sitePageUrls`) fetch the robots.txt with the ones
+   * given here too; the others keep the engine's defaults for it (10 s headers, 10 s idle, 30 s in total).
+   */
   readonly timeouts?: SitemapTimeouts;
   /**
    * Redirects followed per file.

@@ -54,6 +54,35 @@ describe('sitemapsOf', () => {
   });
 });
 
+describe('the robots.txt retrieval honours every timeout given', () => {
+  it('ends a robots.txt that trickles at the total timeout, and one that stalls at the idle timeout', async () => {
+    const slow = await startServer();
+    try {
+      slow.route('/robots.txt', (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('User-agent: *\n');
+        if (req.headers['x-mode'] === 'stall') return;
+        const timer = setInterval(() => res.write('#'), 50);
+        res.on('close', () => clearInterval(timer));
+      });
+      const trickling = await sitemapsOf(slow.base, { timeouts: { idle: 20_000, total: 300 } });
+      expect(trickling.retrieval).toMatchObject({ outcome: 'disallow-all', status: 200 });
+      expect(trickling.retrieval.error).toMatchObject({ kind: 'timeout', phase: 'body' });
+      expect(trickling.retrieval.error?.message).toBe(
+        'robots.txt retrieval not finished within 300 ms (total timeout)',
+      );
+      const stalled = await sitemapsOf(slow.base, {
+        headers: { 'x-mode': 'stall' },
+        timeouts: { idle: 300, total: 20_000 },
+      });
+      expect(stalled.retrieval.error).toMatchObject({ kind: 'timeout', phase: 'body' });
+      expect(stalled.retrieval.error?.message).toBe('no body data within 300 ms');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('siteSitemaps', () => {
   it('walks every sitemap of the robots.txt, with the site allowed in every sitemap', async () => {
     const events: { type: string }[] = [];

@@ -497,6 +497,17 @@ describe('HTTP errors and timeouts', () => {
     expect(w.entries.length).toBeGreaterThan(0);
   });
 
+  it('waits for timeouts longer than a timer can hold (2^31 ms) instead of firing them at once', async () => {
+    s.route('/long-timeouts.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(urlset([`${s.base}/long/1`]));
+    });
+    const longer = 3_000_000_000; // about 35 days
+    const w = await walk(`${s.base}/long-timeouts.xml`, { timeouts: { headers: longer, idle: longer, total: longer } });
+    expect(w.codes).toEqual([]);
+    expect(w.entries.map((e) => e.loc)).toEqual([`${s.base}/long/1`]);
+  });
+
   it('does not count the time the consumer takes between entries against the total timeout', async () => {
     s.route('/slow/paced.xml', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });

@@ -1,7 +1,8 @@
 /**
  * The progress line `batch` draws on standard error when it is a terminal: a bar when the input's size is known (a
- * file), else counters. Redrawn at most ten times a second, in place (`\r`, erase to end of line), and cleared at the
- * end so the terminal is left clean. A dozen lines; a library would add more than it saves.
+ * file), else counters. Redrawn at most ten times a second, in place (`\r`, erase to end of line), never wider than
+ * the terminal (a wrapped line could not be redrawn in place: each redraw would leave a line behind), and cleared at
+ * the end so the terminal is left clean. A dozen lines; a library would add more than it saves.
  */
 
 import type { BatchProgress } from './run.js';
@@ -24,16 +25,25 @@ export class ProgressDisplay {
   private readonly start = Date.now();
   read = 0;
 
+  /**
+   * @param columns The terminal's width now (it may change while the line is shown); undefined or 0 when unknown (80
+   * is assumed).
+   */
   constructor(
     private readonly write: (text: string) => unknown,
     private readonly total: number | null,
+    private readonly columns: () => number | undefined = () => undefined,
   ) {}
 
   update(p: BatchProgress): void {
     const now = Date.now();
     if (now - this.last < 100) return;
     this.last = now;
-    this.write(`\r${progressLine(p, this.read, this.total, now - this.start)}\u001b[K`);
+    // One column short of the width: a line that fills the last column wraps on some terminals. A terminal that
+    // reports no width (0, as a pseudo-terminal without a size does) counts as 80 columns.
+    const columns = this.columns();
+    const width = (columns !== undefined && columns > 1 ? columns : 80) - 1;
+    this.write(`\r${progressLine(p, this.read, this.total, now - this.start).slice(0, width)}\u001b[K`);
   }
 
   /** Erases the line. */

@@ -12,7 +12,8 @@
  *   waits for it.
  * - **Output order is input order**: the record of input line k is written after those of every earlier line, so an
  *   interrupted run leaves a prefix of the full output and can be resumed from the line after the last `index`
- *   written (`--from-line`). Completion order would be faster to emit, but a prefix of it says nothing about which
+ *   written (`--from-line`). Aborting `signal` (Ctrl-C in the command) stops reading, writes the records already
+ *   complete in input order, and resolves with `interrupted` and the line to resume from. Completion order would be faster to emit, but a prefix of it says nothing about which
  *   lines are done; the price of input order is head-of-line waiting, bounded by the window and the fetch timeout.
  * - **Every non-blank line gets exactly one record**; a line that is not a URL with a robots.txt gets an error
  *   record. Blank lines and lines starting with `#` are skipped (their numbers still count in `index`).
@@ -28,7 +29,7 @@ import {
   type UrlVerdict,
 } from 'robotskit';
 import { cliClient } from '../commands/check.js';
-import { type ResolvedCrawler, resolveCrawler } from '../net.js';
+import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsFetch } from '../net.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -54,8 +55,18 @@ export interface BatchOptions {
   readonly maxOrigins?: number;
   /** Input lines before this 1-based line number are skipped (to resume). @default 1 */
   readonly fromLine?: number;
-  /** Called with the counters now and then (every 1,024 records and at the end). */
+  /** Called with the counters now and then (every 1,024 records, every `progressEveryMs`, and at the end). */
   readonly onProgress?: (progress: BatchProgress) => void;
+  /**
+   * Also call `onProgress` at this interval while the run lasts, so a display moves while nothing can be written
+   * (URLs waiting behind a slow robots.txt). @default never
+   */
+  readonly progressEveryMs?: number;
+  /**
+   * Stops the run: no more input is read, robots.txt fetches in flight are aborted, the records complete by then are
+   * written (in input order, up to the first one still waiting), and `runBatch` resolves with `interrupted: true`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Counters of a batch run. */
@@ -74,17 +85,36 @@ export interface BatchProgress {
   readonly fetches: number;
   readonly activeFetches: number;
   readonly queuedFetches: number;
-  /** Origins whose robots.txt got no HTTP answer at all (network errors, timeouts). */
+  /** Origins whose robots.txt could not be fetched (network errors, timeouts, answers that broke off). */
   readonly unreachable: number;
 }
 
+/** What {@link runBatch} resolves with: the final counters, and where to resume after an interruption. */
+export interface BatchSummary extends BatchProgress {
+  /** True when `signal` stopped the run before the end of the input. */
+  readonly interrupted: boolean;
+  /** The `index` of the last record written; 0 when none was. */
+  readonly lastIndex: number;
+  /**
+   * The input line a later run resumes from (`--from-line`) to complete this run's output: the line after the last
+   * record written, or this run's first line when none was written.
+   */
+  readonly resumeFrom: number;
+}
+
 interface Slot {
+  readonly index: number;
   done: boolean;
   text: string;
   promise: Promise<void> | null;
 }
 
 const CHUNK = 64 * 1024;
+
+/** Thrown inside {@link runBatch} when its signal is aborted. */
+class Interrupted {}
+
+const ignore = (): void => {};
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -109,16 +139,25 @@ function errorRecord(index: number, text: string, kind: string, message: string)
 /**
  * Checks every URL of `lines` and writes one NDJSON record per non-blank line, in input order:
  * `{"index","url","allowed","line","rule","robotsUrl","fetch","policy"}`, or `{"index","url","error"}` for a line
- * that is not a URL with a robots.txt. Resolves with the final counters once everything is written.
+ * that is not a URL with a robots.txt. Resolves with the final counters once everything is written (or, when `signal`
+ * stops it, once the records complete by then are).
  */
-export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
+export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const crawler: ResolvedCrawler =
     typeof options.crawler === 'object' ? options.crawler : resolveCrawler(options.crawler);
   const window = positive(options.window, 4096, 'window');
   const perOrigin = Math.min(window, positive(options.perOrigin, 512, 'perOrigin'));
   const fromLine = positive(options.fromLine, 1, 'fromLine');
+  const every = options.progressEveryMs;
+  if (every !== undefined && (typeof every !== 'number' || !(every > 0))) {
+    throw new RangeError('progressEveryMs must be a positive number');
+  }
+  const signal = options.signal;
+  const baseFetch = options.fetch ?? robotsFetch;
+  // Fetches in flight end when the run is stopped, so nothing keeps the process waiting for a slow site.
+  const fetch: FetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
   const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    fetch,
     maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
     maxOrigins: positive(options.maxOrigins, 100_000, 'maxOrigins'),
   });
@@ -140,7 +179,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
       fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
       fragments.set(v.policy, fragment);
     }
-    if (latestFailed(v.latest) && !unreachable.has(v.latest)) {
+    if (isNetworkFailure(v.latest) && !unreachable.has(v.latest)) {
       unreachable.add(v.latest);
       unreachableCount++;
     }
@@ -180,10 +219,49 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
   let head = 0;
   const perOriginCount = new Map<string, number>();
   let buffer = '';
+  let lastIndex = 0;
+  let interrupted = false;
+
+  // The run waits for one thing at a time (the next line, the first record's fetch, the output); `wake` ends that
+  // wait when the signal is aborted. (Racing every wait against one long-lived promise instead would leave a
+  // reaction on that promise per line: memory growing with the input.)
+  let stopRequested = signal?.aborted === true;
+  let wake: ((stop: Interrupted) => void) | null = null;
+  signal?.addEventListener(
+    'abort',
+    () => {
+      stopRequested = true;
+      wake?.(new Interrupted());
+    },
+    { once: true },
+  );
+  function until<T>(promise: Promise<T>): Promise<T> {
+    if (signal === undefined) return promise;
+    if (stopRequested) {
+      promise.catch(ignore);
+      return Promise.reject(new Interrupted());
+    }
+    return new Promise<T>((resolve, reject) => {
+      const mine = reject;
+      wake = mine;
+      // Once interrupted, this promise may still reject (an input stream destroyed): that is expected.
+      promise.then(
+        (value) => {
+          if (wake === mine) wake = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (wake === mine) wake = null;
+          reject(error);
+        },
+      );
+    });
+  }
 
   async function flush(force: boolean): Promise<void> {
     while (head < slots.length && slots[head]!.done) {
       buffer += slots[head]!.text;
+      lastIndex = slots[head]!.index;
       slots[head] = undefined;
       head++;
       written++;
@@ -196,75 +274,125 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
     if (buffer.length >= CHUNK || (force && buffer !== '')) {
       const chunk = buffer;
       buffer = '';
-      await options.write(chunk);
+      const pending = options.write(chunk);
+      // Once interrupted, the last records are handed over without waiting for the output to drain.
+      if (interrupted) Promise.resolve(pending).catch(ignore);
+      else await until(Promise.resolve(pending));
     }
   }
 
   async function advance(): Promise<void> {
     const first = slots[head]!;
-    if (!first.done) await first.promise;
+    if (!first.done) await until(first.promise!);
     await flush(false);
   }
 
-  for await (const raw of options.lines) {
-    lines++;
-    if (lines < fromLine) continue;
-    const text = raw.trim();
-    if (text === '' || text.startsWith('#')) continue;
-    const index = lines;
-    while (slots.length - head >= window) await advance();
+  const onProgress = options.onProgress;
+  const ticker =
+    onProgress !== undefined && every !== undefined ? setInterval(() => onProgress(progress()), every) : undefined;
+  // A display must never keep the process alive.
+  ticker?.unref?.();
+  const input = options.lines[Symbol.asyncIterator]();
+  let inputDone = false;
+  try {
+    if (signal?.aborted) throw new Interrupted();
+    for (;;) {
+      const next = await until(input.next());
+      if (next.done === true) {
+        inputDone = true;
+        break;
+      }
+      const raw = next.value;
+      lines++;
+      if (lines < fromLine) continue;
+      const text = raw.trim();
+      if (text === '' || text.startsWith('#')) continue;
+      const index = lines;
+      while (slots.length - head >= window) await advance();
 
-    let url: URL | null = null;
-    try {
-      url = new URL(text);
-    } catch {
-      url = null;
-    }
-    if (
-      url === null ||
-      url.host === '' ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
-    ) {
-      invalid++;
-      slots.push({ done: true, text: errorRecord(index, text, 'invalid-url', invalidReason(text)), promise: null });
-      if (head < slots.length && slots[head]!.done) await flush(false);
-      continue;
-    }
-    // Most URLs are of origins already loaded: answered at once, without a promise each.
-    let known: UrlVerdict | null = null;
-    try {
-      known = client.peek(url, ask);
-    } catch {
-      known = null; // explain() below reports it on the line
-    }
-    if (known !== null) {
-      slots.push({ done: true, text: record(index, known), promise: null });
-      if (slots[head]!.done) await flush(false);
-      continue;
-    }
-    const origin = `${url.protocol}//${url.host}`;
-    while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
-    perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
-    const slot: Slot = { done: false, text: '', promise: null };
-    slot.promise = client.explain(url, ask).then(
-      (v) => {
-        slot.text = record(index, v);
-        settle(slot, origin);
-      },
-      (error: unknown) => {
-        // The engine rejects only URLs without a robots.txt; anything else is reported on the line, not thrown.
+      let url: URL | null = null;
+      try {
+        url = new URL(text);
+      } catch {
+        url = null;
+      }
+      if (url !== null && url.protocol === 'ftp:' && url.host !== '') {
+        // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
         invalid++;
-        const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
-        slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
-        settle(slot, origin);
-      },
-    );
-    slots.push(slot);
-    if (slots[head]!.done) await flush(false);
+        slots.push({
+          index,
+          done: true,
+          text: errorRecord(index, text, 'unsupported-scheme', 'only http and https URLs are supported, not ftp'),
+          promise: null,
+        });
+        if (slots[head]!.done) await flush(false);
+        continue;
+      }
+      if (url === null || url.host === '' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        invalid++;
+        slots.push({
+          index,
+          done: true,
+          text: errorRecord(index, text, 'invalid-url', invalidReason(text)),
+          promise: null,
+        });
+        if (head < slots.length && slots[head]!.done) await flush(false);
+        continue;
+      }
+      // Most URLs are of origins already loaded: answered at once, without a promise each.
+      let known: UrlVerdict | null = null;
+      try {
+        known = client.peek(url, ask);
+      } catch {
+        known = null; // explain() below reports it on the line
+      }
+      if (known !== null) {
+        slots.push({ index, done: true, text: record(index, known), promise: null });
+        if (slots[head]!.done) await flush(false);
+        continue;
+      }
+      const origin = `${url.protocol}//${url.host}`;
+      while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
+      perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
+      const slot: Slot = { index, done: false, text: '', promise: null };
+      slot.promise = client
+        .explain(url, ask)
+        .then((v) => record(index, v))
+        .then(
+          (recorded) => {
+            slot.text = recorded;
+            settle(slot, origin);
+          },
+          (error: unknown) => {
+            // The engine rejects only URLs without a robots.txt; anything else (a bug) is reported on the line too,
+            // rather than left unhandled with the slot never done.
+            invalid++;
+            const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
+            slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
+            settle(slot, origin);
+          },
+        );
+      slots.push(slot);
+      if (slots[head]!.done) await flush(false);
+    }
+    while (head < slots.length) await advance();
+    await flush(true);
+  } catch (error) {
+    if (!(error instanceof Interrupted)) throw error;
+    // Write what is complete, in input order, up to the first record still waiting.
+    interrupted = true;
+    await flush(true);
+  } finally {
+    clearInterval(ticker);
+    // As `for await` would: release the input when leaving early (not awaited: a blocked read may never settle).
+    if (!inputDone) input.return?.()?.catch(ignore);
   }
-  while (head < slots.length) await advance();
-  await flush(true);
-  const final = progress();
+  const final: BatchSummary = {
+    ...progress(),
+    interrupted,
+    lastIndex,
+    resumeFrom: lastIndex > 0 ? lastIndex + 1 : fromLine,
+  };
   options.onProgress?.(final);
   return final;
 
@@ -276,8 +404,74 @@ export async function runBatch(options: BatchOptions): Promise<BatchProgress> {
   }
 }
 
-function latestFailed(latest: RetrievalResult): boolean {
-  return latest.status === null && latest.error !== null && latest.error.kind !== 'aborted';
+/**
+ * `fetch` whose requests, bodies included, are all aborted when `signal` is. Each request gets its own controller,
+ * tied to the request's own signal and kept in a set until its body ends; one listener on `signal` aborts them all.
+ * (`AbortSignal.any([init.signal, signal])` per request would do the same, but in Node 20 a long-lived source signal
+ * keeps every signal derived from it: about 1 KB per request for the whole run.)
+ */
+export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike {
+  const active = new Set<AbortController>();
+  signal.addEventListener('abort', () => {
+    for (const controller of active) controller.abort(signal.reason);
+    active.clear();
+  });
+  return async (url, init) => {
+    const controller = new AbortController();
+    const release = () => {
+      active.delete(controller);
+      init.signal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      release();
+      controller.abort(init.signal.reason);
+    };
+    if (signal.aborted || init.signal.aborted) controller.abort(signal.aborted ? signal.reason : init.signal.reason);
+    else {
+      active.add(controller);
+      init.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await base(url, { ...init, signal: controller.signal });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const body = response.body;
+    if (body === null) {
+      release();
+      return response;
+    }
+    // The body passes through as it is read; the request is released when it ends, fails or is cancelled.
+    const reader = body.getReader();
+    const tracked = new ReadableStream<Uint8Array>({
+      async pull(out) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            release();
+            out.close();
+          } else out.enqueue(value);
+        } catch (error) {
+          release();
+          out.error(error);
+        }
+      },
+      cancel(reason) {
+        release();
+        return reader.cancel(reason);
+      },
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: tracked,
+      ...(response.type === undefined ? {} : { type: response.type }),
+      ...(response.url === undefined ? {} : { url: response.url }),
+      ...(response.redirected === undefined ? {} : { redirected: response.redirected }),
+    };
+  };
 }
 
 /** Longest line kept; a longer one is cut there (and becomes an error record: no URL is that long). */

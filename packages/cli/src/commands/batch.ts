@@ -2,7 +2,9 @@
  * `robotskit batch [file|-] [--ua …] [--concurrency N] [--from-line N] [--timeout s]`: URLs in, one per line (any mix
  * of origins); NDJSON out, one record per non-blank line, in input order (see `../batch/run.ts` for why and for the
  * bounds). A progress line on standard error when it is a terminal. Exit 0 when every URL was checked (whatever the
- * verdicts), 2 on usage or I/O errors; lines that are not URLs are error records, not failures.
+ * verdicts), 2 on usage or I/O errors; lines that are not URLs are error records, not failures. Ctrl-C (SIGINT) or
+ * SIGTERM writes the records complete by then, says on standard error which `--from-line` resumes the run, and exits
+ * 130 (143 for SIGTERM); a second Ctrl-C ends it at once.
  */
 
 import { createReadStream } from 'node:fs';
@@ -69,6 +71,18 @@ export async function runBatchCommand(
     chunks = createReadStream(file, { highWaterMark: 256 * 1024 });
   }
 
+  // Ctrl-C: stop reading, write what is complete, say where to resume. The listener goes after the first signal, so
+  // a second Ctrl-C ends the process the usual way.
+  const interrupt = new AbortController();
+  let signalName: 'SIGINT' | 'SIGTERM' | null = null;
+  const unsubscribe =
+    io.onInterrupt?.((name) => {
+      signalName = name;
+      interrupt.abort();
+      // A read from a pipe or terminal may never end by itself.
+      (chunks as { destroy?: () => void }).destroy?.();
+    }) ?? (() => {});
+
   const stdout = io.stdout as Writable;
   let closed = false;
   // Set by the error listener (TypeScript cannot see that), so read through a holder.
@@ -94,7 +108,14 @@ export async function runBatchCommand(
     });
   };
 
-  const display = io.stderr.isTTY === true ? new ProgressDisplay((s) => io.stderr.write(s), total) : null;
+  const display =
+    io.stderr.isTTY === true
+      ? new ProgressDisplay(
+          (s) => io.stderr.write(s),
+          total,
+          () => io.stderr.columns,
+        )
+      : null;
   try {
     const summary = await runBatch({
       lines: linesOf(chunks, (n) => {
@@ -108,9 +129,17 @@ export async function runBatchCommand(
       window,
       perOrigin,
       fromLine,
-      ...(display === null ? {} : { onProgress: (p) => display.update(p) }),
+      signal: interrupt.signal,
+      // Also now and then while nothing gets written (the first URLs waiting on a slow robots.txt).
+      ...(display === null ? {} : { onProgress: (p) => display.update(p), progressEveryMs: 250 }),
     });
     display?.clear();
+    if (summary.interrupted) {
+      io.stderr.write(
+        `robotskit: interrupted: ${summary.written} records written${summary.lastIndex === 0 ? '' : `, the last for input line ${summary.lastIndex}`}; resume with --from-line ${summary.resumeFrom}\n`,
+      );
+      return signalName === 'SIGTERM' ? 143 : 130;
+    }
     if (display !== null) {
       io.stderr.write(
         `robotskit: ${summary.written} records: ${summary.allowed} allowed, ${summary.blocked} blocked, ${summary.invalid} invalid; ${summary.fetches} robots.txt fetched, ${summary.unreachable} unreachable\n`,
@@ -128,5 +157,7 @@ export async function runBatchCommand(
       throw new CliError(`cannot read URL file '${file ?? '-'}': ${(error as Error).message}`, 2, { cause: error });
     }
     throw error;
+  } finally {
+    unsubscribe();
   }
 }

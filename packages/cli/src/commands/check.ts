@@ -2,12 +2,12 @@
  * `robotskit check <url…> [--ua <token|profile>] [--json] [--timeout <s>]`: fetch the robots.txt that governs each URL
  * (the engine's crawl client: one fetch per origin) and say whether the crawler may fetch it, the deciding line, how
  * the fetch went and the policy in force. Exit 0 when every URL is allowed, 1 when one is blocked, 2 on usage errors
- * or when a robots.txt could not be fetched at all (no HTTP answer: DNS, connection, timeout).
+ * or when a robots.txt could not be fetched (DNS, connection, timeout, or an answer that broke off in its body).
  */
 
 import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
-import type { Io } from '../io.js';
+import { CliError, type Io } from '../io.js';
 import {
   checkUrlArgument,
   describeFetch,
@@ -106,7 +106,11 @@ export async function runCheck(
 ): Promise<number> {
   const crawler = resolveCrawler(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
-  for (const url of urls) checkUrlArgument(url);
+  for (const url of urls) {
+    checkUrlArgument(url);
+    // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
+    if (!/^\s*https?:/i.test(url)) throw new CliError(`cannot check '${url}': only http and https URLs are supported`);
+  }
   const client = cliClient(crawler, timeoutMs, version, fetchImpl === undefined ? {} : { fetch: fetchImpl });
   const checked = await Promise.all(urls.map((url) => checkOne(client, url, crawler, timeoutMs)));
   const results = checked.map((c) => c.result);

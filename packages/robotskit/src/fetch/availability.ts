@@ -208,8 +208,9 @@ function span(ms: number): string {
 }
 
 function failureText(entry: FetchObservation): string {
-  if (entry.status !== null) return `HTTP ${entry.status}`;
-  return entry.error === null ? 'failed' : entry.error.kind;
+  if (entry.status === null) return entry.error === null ? 'failed' : entry.error.kind;
+  // A status with an error: the answer began (HTTP 200) and then failed (a reset, a timeout in the body…).
+  return entry.error === null ? `HTTP ${entry.status}` : `HTTP ${entry.status}, then ${entry.error.kind}`;
 }
 
 /**

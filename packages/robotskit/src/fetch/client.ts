@@ -198,6 +198,11 @@ interface CachedOrigin {
   readonly origin: string;
   readonly robotsUrl: string;
   readonly history: readonly RetrievalResult[];
+  /**
+   * The most recent fetch, also when the timeline ignores it (an aborted one: it says nothing about the site, so it is
+   * not kept in `history` and the origin is fetched again at the next question).
+   */
+  readonly lastFetch: RetrievalResult | null;
   readonly nextFetchAt: number;
   /** The policy last computed; it holds until its `until` (or a new fetch, which makes a new entry). */
   policy: EffectivePolicy<RetrievalResult> | null;
@@ -350,11 +355,16 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     }
   }
 
-  function remember(origin: string, history: readonly RetrievalResult[]): CachedOrigin {
+  function remember(
+    origin: string,
+    history: readonly RetrievalResult[],
+    lastFetch: RetrievalResult | null = history[history.length - 1] ?? null,
+  ): CachedOrigin {
     const entry: CachedOrigin = {
       origin,
       robotsUrl: `${origin}/robots.txt`,
       history,
+      lastFetch,
       nextFetchAt: refreshSchedule(history, availability).at,
       policy: null,
     };
@@ -384,7 +394,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const result = await limitedFetch(origin);
     const next = compactHistory([...history, result]);
     // Keep the fetch in memory even if the store write fails: it is what applies now.
-    const entry = remember(origin, next);
+    const entry = remember(origin, next, result);
     await writeStore(origin, next);
     return entry;
   }
@@ -433,6 +443,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return entry.policy;
   }
 
+  /** The fetch to report as the latest: the timeline's, or the last one made when the timeline ignores it. */
+  function latestOf(entry: CachedOrigin, policy: EffectivePolicy<RetrievalResult>): RetrievalResult {
+    return policy.latest ?? entry.lastFetch!;
+  }
+
   function originPolicy(entry: CachedOrigin): OriginPolicy {
     const policy = policyOf(entry);
     return {
@@ -440,7 +455,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       robotsUrl: entry.robotsUrl,
       policy,
       robots: policy.mode === 'rules' ? robotsOf(policy.source) : null,
-      latest: policy.latest!,
+      latest: latestOf(entry, policy),
       history: entry.history,
       nextFetchAt: entry.nextFetchAt,
     };
@@ -464,7 +479,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       rule: explanation === null ? null : explanation.rule,
       explanation,
       policy,
-      latest: policy.latest!,
+      latest: latestOf(entry, policy),
     };
   }
 

@@ -16,6 +16,17 @@ export class Stop {
 
 const ignore = (): void => {};
 
+/**
+ * The longest delay a timer can wait: runtimes store it as a signed 32-bit number of milliseconds and fire a longer one
+ * at once (Node warns and waits 1 ms). About 24.8 days, longer than any retrieval runs, so a longer timeout waits this.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** `setTimeout` for any delay: one beyond {@link MAX_TIMER_MS} waits that long rather than firing at once. */
+export function timer(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
+  return setTimeout(callback, Math.min(ms, MAX_TIMER_MS));
+}
+
 /** The timers and the caller's signal of one retrieval; see the module comment. */
 export class Deadline {
   /** Why the retrieval was stopped; null while it runs. */
@@ -44,7 +55,7 @@ export class Deadline {
       else signal.addEventListener('abort', this.onAbort, { once: true });
     }
     if (this.reason === null) {
-      this.totalTimer = setTimeout(
+      this.totalTimer = timer(
         () =>
           this.stop({
             kind: 'timeout',
@@ -74,9 +85,9 @@ export class Deadline {
     // The losing promise may reject later (an aborted fetch does); that rejection is expected and handled here.
     promise.catch(ignore);
     if (this.reason !== null) throw new Stop(this.reason);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stepTimer: ReturnType<typeof setTimeout> | undefined;
     const stepTimeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      stepTimer = timer(() => {
         this.stop({ kind: 'timeout', message: `${what} within ${stepMs} ms`, phase: this.phase(), code: null });
         reject(new Stop(this.reason!));
       }, stepMs);
@@ -88,7 +99,7 @@ export class Deadline {
       if (this.reason !== null) throw new Stop(this.reason);
       throw error;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(stepTimer);
     }
   }
 

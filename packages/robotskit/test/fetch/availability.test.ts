@@ -31,7 +31,7 @@ function fetchAt(
   time: number,
   outcome: RetrievalOutcome,
   status: number | null,
-  extra: { errorKind?: 'timeout' | 'connect' | 'aborted'; cacheControl?: string; retryAfter?: string } = {},
+  extra: { errorKind?: 'timeout' | 'connect' | 'reset' | 'aborted'; cacheControl?: string; retryAfter?: string } = {},
 ): Fetch {
   return {
     id,
@@ -278,6 +278,16 @@ describe('effectivePolicy over 60 days (default: seed 003)', () => {
       'robots.txt unreachable since 2025-01-03T00:00:00Z (latest: HTTP 500); the last good version (fetched 2025-01-02T00:00:00Z) applies for up to 30 days',
     );
     expect(effectivePolicy(history, at(33)).message).toContain('the site is unreachable too');
+  });
+
+  it('says when a 2xx answer failed in its body, rather than only its status', () => {
+    const brokenBody = [
+      fetchAt('A', at(0), 'rules', 200),
+      fetchAt('B', at(1), 'disallow-all', 200, { errorKind: 'reset' }),
+    ];
+    expect(effectivePolicy(brokenBody, at(1, 1)).message).toBe(
+      'robots.txt unreachable since 2025-01-02T00:00:00Z (latest: HTTP 200, then reset): crawling stops for the first 12 h',
+    );
   });
 
   it('reads the history in any order', () => {

@@ -322,6 +322,34 @@ describe('never fails open', () => {
     expect(s.robotsRequests()).toBeLessThan(2 + (30 * DAY + 12 * HOUR) / (6 * HOUR) + 10);
   });
 
+  it('a fetch aborted by the injected fetch disallows, reports that fetch, and is not cached', async () => {
+    let requests = 0;
+    const s = await pool.http((_req, res) => {
+      requests++;
+      // The first request is never answered: the crawler's own fetch gives up on it.
+      if (requests === 1) return;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(RULES);
+    });
+    let shutdown = new AbortController();
+    const client = createRobotsClient({
+      userAgent: 'MyBot',
+      fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.any([init.signal, shutdown.signal]) }),
+    });
+    const pending = client.explain(`${s.origin}/public`);
+    await vi.waitFor(() => expect(requests).toBe(1));
+    shutdown.abort();
+    const verdict = await pending;
+    expect(verdict).toMatchObject({ allowed: false, policy: { mode: 'disallow-all', reason: 'not-fetched' } });
+    expect(verdict.latest).toMatchObject({ outcome: 'disallow-all', status: null, error: { kind: 'aborted' } });
+    expect((await client.policyFor(s.origin)).latest.error?.kind).toBe('aborted');
+    expect(client.peek(`${s.origin}/public`)).toBeNull();
+    // The next question fetches again.
+    shutdown = new AbortController();
+    expect(await client.isAllowed(`${s.origin}/public`)).toBe(true);
+    expect(requests).toBe(2);
+  });
+
   it('allows everything when robots.txt is missing (404)', async () => {
     const s = await site({ status: 404 });
     const client = createRobotsClient({ userAgent: 'MyBot' });

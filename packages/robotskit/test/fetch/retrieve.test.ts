@@ -423,6 +423,14 @@ describe('network failures', () => {
     expect(result.error).toMatchObject({ kind: 'protocol', message: 'unexpected HTTP status 600' });
   });
 
+  it('waits for timeouts longer than a timer can hold (2^31 ms) instead of firing them at once', async () => {
+    const server = await answering(200, RULES);
+    const longer = 3_000_000_000; // about 35 days
+    const result = await fetchRobotsTxt(server.origin, { timeouts: { headers: longer, idle: longer, total: longer } });
+    expect(result).toMatchObject({ outcome: 'rules', status: 200, error: null });
+    expect(text(result)).toBe(RULES);
+  });
+
   it('reports a caller abort as aborted (disallow-all)', async () => {
     const server = await pool.raw(() => {});
     const controller = new AbortController();
