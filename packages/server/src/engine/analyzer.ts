@@ -19,7 +19,7 @@ export interface StoredDiagnostic {
 }
 
 /** Lints `body` (bytes, as fetched). */
-export function analyzeBody(body: Uint8Array): BodyAnalysis {
+export function analyzeBody(body: Uint8Array): BodyAnalysis & { readonly diagnostics: StoredDiagnostic[] } {
   const diagnostics = lint(body);
   let errors = 0;
   let warnings = 0;
