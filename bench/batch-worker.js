@@ -72,7 +72,8 @@ async function handwritten() {
 
 const start = process.hrtime.bigint();
 if (contender === 'robotskit') {
-  const summary = await runBatch({ lines: asyncUrls(), write: sink, crawler: UA, concurrency: 64 });
+  const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
+  const summary = await runBatch({ lines: asyncUrls(), write: sink, crawler: UA, concurrency });
   records = summary.written;
 } else {
   await handwritten();

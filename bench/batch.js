@@ -70,9 +70,21 @@ export async function runBatchBench() {
   );
 
   const runOne = async (contender, execArgv = []) => {
-    const child = fork(join(here, 'batch-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+    // A capped run may die of "heap out of memory": keep V8's crash report out of the tables, say it in one line.
+    const capped = execArgv.length > 0;
+    const child = fork(join(here, 'batch-worker.js'), [], {
+      stdio: ['ignore', 'inherit', capped ? 'pipe' : 'inherit', 'ipc'],
+      execArgv,
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
     child.send({ contender, total: urls, ports, paths });
-    const result = await once(child, (m) => m.ms !== undefined);
+    const result = await once(child, (m) => m.ms !== undefined).catch((error) => {
+      if (/heap out of memory/.test(stderr)) throw new Error('out of memory');
+      throw error;
+    });
     server.send('count');
     const counts = await once(server, (m) => m.robotsRequests !== undefined);
     await new Promise((resolve) => child.once('exit', resolve));
@@ -111,7 +123,13 @@ export async function runBatchBench() {
     `batch (median of ${rounds} alternating rounds; each contender in its own process; loopback HTTP)`,
     ['contender', 'URLs/s', 'max RSS MB', 'HTTP requests', 'records'],
     [
-      ['robotskit batch core (runBatch, --concurrency 64)', rate(ours), rss(ours), fetches(ours), ours[0].records],
+      [
+        `robotskit batch core (runBatch, --concurrency ${process.env.BENCH_BATCH_CONCURRENCY ?? 64})`,
+        rate(ours),
+        rss(ours),
+        fetches(ours),
+        ours[0].records,
+      ],
       ['hand-written fetch + robots-parser loop', rate(theirs), rss(theirs), fetches(theirs), theirs[0].records],
     ],
   );
