@@ -115,6 +115,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
   }
   io.stdout.write(
     `robotskit report service on ${service.url} (${service.database.description}${token ? ', token required for changes' : ''})\n` +
+      `open ${service.url}/ for the robots.txt tester, ${service.url}/properties for the report\n` +
       `API: ${service.url}/api/properties, OpenAPI: ${service.url}/api/openapi.json; Ctrl-C stops it\n`,
   );
   await untilStopped();

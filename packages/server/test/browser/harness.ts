@@ -68,7 +68,26 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
   try {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      // Chromium's own services (autofill, sign-in, updates, safe browsing…) look up Google's hosts in the
+      // background; tests keep every packet on loopback, so they are off.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-domain-reliability',
+        '--disable-client-side-phishing-detection',
+        '--disable-default-apps',
+        '--no-first-run',
+        '--no-default-browser-check',
+        '--disable-quic',
+        '--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,CertificateTransparencyComponentUpdater',
+        // And whatever is left: every name but localhost resolves to nothing, without asking a DNS server (the
+        // tests use 127.0.0.1 literals).
+        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
+      ],
     });
   } catch (error) {
     await service.close();
