@@ -166,13 +166,7 @@ export async function rankSitemapHosts(
       const next = rank++;
       if (row.rank !== next) await trx.updateTable('hosts').set({ rank: next }).where('id', '=', row.id).execute();
     }
-    return trx
-      .selectFrom('hosts')
-      .selectAll()
-      .where('property_id', '=', propertyId)
-      .orderBy('rank')
-      .orderBy('id')
-      .execute();
+    return listHosts(trx, propertyId);
   });
 }
 

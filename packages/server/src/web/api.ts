@@ -51,6 +51,13 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure as an {@link ApiError}: the error itself, or one saying what went wrong unexpectedly. */
+export function toApiError(cause: unknown): ApiError {
+  return cause instanceof ApiError
+    ? cause
+    : new ApiError(cause instanceof Error ? cause.message : String(cause), 0, 'unexpected');
+}
+
 async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   let response: Response;
   try {

@@ -4,7 +4,7 @@
  */
 
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, apiGet } from '../api.js';
+import { type ApiError, apiGet, toApiError } from '../api.js';
 
 export interface ApiState<T> {
   /** The last answer, kept while a reload runs. */
@@ -15,12 +15,6 @@ export interface ApiState<T> {
   readonly loading: boolean;
   /** Loads again now; resolves when done (never rejects). */
   readonly reload: () => Promise<void>;
-}
-
-function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError
-    ? error
-    : new ApiError(error instanceof Error ? error.message : String(error), 0, 'unexpected');
 }
 
 /**
@@ -44,7 +38,7 @@ export function useApi<T>(path: string | null, options: { pollMs?: number | null
       setError(null);
     } catch (cause) {
       if (current.current !== asked) return;
-      setError(asApiError(cause));
+      setError(toApiError(cause));
     } finally {
       if (current.current === asked) setLoading(false);
     }

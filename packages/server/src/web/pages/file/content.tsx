@@ -7,7 +7,7 @@
 import { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LINT_DOCS_BASE } from 'robotskit';
-import { ApiError, apiBytes, apiGet } from '../../api.js';
+import { type ApiError, apiBytes, apiGet, toApiError } from '../../api.js';
 import type { VersionDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatTime, plural } from '../../components/format.js';
@@ -46,7 +46,7 @@ export function VersionContent(props: {
         setLoaded({ version, shown: showStoredLint(bytes, version.lint?.diagnostics ?? [], LINT_DOCS_BASE) });
       })
       .catch((cause: unknown) => {
-        if (live) setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+        if (live) setError(toApiError(cause));
       });
     return () => {
       live = false;

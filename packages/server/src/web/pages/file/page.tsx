@@ -10,6 +10,7 @@ import type { FetchPoint, FileDetail, Health, Version } from '../../api-types.js
 import { AlertList, alertChangeHref } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatDuration, formatRelative, formatTime } from '../../components/format.js';
+import { Breadcrumbs, Missing } from '../../components/report-frame.js';
 import { FileStatusBadge, PolicyBadge, statusDetail } from '../../components/status.js';
 import { useApi, useDocumentTitle, useNow } from '../../components/use-api.js';
 import { Link, type RouteProps } from '../../router.js';
@@ -60,13 +61,9 @@ export default function FilePage({ params }: RouteProps) {
 
   if (!valid || file.error?.code === 'not-found') {
     return (
-      <section class="page page-narrow">
-        <h1>File not found</h1>
-        <p>
-          There is no robots.txt file <code>{id}</code> here. It goes when the last property watching it is deleted. See
-          all <Link href="/properties">properties</Link>.
-        </p>
-      </section>
+      <Missing title="File not found">
+        There is no robots.txt file <code>{id}</code> here. It goes when the last property watching it is deleted.
+      </Missing>
     );
   }
   const f = file.data;
@@ -80,21 +77,13 @@ export default function FilePage({ params }: RouteProps) {
 
   return (
     <section class="page report">
-      <nav class="breadcrumbs" aria-label="Breadcrumbs">
-        <Link href="/properties" class="crumb">
-          Properties
-        </Link>
-        {property && (
-          <>
-            <span aria-hidden="true">›</span>
-            <Link href={`/properties/${property.id}`} class="crumb">
-              {property.name}
-            </Link>
-          </>
-        )}
-        <span aria-hidden="true">›</span>
-        <span aria-current="page">robots.txt</span>
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: 'Properties', href: '/properties' },
+          property && { label: property.name, href: `/properties/${property.id}` },
+          { label: 'robots.txt' },
+        ]}
+      />
       {file.error && <ApiErrorNotice error={file.error} onRetry={file.reload} />}
       <div class="page-head head-row">
         <div class="head-main">

@@ -5,7 +5,7 @@
  */
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, apiGet, apiSend } from '../../api.js';
+import { ApiError, apiGet, apiSend, toApiError } from '../../api.js';
 import type { FileDetail, RobotsFile } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes } from '../../components/format.js';
@@ -90,7 +90,7 @@ export function Recrawl(props: {
       await apiSend<RobotsFile>('POST', `/api/files/${file.id}/recrawl`);
       setStep('queued');
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
       setStep('idle');
     }
   };

@@ -5,15 +5,16 @@
  */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, apiGet, apiSend } from '../../api.js';
+import { type ApiError, apiGet, apiSend, toApiError } from '../../api.js';
 import type { FileDetail, ImpactResult, Version, VersionDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatTime, plural } from '../../components/format.js';
+import { Breadcrumbs, Missing } from '../../components/report-frame.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { useApi, useDocumentTitle } from '../../components/use-api.js';
 import { EngineClient } from '../../engine/client.js';
 import type { EditorDiagnostic, WorkerAnswer } from '../../engine/protocol.js';
-import { Link, type RouteProps } from '../../router.js';
+import type { RouteProps } from '../../router.js';
 
 type Source = 'draft' | 'version';
 
@@ -35,37 +36,23 @@ export default function ImpactPage({ params }: RouteProps) {
   useDocumentTitle(file.data ? `Impact · ${file.data.url}` : null);
   if (!valid || file.error?.code === 'not-found') {
     return (
-      <section class="page page-narrow">
-        <h1>File not found</h1>
-        <p>
-          There is no robots.txt file <code>{id}</code>. See all <Link href="/properties">properties</Link>.
-        </p>
-      </section>
+      <Missing title="File not found">
+        There is no robots.txt file <code>{id}</code>.
+      </Missing>
     );
   }
   const f = file.data;
   const list = versions.data?.versions;
   return (
     <section class="page report">
-      <nav class="breadcrumbs" aria-label="Breadcrumbs">
-        <Link href="/properties" class="crumb">
-          Properties
-        </Link>
-        {f?.properties[0] && (
-          <>
-            <span aria-hidden="true">›</span>
-            <Link href={`/properties/${f.properties[0].id}`} class="crumb">
-              {f.properties[0].name}
-            </Link>
-          </>
-        )}
-        <span aria-hidden="true">›</span>
-        <Link href={`/files/${id}`} class="crumb">
-          robots.txt
-        </Link>
-        <span aria-hidden="true">›</span>
-        <span aria-current="page">Impact</span>
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: 'Properties', href: '/properties' },
+          f?.properties[0] && { label: f.properties[0].name, href: `/properties/${f.properties[0].id}` },
+          { label: 'robots.txt', href: `/files/${id}` },
+          { label: 'Impact' },
+        ]}
+      />
       <div class="page-head">
         <h1>Impact of a change</h1>
         <p class="lede">
@@ -138,7 +125,7 @@ function ImpactForm({ file, versions }: { file: FileDetail; versions: readonly V
       };
       setResult(await apiSend<ImpactResult>('POST', '/api/impact', body));
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
     } finally {
       setBusy(false);
     }

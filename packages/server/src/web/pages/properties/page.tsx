@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, apiSend } from '../../api.js';
+import { ApiError, apiSend, toApiError } from '../../api.js';
 import type { ListedProperty, PropertyDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatRelative, plural } from '../../components/format.js';
@@ -143,7 +143,7 @@ function AddProperty() {
       const created = await apiSend<PropertyDetail>('POST', '/api/properties', { property: value.trim() });
       navigate(`/properties/${created.id}`);
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
       setBusy(false);
     }
   };

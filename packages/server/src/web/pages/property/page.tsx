@@ -6,11 +6,12 @@
  */
 
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, apiSend } from '../../api.js';
+import { type ApiError, apiSend, toApiError } from '../../api.js';
 import type { DiscoveredHosts, PropertyDetail, PropertyFile } from '../../api-types.js';
 import { AlertList } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatRelative, formatTime, plural } from '../../components/format.js';
+import { Breadcrumbs, Missing } from '../../components/report-frame.js';
 import { SortHeader, type SortValue, useSort, useSorted } from '../../components/sortable.js';
 import { FileStatusBadge, PolicyBadge, statusDetail } from '../../components/status.js';
 import { useApi, useDocumentTitle, useNow } from '../../components/use-api.js';
@@ -70,25 +71,15 @@ export default function PropertyPage({ params }: RouteProps) {
 
   if (!valid || property.error?.code === 'not-found') {
     return (
-      <section class="page page-narrow">
-        <h1>Property not found</h1>
-        <p>
-          There is no property <code>{id}</code>. It may have been deleted. See all{' '}
-          <Link href="/properties">properties</Link>.
-        </p>
-      </section>
+      <Missing title="Property not found">
+        There is no property <code>{id}</code>. It may have been deleted.
+      </Missing>
     );
   }
   const p = property.data;
   return (
     <section class="page report">
-      <nav class="breadcrumbs" aria-label="Breadcrumbs">
-        <Link href="/properties" class="crumb">
-          Properties
-        </Link>
-        <span aria-hidden="true">›</span>
-        <span aria-current="page">{p?.name ?? '…'}</span>
-      </nav>
+      <Breadcrumbs trail={[{ label: 'Properties', href: '/properties' }, { label: p?.name ?? '…' }]} />
       {property.error && <ApiErrorNotice error={property.error} onRetry={property.reload} />}
       <div class="page-head head-row">
         <div>
@@ -252,7 +243,7 @@ function HostsPanel({ property, onChanged }: { property: PropertyDetail; onChang
       setHost('');
       onChanged();
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
     } finally {
       setBusy(null);
     }
@@ -265,7 +256,7 @@ function HostsPanel({ property, onChanged }: { property: PropertyDetail; onChang
       setFound(await apiSend<DiscoveredHosts>('POST', `/api/properties/${property.id}/discover-hosts`, {}));
       onChanged();
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
     } finally {
       setBusy(null);
     }
@@ -350,7 +341,7 @@ function DeleteProperty({ id, name }: { id: number; name: string }) {
       await apiSend('DELETE', `/api/properties/${id}`);
       navigate('/properties', { replace: true });
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(String(cause), 0, 'unexpected'));
+      setError(toApiError(cause));
       setBusy(false);
     }
   };
