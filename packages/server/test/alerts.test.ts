@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAlertHook } from '../src/alerts/store.js';
 import { deliverDueWebhooks, retryDelayAfter, signatureOf } from '../src/alerts/webhooks.js';
 import { buildApp } from '../src/api/app.js';
+import { parsePropertyInput } from '../src/api/property-input.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
 import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
@@ -88,17 +89,7 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         body: 'User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n',
       });
       propertyId = (
-        await createProperty(
-          database.db,
-          database.dialect,
-          {
-            kind: 'url-prefix',
-            name: `${origin.url}/`,
-            hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }],
-            schemes: ['http'],
-          },
-          clock.now(),
-        )
+        await createProperty(database.db, database.dialect, parsePropertyInput(`${origin.url}/`), clock.now())
       ).id;
     });
     afterEach(async () => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseRobotsTxt } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
+import { parsePropertyInput } from '../src/api/property-input.js';
 import type { Database } from '../src/db/connect.js';
 import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
@@ -436,12 +437,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         const other = await createProperty(
           database.db,
           database.dialect,
-          {
-            kind: 'url-prefix',
-            name: `${origin.url}/`,
-            hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }],
-            schemes: ['http'],
-          },
+          parsePropertyInput(`${origin.url}/`),
           clock.now(),
         );
         const worker = new Worker({
