@@ -43,11 +43,11 @@ import {
 import { PropertyInputError, parseAddedHost, parsePropertyInput } from './property-input.js';
 import {
   AddHostBody,
+  ContentQuery,
   CreatePropertyBody,
   FetchesQuery,
   FetchPoint,
   FileDetail,
-  FileQuery,
   FilesQuery,
   Health,
   Host,
@@ -142,15 +142,15 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
         response: { 200: Type.Object({ properties: Type.Array(ListedProperty) }) },
       },
     },
-    async () => ({
-      properties: await (async () => {
-        const [list, health] = await Promise.all([listProperties(db), propertiesHealth(db)]);
-        return list.map((p) => ({
+    async () => {
+      const [list, health] = await Promise.all([listProperties(db), propertiesHealth(db)]);
+      return {
+        properties: list.map((p) => ({
           ...propertyJson(p, { hostCount: p.host_count, fileCount: p.file_count }),
           health: health.get(p.id) ?? emptyHealth(),
-        }));
-      })(),
-    }),
+        })),
+      };
+    },
   );
 
   api.get(
@@ -248,7 +248,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
         summary: 'One robots.txt file: its status, last fetch (with its content) and the properties that watch it',
         tags: ['files'],
         params: IdParams,
-        querystring: FileQuery,
+        querystring: ContentQuery,
         response: { 200: FileDetail, ...errors(400, 404) },
       },
     },
@@ -340,6 +340,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
         summary: 'One version with its content',
         tags: ['files'],
         params: IdParams,
+        querystring: ContentQuery,
         response: { 200: VersionDetail, ...errors(400, 404) },
       },
     },
@@ -365,7 +366,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       return {
         ...versionJson(row),
         lint,
-        content: row.content === null ? null : new TextDecoder().decode(row.content),
+        content: row.content === null || request.query.content === false ? null : new TextDecoder().decode(row.content),
       };
     },
   );

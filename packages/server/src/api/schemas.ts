@@ -155,10 +155,13 @@ export const PropertyFile = Type.Object({
   hostRank: Type.Integer(),
 });
 
-export const FileQuery = Type.Object(
+/** `?content=false` on a file or a version: the same answer without the body text (clients that poll, or that read /raw). */
+export const ContentQuery = Type.Object(
   {
     content: Type.Optional(
-      Type.Boolean({ description: "false: leave out the last fetch's content (for clients that poll the status)" }),
+      Type.Boolean({
+        description: 'false: leave the content out (clients that poll, or that read the bytes from /raw)',
+      }),
     ),
   },
   { additionalProperties: false },

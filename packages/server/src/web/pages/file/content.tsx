@@ -40,7 +40,10 @@ export function VersionContent(props: {
   useEffect(() => {
     let live = true;
     setError(null);
-    Promise.all([apiGet<VersionDetail>(`/api/versions/${versionId}`), apiBytes(`/api/versions/${versionId}/raw`)])
+    Promise.all([
+      apiGet<VersionDetail>(`/api/versions/${versionId}?content=false`),
+      apiBytes(`/api/versions/${versionId}/raw`),
+    ])
       .then(([version, bytes]) => {
         if (!live) return;
         setLoaded({ version, shown: showStoredLint(bytes, version.lint?.diagnostics ?? [], LINT_DOCS_BASE) });
