@@ -17,11 +17,26 @@ export interface ApiState<T> {
   readonly reload: () => Promise<void>;
 }
 
+/** How often {@link useApi} loads again. */
+export interface PollOptions<T> {
+  /** Every this many ms; null or absent: never. */
+  readonly pollMs?: number | null;
+  /**
+   * Whether the last answer shows work still pending (files waiting for a fetch): then poll every `busyPollMs`
+   * instead, for {@link BUSY_POLL_FOR_MS} at most (a service without workers never finishes it).
+   */
+  readonly busy?: (data: T) => boolean;
+  readonly busyPollMs?: number;
+}
+
+/** How long {@link useApi} keeps polling quickly while an answer says work is pending. */
+export const BUSY_POLL_FOR_MS = 120_000;
+
 /**
- * GETs `path` (nothing while it is null), again whenever it changes, and every `pollMs` while that is set. Answers
- * to an older path are dropped.
+ * GETs `path` (nothing while it is null), again whenever it changes, and every `pollMs` while that is set (every
+ * `busyPollMs` while `busy` says so). Answers to an older path are dropped.
  */
-export function useApi<T>(path: string | null, options: { pollMs?: number | null } = {}): ApiState<T> {
+export function useApi<T>(path: string | null, options: PollOptions<T> = {}): ApiState<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(path !== null);
@@ -51,7 +66,16 @@ export function useApi<T>(path: string | null, options: { pollMs?: number | null
     void load();
   }, [path, load]);
 
-  const pollMs = options.pollMs ?? null;
+  const busy = data !== null && (options.busy?.(data) ?? false);
+  const [hurry, setHurry] = useState(false);
+  useEffect(() => {
+    setHurry(busy);
+    if (!busy) return;
+    const timer = setTimeout(() => setHurry(false), BUSY_POLL_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [busy]);
+
+  const pollMs = hurry && options.busyPollMs !== undefined ? options.busyPollMs : (options.pollMs ?? null);
   useEffect(() => {
     if (pollMs === null || path === null) return;
     let live = true;

@@ -3,7 +3,7 @@
  * Search Console). Adding one opens its page, where its files fill in as the workers fetch them.
  */
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, apiSend, toApiError } from '../../api.js';
 import type { ListedProperty, PropertyDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
@@ -12,18 +12,14 @@ import { useApi, useNow } from '../../components/use-api.js';
 import { Link, navigate } from '../../router.js';
 
 export default function PropertiesPage() {
-  const [waiting, setWaiting] = useState(false);
-  // Refreshes while new files wait for their first fetch, then once a minute.
-  const list = useApi<{ properties: ListedProperty[] }>('/api/properties', { pollMs: waiting ? 3000 : 60_000 });
+  // Refreshes every 3 s while new files wait for their first fetch, else once a minute.
+  const list = useApi<{ properties: ListedProperty[] }>('/api/properties', {
+    pollMs: 60_000,
+    busy: (d) => d.properties.some((p) => p.health.unchecked > 0),
+    busyPollMs: 3000,
+  });
   const now = useNow();
   const properties = list.data?.properties ?? null;
-  const anyWaiting = properties?.some((p) => p.health.unchecked > 0) ?? false;
-  useEffect(() => {
-    setWaiting(anyWaiting);
-    if (!anyWaiting) return;
-    const timer = setTimeout(() => setWaiting(false), 120_000);
-    return () => clearTimeout(timer);
-  }, [anyWaiting]);
   return (
     <section class="page report">
       <div class="page-head">

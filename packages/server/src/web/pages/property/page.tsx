@@ -5,7 +5,7 @@
  * waiting for their first fetch or a recrawl.
  */
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
 import type { DiscoveredHosts, PropertyDetail, PropertyFile } from '../../api-types.js';
 import { AlertList } from '../../components/alerts.js';
@@ -43,10 +43,8 @@ function sortValue(file: PropertyFile, key: Column): SortValue {
 
 const SOURCE_LABEL = { property: null, www: 'www', user: 'added', sitemap: 'from sitemaps' } as const;
 
-const FAST_POLL_FOR_MS = 120_000;
-
 /** Files still waiting for a worker: the table polls quickly until they are done. */
-function busy(files: readonly PropertyFile[]): boolean {
+function busy({ files }: { files: readonly PropertyFile[] }): boolean {
   return files.some((f) => f.status === null || f.recrawlPending || f.fetchingSince !== null);
 }
 
@@ -57,17 +55,9 @@ export default function PropertyPage({ params }: RouteProps) {
   useDocumentTitle(property.data?.name ?? null);
   const [showAll, setShowAll] = useState(false);
   const filesPath = valid ? `/api/properties/${id}/files${showAll ? '?all=true' : ''}` : null;
-  const [fast, setFast] = useState(true);
-  const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: fast ? 1500 : 60_000 });
+  // Refreshes every 1.5 s while files wait for a fetch, else once a minute.
+  const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: 60_000, busy, busyPollMs: 1500 });
   const list = files.data?.files ?? null;
-  const stillBusy = list === null || busy(list);
-  // Quick refreshes while fetches are pending, for two minutes at most (a service without workers never fetches).
-  useEffect(() => {
-    setFast(stillBusy);
-    if (!stillBusy) return;
-    const timer = setTimeout(() => setFast(false), FAST_POLL_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [stillBusy]);
 
   if (!valid || property.error?.code === 'not-found') {
     return (

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../../api.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
+import { formatBytes, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
 import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
@@ -34,16 +35,6 @@ function crawlersOf(text: string): string[] {
     .split(',')
     .map((part) => part.trim())
     .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MiB`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Reads the shared state from the hash once, then renders the tester with it. */
