@@ -108,7 +108,7 @@ describe('robotskit serve', () => {
     [['--database-url', 'not a url'], "robotskit: --database-url is not a URL: 'not a url'"],
     [['--token', 'short'], 'robotskit: --token must be at least 8 characters'],
     [['--retention-days', '7'], "robotskit: --retention-days must be an integer from 30 to 36500 (got '7')"],
-    [['--bogus'], "error: unknown option '--bogus'"],
+    [['--bogus'], "robotskit: unknown option '--bogus'"],
   ];
   it.each(refusals)('refuses %j with one clear line and exit 2', async (args, message) => {
     const base = args.includes('--db') || args.includes('--database-url') ? [] : ['--db', join(dir, 'never.sqlite')];
