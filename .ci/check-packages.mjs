@@ -5,7 +5,8 @@
 //   1. the command without the report service: `robotskit --help`, `robotskit lint`, `import('robotskit')`, and
 //      `robotskit serve` saying in one line how to add the service;
 //   2. with robotskit-server installed too: `robotskit serve` until GET /api/health answers.
-// Prints the tarball sizes and the installed size of the command without the service. Exit 0 when all passed.
+// The types are checked with @arethetypeswrong/cli. Prints the tarball sizes and the installed size of the command
+// without the service. Exit 0 when all passed.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -73,6 +74,17 @@ for (const p of packed) {
 }
 for (const name of ['robotskit', 'robotskit-sitemaps', 'robotskit-server', 'robotskit-cli']) {
   if (!file[name]) fail(`no tarball for ${name}`);
+}
+
+// Type resolution as TypeScript users get it (node10, node16 from CJS and ESM, bundlers), by @arethetypeswrong/cli.
+// `cjs-resolves-to-esm` is ignored: the packages are ESM only, and the Node versions they support (>= 20.19) load
+// them with require() as well (checked below).
+for (const name of Object.keys(file)) {
+  must(
+    run('npx', ['--yes', '@arethetypeswrong/cli@0.18.5', file[name], '--ignore-rules', 'cjs-resolves-to-esm'], work),
+    `arethetypeswrong ${name}`,
+  );
+  step(`${name}: types resolve (arethetypeswrong)`);
 }
 
 function project(name, packages) {
