@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, type RunResult } from './helpers.js';
+import { BIN, plainEnv, type RunResult } from './helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const cliVersion = (JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as { version: string })
@@ -21,7 +21,7 @@ const CLEAN = 'User-agent: *\nDisallow: /private\nSitemap: https://a.invalid/s.x
 
 function sh(command: string, cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    const options = { cwd, encoding: 'utf8' as const, env: { ...process.env, ...env } };
+    const options = { cwd, encoding: 'utf8' as const, env: plainEnv(env) };
     execFile('bash', ['-c', command], options, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 2) : 0, stdout, stderr });
     });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, type RunResult, run } from './helpers.js';
+import { BIN, plainEnv, type RunResult, run } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'robotskit-command-line-'));
@@ -30,7 +30,7 @@ function exec(
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawnChild(process.execPath, [...(options.nodeArgs ?? []), BIN, ...argv], {
-      env: { ...process.env, ...options.env },
+      env: plainEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
