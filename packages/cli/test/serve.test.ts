@@ -235,4 +235,27 @@ describe('lazy loading', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('robotskit-server was loaded');
   });
+
+  it('says in one line how to add it when it is not installed (an optional peer dependency)', async () => {
+    const missing = join(here, 'fixtures/missing-server.mjs');
+    for (const command of [
+      ['serve', '--port', '0', '--db', join(dir, 'absent.sqlite')],
+      ['worker', '--db', join(dir, 'absent.sqlite')],
+    ]) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawnChild(process.execPath, ['--import', missing, BIN, ...command], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr?.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+      expect(result).toEqual({
+        code: 2,
+        stderr: `robotskit: ${command[0]} needs the report service, which is not installed: npm install robotskit-server\n`,
+      });
+    }
+  });
 });
