@@ -61,6 +61,27 @@ function sizeOf(dir) {
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** Installed packages under a node_modules folder, nested ones included. */
+function countPackages(modules) {
+  let count = 0;
+  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const path = join(modules, entry.name);
+    if (entry.name.startsWith('@')) {
+      count += countPackages(path);
+      continue;
+    }
+    count += 1;
+    const nested = join(path, 'node_modules');
+    try {
+      if (statSync(nested).isDirectory()) count += countPackages(nested);
+    } catch {
+      // no nested node_modules
+    }
+  }
+  return count;
+}
+
 // Pack.
 const packed = JSON.parse(
   must(run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], root), 'npm pack').stdout,
@@ -92,7 +113,11 @@ function project(name, packages) {
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module' }, null, 2)}\n`);
   must(
-    run('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', ...packages.map((p) => file[p])], dir),
+    run(
+      'npm',
+      ['install', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', ...packages.map((p) => file[p])],
+      dir,
+    ),
     `npm install in ${name}`,
   );
   return dir;
@@ -139,14 +164,14 @@ if (
     `robotskit serve without the service: expected one line naming robotskit-server, got ${noServer.code}\n${noServer.stderr}`,
   );
 }
-step(`installed size of the command without the service: ${mb(sizeOf(join(cli, 'node_modules')))} (node_modules)`);
-const count = readdirSync(join(cli, 'node_modules')).filter((n) => !n.startsWith('.')).length;
-step(`top-level packages in node_modules: ${count}`);
+const cliModules = join(cli, 'node_modules');
+step(`installed without the service: ${countPackages(cliModules)} packages, ${mb(sizeOf(cliModules))} (node_modules)`);
 
 // 2. With the report service.
 step('installing robotskit-cli with robotskit-server into another empty project');
 const full = project('with-server', ['robotskit', 'robotskit-sitemaps', 'robotskit-server', 'robotskit-cli']);
-step(`installed size with the service: ${mb(sizeOf(join(full, 'node_modules')))} (node_modules)`);
+const fullModules = join(full, 'node_modules');
+step(`installed with the service: ${countPackages(fullModules)} packages, ${mb(sizeOf(fullModules))} (node_modules)`);
 const port = await new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => {
     const { port } = server.address();
