@@ -4,9 +4,16 @@
 
 import type { Io } from './io.js';
 
-/** Whether to colour output written to `stream`: a TTY, and NO_COLOR not set. */
+/**
+ * Whether to colour output written to `stream`. `FORCE_COLOR` decides when set (`0` or `false` turn colour off, any
+ * other value, empty included, on, as Node reads it); else a non-empty `NO_COLOR` turns it off (no-color.org: an
+ * empty one is ignored); else colour on a terminal other than `TERM=dumb`.
+ */
 export function useColor(io: Io, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
-  return io[stream].isTTY === true && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io[stream].isTTY === true && io.env.TERM !== 'dumb';
 }
 
 const CODES = {

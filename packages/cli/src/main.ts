@@ -5,16 +5,29 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { runExplain } from './commands/explain.js';
-import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
-import { registerNetworkCommands } from './commands/network.js';
-import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
-import { runSitemaps, SITEMAP_SCOPES, type SitemapsCommandOptions } from './commands/sitemaps.js';
-import { runTest } from './commands/test.js';
+import type { AuditOptions } from './commands/audit.js';
+import type { BatchCommandOptions } from './commands/batch.js';
+import type { CheckOptions } from './commands/check.js';
+import type { LintCommandOptions } from './commands/lint.js';
+import type { ServeCliOptions, WorkerCliOptions } from './commands/serve.js';
+import type { SitemapsCommandOptions } from './commands/sitemaps.js';
 import { CliError, type Io, processIo } from './io.js';
+import { DEFAULT_CRAWLER, LINT_FORMATS, SEVERITIES, SITEMAP_SCOPES, UA_HELP } from './options.js';
 
+// Each command's module (and through it the engine, undici, the sitemap reader or the server) is imported when that
+// command runs, so `--help` and one command load only what they use.
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
+
+/** `lint --json` is `--format json`; with another `--format` it is a contradiction, said so. */
+function lintFormat(options: LintCommandOptions & { json?: boolean }): LintCommandOptions {
+  const { json, ...rest } = options;
+  if (json !== true) return rest;
+  if (rest.format !== 'text' && rest.format !== 'json') {
+    throw new CliError(`--json and --format ${rest.format} ask for two formats: give one`);
+  }
+  return { ...rest, format: 'json' };
+}
 
 /** Builds the program; each action stores its exit code in `result`. */
 function program(io: Io, result: { code: number }): Command {
@@ -26,16 +39,23 @@ function program(io: Io, result: { code: number }): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // commander's own errors (unknown option, missing argument…) start with `error: `; ours with `robotskit: `.
+      outputError: (s, write) => write(`robotskit: ${s.replace(/^error: /, '')}`),
     });
 
   cmd
     .command('test')
-    .description('decide one URL for one crawler (exit 0 allowed, 1 disallowed, 2 error), like Google\u2019s runner')
+    .description(
+      'decide one URL for one crawler (exit 0 allowed, 1 disallowed, 2 error), like Google\u2019s runner; ' +
+        'it says why only on a terminal (piped, the exit status is the answer) or with --json',
+    )
     .argument('<robots-file>', 'robots.txt file, or - for standard input')
     .argument('<user-agent>', 'the crawler\u2019s product token, e.g. Googlebot')
     .argument('<url>', 'the URL to check, percent-encoded')
-    .action(async (file: string, ua: string, url: string) => {
-      result.code = await runTest(io, file, ua, url);
+    .option('--json', 'print the verdict as JSON (as explain --json), also when piped')
+    .action(async (file: string, ua: string, url: string, options: { json?: boolean }) => {
+      const { runTest } = await import('./commands/test.js');
+      result.code = await runTest(io, file, ua, url, options);
     });
 
   cmd
@@ -43,30 +63,80 @@ function program(io: Io, result: { code: number }): Command {
     .description('explain the verdict for a URL: which groups applied and which line decided')
     .argument('<robots-file>', 'robots.txt file, or - for standard input')
     .argument('<url>', 'the URL to check, percent-encoded')
-    .requiredOption('--ua <tokens>', 'crawler product token(s), comma-separated (their groups are pooled)')
+    .option('--ua <tokens>', 'crawler product token(s), comma-separated (their groups are pooled)', DEFAULT_CRAWLER)
     .option('--json', 'print JSON')
     .action(async (file: string, url: string, options: { ua: string; json?: boolean }) => {
+      const { runExplain } = await import('./commands/explain.js');
       result.code = await runExplain(io, file, url, options);
     });
 
   cmd
     .command('lint')
     .description(
-      'report what Google\u2019s parser cannot use, what it reads differently than meant, and useful facts (exit 0 clean, 1 problems at or above --severity, 2 error)',
+      'report what Google\u2019s parser cannot use, what it reads differently than meant, and useful facts, per file (exit 0 clean, 1 problems at or above --severity, 2 error)',
     )
-    .argument('<robots>', 'robots.txt file, http(s) URL, or - for standard input')
+    .argument(
+      '<robots...>',
+      'robots.txt files, http(s) URLs (of the file or any page of the site), or - for standard input',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(LINT_FORMATS).default('text'))
+    .option('--json', 'print JSON (short for --format json)')
     .addOption(
       new Option('--severity <level>', 'lowest severity that makes the exit status 1')
         .choices(SEVERITIES)
         .default('error'),
     )
     .option('--timeout <seconds>', 'for a URL: give up after this many seconds', '10')
-    .action(async (target: string, options: LintCommandOptions) => {
-      result.code = await runLint(io, target, options, version);
+    .action(async (targets: string[], options: LintCommandOptions & { json?: boolean }) => {
+      const { runLint } = await import('./commands/lint.js');
+      result.code = await runLint(io, targets, lintFormat(options), version);
     });
 
-  registerNetworkCommands(cmd, io, result, version);
+  cmd
+    .command('check')
+    .description(
+      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, 2 error or robots.txt unreachable)',
+    )
+    .argument('<url...>', 'page URLs (any mix of sites)')
+    .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)
+    .option('--json', 'print a JSON array, one object per URL')
+    .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .action(async (urls: string[], options: CheckOptions) => {
+      const { runCheck } = await import('./commands/check.js');
+      result.code = await runCheck(io, urls, options, version);
+    });
+
+  cmd
+    .command('batch')
+    .description(
+      'check many URLs (one per line, any mix of sites): NDJSON out in input order, one robots.txt fetch per origin',
+    )
+    .argument('[file]', 'file of URLs, or - (the default) for standard input')
+    .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)
+    .option('--json', 'accepted for uniformity: the output is always NDJSON')
+    .option('--concurrency <n>', 'robots.txt fetches at once over all sites (one per site at most)', '32')
+    .option('--window <n>', 'URLs in flight or waiting to be written, at most (bounds memory)', '4096')
+    .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
+    .option('--from-line <n>', 'skip input lines before this one (to resume: the last index written + 1)', '1')
+    .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .action(async (file: string | undefined, options: BatchCommandOptions) => {
+      const { runBatchCommand } = await import('./commands/batch.js');
+      result.code = await runBatchCommand(io, file, options, version);
+    });
+
+  cmd
+    .command('audit')
+    .description(
+      'robots.txt, X-Robots-Tag and robots meta tags together: can the page be crawled, indexed, its links followed, and why (exit 0 crawlable and indexable, 1 not, 2 error)',
+    )
+    .argument('<url>', 'the page (http or https)')
+    .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)
+    .option('--json', 'print JSON')
+    .option('--timeout <seconds>', 'give up on the robots.txt or the page after this many seconds', '10')
+    .action(async (url: string, options: AuditOptions) => {
+      const { runAudit } = await import('./commands/audit.js');
+      result.code = await runAudit(io, url, options, version);
+    });
 
   cmd
     .command('sitemaps')
@@ -86,6 +156,7 @@ function program(io: Io, result: { code: number }): Command {
     )
     .option('--timeout <seconds>', 'give up on a file (the robots.txt too) after this many seconds (default 120)')
     .action(async (url: string, options: SitemapsCommandOptions) => {
+      const { runSitemaps } = await import('./commands/sitemaps.js');
       result.code = await runSitemaps(io, url, options);
     });
 
@@ -101,6 +172,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
     .action(async (options: ServeCliOptions) => {
+      const { runServe } = await import('./commands/serve.js');
       result.code = await runServe(io, options);
     });
 
@@ -113,6 +185,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
     .action(async (options: WorkerCliOptions) => {
+      const { runWorker } = await import('./commands/serve.js');
       result.code = await runWorker(io, options);
     });
 

@@ -17,12 +17,13 @@ import {
   robotsTxtUrl,
 } from 'robotskit';
 import { fetch as undiciFetch } from 'undici';
+import { CLI_HOME } from './about.js';
 import { parseAgents } from './commands/explain.js';
 import { CliError } from './io.js';
 
 /** The `User-Agent` robotskit sends for its own requests (robots.txt and pages). */
 export function cliUserAgent(version: string): string {
-  return `robotskit/${version} (robots.txt checker; +https://github.com/robotskit/robotskit)`;
+  return `robotskit/${version} (robots.txt checker; +${CLI_HOME})`;
 }
 
 /**

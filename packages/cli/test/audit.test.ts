@@ -69,7 +69,8 @@ describe('robotskit audit', () => {
     expect(code).toBe(0);
     expect(doc).toMatchObject({
       url: `${site.origin}/ok`,
-      crawler: 'robotskit',
+      // The default crawler: Google's.
+      crawler: 'Googlebot',
       crawlable: true,
       indexable: true,
       followable: true,
@@ -80,7 +81,7 @@ describe('robotskit audit', () => {
     });
     const text = await run(['audit', `${site.origin}/ok`]);
     expect(text.stdout.split('\n').slice(0, 6)).toEqual([
-      `${site.origin}/ok  for robotskit`,
+      `${site.origin}/ok  for Googlebot (profile: Googlebot)`,
       '  verdict  can be crawled and indexed',
       `  crawl    allowed by ${site.origin}/robots.txt (rules)`,
       '  page     HTTP 200, text/html; charset=utf-8, 0 robots meta tag(s), 0 X-Robots-Tag header(s)',

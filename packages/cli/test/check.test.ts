@@ -30,7 +30,7 @@ const json = (stdout: string) => JSON.parse(stdout) as CheckJson[];
 
 describe('robotskit check', () => {
   it('says allowed, with the deciding line, the fetch and the policy (exit 0)', async () => {
-    const result = await run(['check', `${rules.origin}/private/ok`]);
+    const result = await run(['check', `${rules.origin}/private/ok`, '--ua', 'robotskit']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n');
@@ -45,7 +45,14 @@ describe('robotskit check', () => {
 
   it('says blocked (exit 1) and checks several URLs with one fetch per origin', async () => {
     const before = rules.requests.length;
-    const result = await run(['check', `${rules.origin}/private/x`, `${rules.origin}/public`, `${missing.origin}/a`]);
+    const result = await run([
+      'check',
+      `${rules.origin}/private/x`,
+      `${rules.origin}/public`,
+      `${missing.origin}/a`,
+      '--ua',
+      'robotskit',
+    ]);
     expect(result.code).toBe(1);
     expect(rules.requests.length - before).toBe(1);
     expect(result.stdout).toContain(`BLOCKED  ${rules.origin}/private/x`);
@@ -55,6 +62,13 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain(`ALLOWED  ${missing.origin}/a`);
     expect(result.stdout).toContain('HTTP 404: no robots.txt there');
     expect(result.stdout).toContain('  policy   allow-all: no robots.txt');
+  });
+
+  it('decides for Googlebot (its profile) without --ua', async () => {
+    const result = await run(['check', `${rules.origin}/g/x`, `${rules.origin}/private/x`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`BLOCKED  ${rules.origin}/g/x  for Googlebot (profile: Googlebot)`);
+    expect(result.stdout).toContain(`ALLOWED  ${rules.origin}/private/x  for Googlebot (profile: Googlebot)`);
   });
 
   it('prints a JSON array in argument order', async () => {

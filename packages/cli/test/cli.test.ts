@@ -85,8 +85,10 @@ describe('robotskit explain', () => {
     expect(JSON.parse(result.stdout).userAgents).toEqual(['Googlebot']);
   });
 
-  it('requires --ua and refuses an empty one', async () => {
-    expect((await run(['explain', robotsFile, 'https://e.com/'])).code).toBe(2);
+  it('decides for Googlebot without --ua, and refuses an empty one', async () => {
+    const byDefault = await run(['explain', robotsFile, 'https://e.com/nogoogle', '--json']);
+    expect(byDefault.code).toBe(1);
+    expect(JSON.parse(byDefault.stdout).userAgents).toEqual(['Googlebot']);
     const empty = await run(['explain', robotsFile, 'https://e.com/', '--ua', ' , ']);
     expect(empty).toMatchObject({ code: 2, stderr: 'robotskit: --ua needs at least one user-agent token\n' });
   });

@@ -43,10 +43,21 @@ export async function run(
   return { code, stdout, stderr };
 }
 
+/**
+ * The environment for a child `robotskit`: this process's, without colour (as `run` has it), whatever FORCE_COLOR or
+ * NO_COLOR the test runner was started with.
+ */
+export function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
 /** Runs the real `robotskit` executable in a child process. */
 export function spawn(argv: string[], input?: string): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8' }, (error, stdout, stderr) => {
+    const options = { encoding: 'utf8' as const, env: plainEnv() };
+    const child = execFile(process.execPath, [BIN, ...argv], options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -72,10 +72,16 @@ describe('robotskit lint <url>', () => {
   });
 
   it('lints the robots.txt that governs any page URL, and says so', async () => {
-    const result = await run(['lint', `${s.ok!.origin}/some/page?q=1`, '--format', 'json']);
+    const page = `${s.ok!.origin}/some/page?q=1`;
+    const result = await run(['lint', page, '--format', 'json']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`robotskit: note: linting ${s.ok!.origin}/robots.txt, the file that governs it\n`);
+    expect(result.stderr).toBe(`robotskit: note: linting ${s.ok!.origin}/robots.txt, the file that governs ${page}\n`);
     expect(s.ok!.requests.at(-1)).toBe('/robots.txt');
+    // The report names the robots.txt it linted, not the page.
+    const text = await run(['lint', page]);
+    expect(text.stdout).toContain(`${s.ok!.origin}/robots.txt:2:1: error:`);
+    expect(text.stdout).toContain(`${s.ok!.origin}/robots.txt: `);
+    expect(text.stdout).not.toContain('/some/page');
   });
 
   it('follows up to 5 redirects', async () => {

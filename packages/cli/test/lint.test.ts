@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LINT_RULES } from 'robotskit';
+import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit';
 import { describe, expect, it } from 'vitest';
 import { artifactUri } from '../src/commands/lint.js';
 import { SARIF_SCHEMA } from '../src/lint/sarif.js';
@@ -208,7 +208,7 @@ describe('robotskit lint --format sarif', () => {
     const rules = run0.tool.driver.rules;
     expect(rules.map((r: { id: string }) => r.id)).toEqual(LINT_RULES.map((r) => r.code));
     for (const rule of rules) {
-      expect(rule.helpUri).toBe(`https://github.com/robotskit/robotskit/blob/main/docs/lint/${rule.id}.md`);
+      expect(rule.helpUri).toBe(`${LINT_DOCS_BASE}${rule.id}.md`);
       expect(rule.shortDescription.text.length).toBeGreaterThan(0);
       expect(['error', 'warning', 'note']).toContain(rule.defaultConfiguration.level);
     }

@@ -108,7 +108,7 @@ describe('robotskit serve', () => {
     [['--database-url', 'not a url'], "robotskit: --database-url is not a URL: 'not a url'"],
     [['--token', 'short'], 'robotskit: --token must be at least 8 characters'],
     [['--retention-days', '7'], "robotskit: --retention-days must be an integer from 30 to 36500 (got '7')"],
-    [['--bogus'], "error: unknown option '--bogus'"],
+    [['--bogus'], "robotskit: unknown option '--bogus'"],
   ];
   it.each(refusals)('refuses %j with one clear line and exit 2', async (args, message) => {
     const base = args.includes('--db') || args.includes('--database-url') ? [] : ['--db', join(dir, 'never.sqlite')];
@@ -234,5 +234,28 @@ describe('lazy loading', () => {
     const result = await run(['serve', '--port', '0', '--db', join(dir, 'lazy.sqlite')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('robotskit-server was loaded');
+  });
+
+  it('says in one line how to add it when it is not installed (an optional peer dependency)', async () => {
+    const missing = join(here, 'fixtures/missing-server.mjs');
+    for (const command of [
+      ['serve', '--port', '0', '--db', join(dir, 'absent.sqlite')],
+      ['worker', '--db', join(dir, 'absent.sqlite')],
+    ]) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawnChild(process.execPath, ['--import', missing, BIN, ...command], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr?.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+      expect(result).toEqual({
+        code: 2,
+        stderr: `robotskit: ${command[0]} needs the report service, which is not installed: npm install robotskit-server\n`,
+      });
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `robotskit lint <file|url|-> [--format text|json|sarif] [--severity error|warning|info] [--timeout <seconds>]`:
- * every problem Google's parser (and other crawlers) would have with a robots.txt. Exit 0 when nothing is at or
+ * `robotskit lint <file|url|->… [--json | --format text|json|sarif] [--severity error|warning|info] [--timeout <s>]`:
+ * every problem Google's parser (and other crawlers) would have with each robots.txt. Exit 0 when nothing is at or
  * above the severity threshold (default: error), 1 otherwise, 2 on usage or I/O errors.
  */
 
@@ -12,13 +12,11 @@ import { CliError, type Io, readInput } from '../io.js';
 import { formatJson } from '../lint/json.js';
 import { BytePositions } from '../lint/positions.js';
 import { formatSarif } from '../lint/sarif.js';
-import { formatText } from '../lint/text.js';
-import { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsFetch } from '../net.js';
+import { formatText, summary } from '../lint/text.js';
 
-/** The output formats. */
-export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
-/** The severities, most serious first. */
-export const SEVERITIES = ['error', 'warning', 'info'] as const;
+import { LINT_FORMATS, SEVERITIES } from '../options.js';
+
+export { LINT_FORMATS, SEVERITIES };
 
 /** Options of `lint`, as commander parsed them. */
 export interface LintCommandOptions {
@@ -39,14 +37,27 @@ export function artifactUri(path: string): string {
   return path.split(sep).map(encodeURIComponent).join('/');
 }
 
-/** Runs `lint`; returns the exit code. */
-export async function runLint(io: Io, target: string, options: LintCommandOptions, version: string): Promise<number> {
+/** One linted file. */
+interface Linted {
+  /** How the output names it: the path, `<stdin>`, or the robots.txt URL that was fetched. */
+  readonly name: string;
+  /** The SARIF artifact URI. */
+  readonly uri: string;
+  readonly length: number;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly positions: BytePositions;
+}
+
+/** Reads or fetches one target and lints it; notes (which file, redirects, cut) go to standard error. */
+async function lintOne(io: Io, target: string, options: LintCommandOptions, version: string): Promise<Linted> {
   let bytes: Uint8Array;
   let name: string;
   let uri: string;
   let url: string | undefined;
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
+    // The network half (undici) loads only for a URL: linting files stays quick to start (pre-commit hooks).
+    const { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsFetch } = await import('../net.js');
     const timeoutMs = parseTimeout(options.timeout);
     checkUrlArgument(target);
     if (!/^https?:/i.test(target))
@@ -63,11 +74,12 @@ export async function runLint(io: Io, target: string, options: LintCommandOption
       throw new CliError(`cannot ${verb} '${fetched.finalUrl}': ${describeFetch(fetched, timeoutMs)}`);
     }
     bytes = fetched.body;
-    name = target;
+    // Named as the robots.txt it is, not as the page it was asked for.
+    name = fetched.robotsUrl;
     uri = fetched.finalUrl;
     url = fetched.finalUrl;
     if (new URL(target).href !== fetched.robotsUrl)
-      notes.push(`linting ${fetched.robotsUrl}, the file that governs it`);
+      notes.push(`linting ${fetched.robotsUrl}, the file that governs ${target}`);
     if (fetched.redirects.length > 0) notes.push(`redirected to ${fetched.finalUrl}`);
     if (bytes.length > DEFAULT_MAX_BYTES)
       notes.push(`stopped reading after ${DEFAULT_MAX_BYTES} bytes: Google ignores the rest`);
@@ -76,20 +88,63 @@ export async function runLint(io: Io, target: string, options: LintCommandOption
     name = target === '-' ? '<stdin>' : target;
     uri = target === '-' ? 'stdin' : artifactUri(target);
   }
-
-  const diagnostics: Diagnostic[] = lint(bytes, url === undefined ? {} : { url });
-  const positions = new BytePositions(bytes);
   const paintErr = painter(useColor(io, 'stderr'));
   for (const note of notes) io.stderr.write(`${paintErr('dim', `robotskit: note: ${note}`)}\n`);
+  const diagnostics = lint(bytes, url === undefined ? {} : { url });
+  return { name, uri, length: bytes.length, diagnostics, positions: new BytePositions(bytes) };
+}
+
+/**
+ * Runs `lint` over each target in turn; returns the exit code. A target that cannot be read or fetched is said on
+ * standard error and the others are still linted (exit 2 then). One file prints as before; several print per file:
+ * text one report each and a total, JSON an array of `{ file, diagnostics }`, SARIF one run with one artifact each.
+ */
+export async function runLint(
+  io: Io,
+  targets: readonly string[],
+  options: LintCommandOptions,
+  version: string,
+): Promise<number> {
+  if (targets.filter((t) => t === '-').length > 1) throw new CliError('standard input (-) can be linted only once');
+  const files: Linted[] = [];
+  let failed = false;
+  for (const target of targets) {
+    try {
+      files.push(await lintOne(io, target, options, version));
+    } catch (error) {
+      // One unreadable file among several: say so and go on; alone, it is the command's error.
+      if (!(error instanceof CliError) || targets.length === 1) throw error;
+      io.stderr.write(`robotskit: ${error.message}\n`);
+      failed = true;
+    }
+  }
   switch (options.format) {
     case 'json':
-      io.stdout.write(formatJson(diagnostics, positions));
+      if (targets.length === 1 && files.length === 1) {
+        io.stdout.write(formatJson(files[0]!.diagnostics, files[0]!.positions));
+      } else {
+        const docs = files.map((f) => ({ file: f.name, ...JSON.parse(formatJson(f.diagnostics, f.positions)) }));
+        io.stdout.write(`${JSON.stringify(docs, null, 2)}\n`);
+      }
       break;
     case 'sarif':
-      io.stdout.write(formatSarif(diagnostics, positions, { uri, length: bytes.length }, version));
+      io.stdout.write(
+        formatSarif(
+          files.map((f) => ({ ...f, artifact: { uri: f.uri, length: f.length } })),
+          version,
+        ),
+      );
       break;
-    default:
-      io.stdout.write(formatText(diagnostics, positions, name, painter(useColor(io))));
+    default: {
+      const paint = painter(useColor(io));
+      const reports = files.map((f) => formatText(f.diagnostics, f.positions, f.name, paint));
+      if (targets.length > 1) {
+        const total = `${files.length} of ${targets.length} files linted: ${summary(files.flatMap((f) => f.diagnostics))}`;
+        reports.push(`${paint('bold', total)}\n`);
+      }
+      io.stdout.write(reports.join('\n'));
+    }
   }
-  return diagnostics.some((d) => atLeast(d.severity, options.severity)) ? 1 : 0;
+  if (failed) return 2;
+  return files.some((f) => f.diagnostics.some((d) => atLeast(d.severity, options.severity))) ? 1 : 0;
 }

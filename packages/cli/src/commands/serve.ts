@@ -42,15 +42,25 @@ function integerOption(name: string, text: string, min: number, max: number): nu
 
 type ServerModule = typeof import('robotskit-server');
 
-async function loadServer(): Promise<ServerModule> {
+/** The server package, an optional peer dependency: `serve` and `worker` say in one line how to add it. */
+async function loadServer(command: 'serve' | 'worker'): Promise<ServerModule> {
   try {
     return await import('robotskit-server');
   } catch (error) {
-    throw new CliError(
-      `the report service is not installed (npm install robotskit-server): ${error instanceof Error ? error.message : error}`,
-      2,
-      { cause: error },
-    );
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes("'robotskit-server'")) {
+      throw new CliError(
+        `${command} needs the report service, which is not installed: npm install robotskit-server`,
+        2,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw new CliError(`cannot load the report service (robotskit-server): ${message.split('\n')[0]}`, 2, {
+      cause: error,
+    });
   }
 }
 
@@ -95,7 +105,7 @@ function databaseOf(server: ServerModule, options: { db?: string; databaseUrl?: 
 export async function runServe(io: Io, options: ServeCliOptions): Promise<number> {
   const port = integerOption('port', options.port, 0, 65535);
   const workers = integerOption('workers', options.workers, 0, 64);
-  const server = await loadServer();
+  const server = await loadServer('serve');
   const database = databaseOf(server, options, io);
   const token = options.token ?? io.env.ROBOTSKIT_TOKEN;
   let service: Awaited<ReturnType<ServerModule['startService']>>;
@@ -133,7 +143,7 @@ export async function runWorker(io: Io, options: WorkerCliOptions): Promise<numb
         'or --db <sqlite-file> on the machine that runs serve',
     );
   }
-  const server = await loadServer();
+  const server = await loadServer('worker');
   const database = databaseOf(server, options, io);
   let workers: Awaited<ReturnType<ServerModule['runWorkers']>>;
   try {

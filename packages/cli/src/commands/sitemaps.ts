@@ -21,8 +21,7 @@ import {
 import { type Paint, painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
 
-/** The `--scope` values. */
-export const SITEMAP_SCOPES = ['protocol', 'origin', 'none'] as const;
+export { SITEMAP_SCOPES } from '../options.js';
 
 /** Options of `sitemaps`, as commander parsed them. */
 export interface SitemapsCommandOptions {

@@ -5,6 +5,7 @@
  */
 
 import { type Diagnostic, LINT_RULES, type Severity } from 'robotskit';
+import { CLI_HOME } from '../about.js';
 import { type BytePositions, spanOf } from './positions.js';
 
 /** The SARIF 2.1.0 schema. */
@@ -30,15 +31,16 @@ export interface SarifArtifact {
   readonly length: number;
 }
 
-/** The SARIF log, as text. */
-export function formatSarif(
-  diagnostics: readonly Diagnostic[],
-  positions: BytePositions,
-  artifact: SarifArtifact,
-  version: string,
-): string {
+/** One linted file, as the SARIF log shows it. */
+export interface SarifFile {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly positions: BytePositions;
+  readonly artifact: SarifArtifact;
+}
+
+/** The SARIF log, as text: one run (code scanning wants one per tool), one artifact per file. */
+export function formatSarif(files: readonly SarifFile[], version: string): string {
   const ruleIndex = new Map<string, number>(LINT_RULES.map((r, i) => [r.code, i]));
-  const location = { uri: artifact.uri, index: 0 };
   const log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -48,7 +50,7 @@ export function formatSarif(
           driver: {
             name: 'robotskit',
             semanticVersion: version,
-            informationUri: 'https://github.com/robotskit/robotskit',
+            informationUri: CLI_HOME,
             rules: LINT_RULES.map((rule) => ({
               id: rule.code,
               name: pascal(rule.code),
@@ -61,32 +63,39 @@ export function formatSarif(
           },
         },
         columnKind: 'utf16CodeUnits',
-        artifacts: [{ location: { uri: artifact.uri }, length: artifact.length, mimeType: 'text/plain' }],
-        results: diagnostics.map((d) => ({
-          ruleId: d.code,
-          ruleIndex: ruleIndex.get(d.code) ?? -1,
-          level: LEVEL[d.severity],
-          message: { text: d.message },
-          locations: [{ physicalLocation: { artifactLocation: location, region: region(positions, d.range) } }],
-          ...(d.fix
-            ? {
-                fixes: [
-                  {
-                    description: { text: d.fix.description },
-                    artifactChanges: [
-                      {
-                        artifactLocation: location,
-                        replacements: d.fix.edits.map((e) => ({
-                          deletedRegion: region(positions, e.range),
-                          insertedContent: { text: e.text },
-                        })),
-                      },
-                    ],
-                  },
-                ],
-              }
-            : {}),
+        artifacts: files.map(({ artifact }) => ({
+          location: { uri: artifact.uri },
+          length: artifact.length,
+          mimeType: 'text/plain',
         })),
+        results: files.flatMap(({ diagnostics, positions, artifact }, index) => {
+          const location = { uri: artifact.uri, index };
+          return diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: ruleIndex.get(d.code) ?? -1,
+            level: LEVEL[d.severity],
+            message: { text: d.message },
+            locations: [{ physicalLocation: { artifactLocation: location, region: region(positions, d.range) } }],
+            ...(d.fix
+              ? {
+                  fixes: [
+                    {
+                      description: { text: d.fix.description },
+                      artifactChanges: [
+                        {
+                          artifactLocation: location,
+                          replacements: d.fix.edits.map((e) => ({
+                            deletedRegion: region(positions, e.range),
+                            insertedContent: { text: e.text },
+                          })),
+                        },
+                      ],
+                    },
+                  ],
+                }
+              : {}),
+          }));
+        }),
       },
     ],
   };

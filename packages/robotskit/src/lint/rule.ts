@@ -6,8 +6,12 @@ import type { RobotsTxt } from '../model/robots-txt.js';
 import type { Range, RobotsRecord } from '../model/types.js';
 import type { Fix, Severity } from './types.js';
 
-/** Where the documentation pages of the lint codes are published; a code's page is `<base><code>.md`. */
-export const LINT_DOCS_BASE = 'https://github.com/robotskit/robotskit/blob/main/docs/lint/';
+/**
+ * Where the documentation pages of the lint codes are published; a code's page is `<base><code>.md`. The pages ship
+ * in this package (`docs/lint/`), so the base is the package's own files as the registry serves them, for this
+ * version (a test keeps the version equal to package.json's).
+ */
+export const LINT_DOCS_BASE = 'https://unpkg.com/robotskit@0.1.0/docs/lint/';
 
 /** What a rule reports; the linter adds the code, the severity, and line and column. */
 export interface Report {

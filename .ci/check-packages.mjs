@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// The packages as a user gets them: packs every workspace (after `npm run build`), installs the tarballs into empty
+// projects outside the repository (dependencies from the registry, as `npm install` would fetch them, with
+// --engine-strict so a dependency that needs a newer Node fails here), then runs what the README shows:
+//   1. the command without the report service: `robotskit --help`, `robotskit lint`, `import('robotskit')`, and
+//      `robotskit serve` saying in one line how to add the service;
+//   2. with robotskit-server installed too: `robotskit serve` until GET /api/health answers.
+// The types are checked with @arethetypeswrong/cli. Prints the tarball sizes and the installed size of the command
+// without the service. Exit 0 when all passed.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'robotskit-packages-'));
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+
+function step(text) {
+  process.stdout.write(`check-packages: ${text}\n`);
+}
+
+function fail(text) {
+  process.stderr.write(`check-packages: FAILED: ${text}\n`);
+  process.exit(1);
+}
+
+/** Runs a command; returns its exit code, standard output and standard error (never throws). */
+function run(cmd, args, cwd, input) {
+  try {
+    const stdout = execFileSync(cmd, args, {
+      cwd,
+      encoding: 'utf8',
+      input,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', npm_config_fund: 'false', npm_config_audit: 'false' },
+    });
+    return { code: 0, stdout, stderr: '' };
+  } catch (error) {
+    return { code: error.status ?? 2, stdout: String(error.stdout ?? ''), stderr: String(error.stderr ?? error) };
+  }
+}
+
+function must(result, what) {
+  if (result.code !== 0) fail(`${what} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+function sizeOf(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += sizeOf(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Installed packages under a node_modules folder, nested ones included. */
+function countPackages(modules) {
+  let count = 0;
+  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const path = join(modules, entry.name);
+    if (entry.name.startsWith('@')) {
+      count += countPackages(path);
+      continue;
+    }
+    count += 1;
+    const nested = join(path, 'node_modules');
+    try {
+      if (statSync(nested).isDirectory()) count += countPackages(nested);
+    } catch {
+      // no nested node_modules
+    }
+  }
+  return count;
+}
+
+// Pack.
+const packed = JSON.parse(
+  must(run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], root), 'npm pack').stdout,
+);
+const file = {};
+for (const p of packed) {
+  file[p.name] = join(tarballs, p.filename);
+  step(
+    `${p.filename}: ${p.entryCount} files, ${(p.size / 1024).toFixed(0)} kB packed, ${(p.unpackedSize / 1024).toFixed(0)} kB unpacked`,
+  );
+}
+for (const name of ['robotskit', 'robotskit-sitemaps', 'robotskit-server', 'robotskit-cli']) {
+  if (!file[name]) fail(`no tarball for ${name}`);
+}
+
+// Type resolution as TypeScript users get it (node10, node16 from CJS and ESM, bundlers), by @arethetypeswrong/cli.
+// `cjs-resolves-to-esm` is ignored: the packages are ESM only, and the Node versions they support (>= 20.19) load
+// them with require() as well (checked below).
+for (const name of Object.keys(file)) {
+  must(
+    run('npx', ['--yes', '@arethetypeswrong/cli@0.18.5', file[name], '--ignore-rules', 'cjs-resolves-to-esm'], work),
+    `arethetypeswrong ${name}`,
+  );
+  step(`${name}: types resolve (arethetypeswrong)`);
+}
+
+function project(name, packages) {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module' }, null, 2)}\n`);
+  must(
+    run(
+      'npm',
+      ['install', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', ...packages.map((p) => file[p])],
+      dir,
+    ),
+    `npm install in ${name}`,
+  );
+  return dir;
+}
+
+// 1. The command alone.
+step('installing robotskit-cli (with robotskit and robotskit-sitemaps) into an empty project');
+const cli = project('cli-only', ['robotskit', 'robotskit-sitemaps', 'robotskit-cli']);
+const bin = join(cli, 'node_modules/.bin/robotskit');
+const help = must(run(bin, ['--help'], cli), 'robotskit --help');
+if (!help.stdout.includes('lint')) fail(`robotskit --help does not list lint:\n${help.stdout}`);
+writeFileSync(join(cli, 'robots.txt'), 'User-agent: *\nAlow: /private\n');
+const linted = run(bin, ['lint', 'robots.txt'], cli);
+if (linted.code !== 1 || !linted.stdout.includes('unknown-field')) {
+  fail(
+    `robotskit lint robots.txt: expected exit 1 and unknown-field, got ${linted.code}\n${linted.stdout}${linted.stderr}`,
+  );
+}
+const imported = must(
+  run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { parseRobotsTxt } = await import('robotskit'); console.log(parseRobotsTxt('User-agent: *\\nDisallow: /x').isAllowed('https://a.invalid/x', 'Googlebot'));",
+    ],
+    cli,
+  ),
+  "import('robotskit')",
+);
+if (imported.stdout.trim() !== 'false') fail(`import('robotskit') answered ${imported.stdout}`);
+const required = must(
+  run(process.execPath, ['-e', "console.log(typeof require('robotskit').parseRobotsTxt)"], cli),
+  "require('robotskit')",
+);
+if (required.stdout.trim() !== 'function') fail(`require('robotskit') gave ${required.stdout}`);
+const noServer = run(bin, ['serve'], cli);
+if (
+  noServer.code !== 2 ||
+  !/npm install robotskit-server/.test(noServer.stderr) ||
+  noServer.stderr.trim().includes('\n')
+) {
+  fail(
+    `robotskit serve without the service: expected one line naming robotskit-server, got ${noServer.code}\n${noServer.stderr}`,
+  );
+}
+const cliModules = join(cli, 'node_modules');
+step(`installed without the service: ${countPackages(cliModules)} packages, ${mb(sizeOf(cliModules))} (node_modules)`);
+
+// 2. With the report service.
+step('installing robotskit-cli with robotskit-server into another empty project');
+const full = project('with-server', ['robotskit', 'robotskit-sitemaps', 'robotskit-server', 'robotskit-cli']);
+const fullModules = join(full, 'node_modules');
+step(`installed with the service: ${countPackages(fullModules)} packages, ${mb(sizeOf(fullModules))} (node_modules)`);
+const port = await new Promise((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    server.close(() => resolve(port));
+  });
+});
+const child = spawn(
+  join(full, 'node_modules/.bin/robotskit'),
+  ['serve', '--port', String(port), '--db', join(full, 'robotskit.sqlite'), '--workers', '0'],
+  { cwd: full, stdio: ['ignore', 'pipe', 'pipe'] },
+);
+let output = '';
+child.stdout.on('data', (d) => (output += d));
+child.stderr.on('data', (d) => (output += d));
+const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+let health = null;
+// Generous: a hang guard, not a speed test.
+for (let attempt = 0; attempt < 240 && health === null; attempt++) {
+  const done = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(r, 500))]);
+  if (done === 'exited') fail(`robotskit serve exited before answering:\n${output}`);
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+    health = { status: response.status, body: await response.text() };
+  } catch {
+    // not listening yet
+  }
+}
+child.kill('SIGTERM');
+const code = await exited;
+if (health === null) fail(`robotskit serve did not answer /api/health within 120 s:\n${output}`);
+if (health.status !== 200) fail(`/api/health answered ${health.status}: ${health.body}`);
+step(`robotskit serve answered /api/health: ${health.body.trim()}; it stopped on SIGTERM with exit ${code}`);
+
+rmSync(work, { recursive: true, force: true });
+step('all passed');

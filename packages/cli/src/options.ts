@@ -1,0 +1,20 @@
+/**
+ * Option values and defaults the help shows, kept apart from the commands so `robotskit --help` loads none of them
+ * (each command's module, and the engine, load when that command runs).
+ */
+
+/** `lint --format` values. */
+export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
+/** The severities, most serious first (`lint --severity`). */
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+/** `sitemaps --scope` values. */
+export const SITEMAP_SCOPES = ['protocol', 'origin', 'none'] as const;
+
+/**
+ * The crawler `check`, `batch`, `audit` and `explain` decide for without `--ua`: robots.txt exactly as Google reads
+ * it, so Google's crawler (a catalogue name: its fallbacks apply, as for `--ua Googlebot`).
+ */
+export const DEFAULT_CRAWLER = 'Googlebot';
+
+/** What `--ua` takes, for the help. */
+export const UA_HELP = 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated';
