@@ -4,9 +4,9 @@
  */
 
 import type { Kysely } from 'kysely';
+import type { NewVersionHook } from '../db/record-fetch.js';
+import { headersFromJson } from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
-import { headersFromJson } from '../engine/observation.js';
-import type { NewVersionHook } from '../monitor/record-fetch.js';
 import { type DetectedAlert, detectAlerts, type VersionSnapshot } from './detect.js';
 import { lineDiff } from './diff.js';
 
@@ -101,11 +101,18 @@ export interface CreatedAlert extends DetectedAlert {
  */
 export async function createAlertsForVersion(
   trx: Kysely<Schema>,
-  input: { readonly fileId: number; readonly versionId: number; readonly now: number },
+  input: {
+    readonly fileId: number;
+    readonly versionId: number;
+    readonly now: number;
+    /** The new version, when the caller has it in hand (the worker does); else it is read. */
+    readonly version?: VersionSnapshot;
+  },
 ): Promise<CreatedAlert[]> {
   const { fileId, versionId, now } = input;
   const file = await trx.selectFrom('robots_files').select('url').where('id', '=', fileId).executeTakeFirst();
-  const next = await loadVersion(trx, versionId);
+  const loaded = input.version ? undefined : await loadVersion(trx, versionId);
+  const next = input.version ?? (loaded ? snapshotOf(loaded) : undefined);
   if (!file || !next) return [];
   const previousId = await versionBefore(trx, fileId, versionId);
   if (previousId === null) return [];
@@ -116,11 +123,13 @@ export async function createAlertsForVersion(
     lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await loadVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared.outcome === 'fetched' || next.outcome === 'fetched' ? lineDiff(textOf(compared), textOf(next)) : undefined;
+    compared.outcome === 'fetched' || next.outcome === 'fetched'
+      ? lineDiff(textOf(compared), next.body === null ? '' : decoder.decode(next.body))
+      : undefined;
   const origin = new URL(file.url).origin;
   const detected = detectAlerts(
     origin,
-    snapshotOf(next),
+    next,
     snapshotOf(previous),
     lastGood ? snapshotOf(lastGood) : null,
     changes ? { added: changes.added, removed: changes.removed } : undefined,

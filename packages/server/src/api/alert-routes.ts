@@ -9,7 +9,7 @@ import type { AlertKind } from '../alerts/detect.js';
 import { type LintResults, lineDiff, lintChanges } from '../alerts/diff.js';
 import { type LoadedVersion, loadVersion, textOf, versionBefore } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
-import type { StoredDiagnostic } from '../engine/analyzer.js';
+import type { StoredDiagnostic } from '../db/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
 import { isoTime } from './json.js';

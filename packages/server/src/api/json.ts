@@ -3,8 +3,8 @@
  */
 
 import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
+import type { EffectivePolicy } from '../db/rows.js';
 import type { HostRow, PropertyRow } from '../db/schema.js';
-import type { EffectivePolicy } from './effective-policy.js';
 
 export function isoTime(ms: number): string;
 export function isoTime(ms: number | null): string | null;

@@ -6,6 +6,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { requestRecrawl } from '../db/claim.js';
 import {
   addPropertyHost,
   createProperty,
@@ -26,10 +27,8 @@ import {
   listVersions,
   propertiesOfFile,
 } from '../db/report.js';
-import type { StoredDiagnostic } from '../engine/analyzer.js';
-import { requestRecrawl } from '../monitor/claim.js';
+import type { EffectivePolicy, StoredDiagnostic } from '../db/rows.js';
 import type { ApiContext } from './context.js';
-import type { EffectivePolicy } from './effective-policy.js';
 import { ApiError } from './errors.js';
 import {
   fetchPointJson,

@@ -10,7 +10,7 @@ import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, r
 import { type LoadedVersion, loadVersion, textOf } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
 import { getFileReport, listPropertyFiles } from '../db/report.js';
-import { retrieveWithEngine } from '../engine/retrieval.js';
+import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { discoverHosts } from '../tester/discover-hosts.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
 import { sitemapPageUrls } from '../tester/sitemap-urls.js';
@@ -126,7 +126,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
 
   async function live(url: string): Promise<EngineResult> {
     try {
-      return await retrieveWithEngine(url, { fetch: context.fetch, now: context.now });
+      return await retrieveRobotsTxt(url, { fetch: context.fetch, now: context.now });
     } catch (error) {
       if (error instanceof RobotsUrlError) throw new ApiError(400, 'invalid-request', error.message);
       throw error;

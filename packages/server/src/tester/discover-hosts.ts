@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { parseRobotsTxt, type RobotsTxt, robotsTxtOf } from 'robotskit';
 import { loadVersion } from '../alerts/store.js';
 import type { Database } from '../db/connect.js';
+import { acquireJobLease } from '../db/job-lease.js';
 import { addPropertyHost, listHosts, rankSitemapHosts } from '../db/properties.js';
 import { getFileReport } from '../db/report.js';
 import type { PropertyRow } from '../db/schema.js';
-import { retrieveWithEngine } from '../engine/retrieval.js';
-import { acquireJobLease } from '../monitor/job-lease.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
+import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { sitemapPageUrls } from './sitemap-urls.js';
 
 /** Options of {@link discoverHosts}. */
@@ -47,7 +47,7 @@ export async function discoverHosts(
   options: DiscoverOptions,
 ): Promise<DiscoveredHosts> {
   const { db, dialect } = database;
-  const live = (url: string) => retrieveWithEngine(url, { fetch: options.fetch, now: () => options.now });
+  const live = (url: string) => retrieveRobotsTxt(url, { fetch: options.fetch, now: () => options.now });
   const domain = property.name;
   const hosts = await listHosts(db, property.id);
   // The sitemaps the property's own robots.txt files list: from their latest stored version, else fetched now.

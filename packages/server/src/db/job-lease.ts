@@ -4,9 +4,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { writeTransaction } from './transaction.js';
 
 /** Takes (or renews) the lease `name` for `owner` until `now + ttlMs`; false when someone else holds it. */
 export async function acquireJobLease(

@@ -10,10 +10,23 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
-import type { ClaimedFile } from './retrieval.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { writeTransaction } from './transaction.js';
+
+/** A file a worker has claimed. */
+export interface ClaimedFile {
+  readonly id: number;
+  /** `scheme://host[:port]/robots.txt`. */
+  readonly url: string;
+  /** Fencing token of this claim; the fetch is recorded only while it still holds. */
+  readonly leaseToken: string;
+  readonly leaseExpiresAt: number;
+  /** Failed fetches in a row before this one. */
+  readonly consecutiveFailures: number;
+  /** When the current run of failed fetches began, null when the last fetch did not fail. */
+  readonly failingSince: number | null;
+}
 
 /** Options of {@link claimDueFiles}. */
 export interface ClaimOptions {

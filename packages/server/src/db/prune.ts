@@ -8,9 +8,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { writeTransaction } from './transaction.js';
 
 /** The default retention window: 30 days, as Search Console shows. */
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
