@@ -48,6 +48,7 @@ export {
   type StoredDiagnostic,
 } from './db/rows.js';
 export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';
+export { RobotskitServerError } from './errors.js';
 export { type RobotsRetrieval, Worker, type WorkerOptions } from './monitor/worker.js';
 export { AddressPolicy, type AddressPolicyOptions } from './net/address-policy.js';
 export { AddressRefusedError } from './net/address-refused-error.js';

@@ -13,16 +13,16 @@ import { isLoopbackHost } from './api/auth.js';
 import type { DatabaseConfig } from './db/config.js';
 import { type Database, openDatabase } from './db/connect.js';
 import { createPolicyResolver } from './db/history.js';
+import { RobotskitServerError } from './errors.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { workerRetrieval } from './net/robots-fetch.js';
 import { discoverDueProperty } from './tester/discover-hosts.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
-export class ServiceConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ServiceConfigError';
+export class ServiceConfigError extends RobotskitServerError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('invalid-service-config', message, options);
   }
 }
 

@@ -11,7 +11,7 @@ import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
 import type { BodyAnalysis, FetchRow } from './rows.js';
 import type { FetchOutcome, Schema } from './schema.js';
-import { writeTransaction } from './transaction.js';
+import { writeTransaction } from './storage-dialect.js';
 
 /** What distinguishes one version from the next: the body for fetched files, the outcome for the others. */
 export function contentKeyOf(outcome: FetchOutcome, bodyHash: string | null): string {
