@@ -3,14 +3,7 @@
  * never changes once released; a schema change is a new entry.
  */
 
-import {
-  type DatabaseIntrospector,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
-  sql,
-} from 'kysely';
+import { type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
 import { storageDialect } from './storage-dialect.js';
