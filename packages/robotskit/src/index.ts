@@ -73,6 +73,13 @@ export {
   type StoredOrigin,
 } from './fetch/store.js';
 export {
+  type HttpGetOptions,
+  type HttpGetResult,
+  type HttpGetTimeouts,
+  httpGet,
+  resolveFetch,
+} from './fetch/transport.js';
+export {
   BlockedFetchError,
   type Clock,
   type FetchLike,
