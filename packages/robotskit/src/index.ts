@@ -96,6 +96,7 @@ export {
   systemClock,
 } from './fetch/types.js';
 export { applyFixes } from './lint/fixes.js';
+export { type Position, TextLines } from './lint/line-counter.js';
 export { atLeast, LINT_RULES, type LintOptions, lint } from './lint/lint.js';
 export { LINT_DOCS_BASE, type LintContext, type LintRule, type Report, type SharedAnalysis } from './lint/rule.js';
 export type { Diagnostic, Fix, LintCode, Severity, TextEdit } from './lint/types.js';
