@@ -4,11 +4,11 @@
  * timeouts that cannot be defeated, and every outcome classified as `rules`, `allow-all` or `disallow-all`.
  */
 
+import { isHtmlContentType, looksLikeHtml } from '../parse/html.js';
 import { DEFAULT_MAX_BYTES } from '../parse/input.js';
 import { originOf } from '../url/origin.js';
 import { readBody } from './body.js';
 import { Deadline } from './deadline.js';
-import { isHtmlContentType, looksLikeHtml } from './html.js';
 import { cancelBody, followRedirects, resolveFetch } from './transport.js';
 import {
   type Clock,

@@ -1,4 +1,4 @@
-import { findHtmlTag } from '../../fetch/html.js';
+import { findHtmlTag } from '../../parse/html.js';
 import { defineRule } from '../rule.js';
 
 /** Lines looked at: an HTML page shows itself at once, and a real robots.txt with a stray "<html" is not one. */
