@@ -14,20 +14,11 @@ import { getVersion, versionBefore } from '../db/report.js';
 import type { StoredDiagnostic } from '../db/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
-import { isoTime } from './json.js';
+import { isoTime, parseJson } from './json.js';
 import { Alert, AlertsQuery, CreateWebhookBody, DiffQuery, IdParams, VersionDiff, Webhook } from './schemas.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
-
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 function versionRef(v: LoadedVersion) {
   return {

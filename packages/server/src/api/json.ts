@@ -12,7 +12,8 @@ export function isoTime(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function parseJson<T>(text: string | null, fallback: T): T {
+/** Parses stored JSON text, `fallback` when it is null or not JSON. */
+export function parseJson<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
   try {
     return JSON.parse(text) as T;
