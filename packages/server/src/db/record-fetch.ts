@@ -6,6 +6,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import type { RobotsTxt } from 'robotskit';
 import type { VersionSnapshot } from '../alerts/detect.js';
 import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
@@ -28,6 +29,8 @@ export interface RecordOptions {
   readonly analysis?: BodyAnalysis;
   /** Runs in the same transaction when the fetch made a new version (alerts are created here). */
   readonly onNewVersion?: NewVersionHook;
+  /** The body parsed, asked for only when the hook runs (so a body is parsed at most once per fetch). */
+  readonly parsed?: () => RobotsTxt;
 }
 
 /** Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. */
@@ -164,6 +167,7 @@ export async function recordFetch(
           body,
           contentType: result.headers['content-type'] ?? null,
           errorMessage: result.error?.message ?? null,
+          ...(body !== null && options.parsed ? { robots: options.parsed() } : {}),
         },
       });
     }

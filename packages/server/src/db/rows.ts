@@ -16,6 +16,7 @@ import {
   type RetrievalErrorKind,
   type RetrievalOutcome,
   type RetrievalResult,
+  type RobotsTxt,
   refreshSchedule,
 } from 'robotskit';
 import type { FetchOutcome } from './schema.js';
@@ -216,8 +217,11 @@ export interface BodyAnalysis {
   readonly diagnostics: readonly StoredDiagnostic[];
 }
 
-/** Lints `body` (bytes, as fetched) with the engine: the counts and the diagnostics as stored (fixes by name only). */
-export function analyzeBody(body: Uint8Array): BodyAnalysis {
+/**
+ * Lints a body (bytes as fetched, or the file parsed from them) with the engine: the counts and the diagnostics as
+ * stored (fixes by name only).
+ */
+export function analyzeBody(body: Uint8Array | RobotsTxt): BodyAnalysis {
   let errors = 0;
   let warnings = 0;
   const diagnostics = lint(body).map((d): StoredDiagnostic => {

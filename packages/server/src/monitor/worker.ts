@@ -7,7 +7,7 @@
 
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import type { AvailabilityOptions, RetrievalResult } from 'robotskit';
+import { type AvailabilityOptions, parseRobotsTxt, type RetrievalResult, type RobotsTxt } from 'robotskit';
 import { type ClaimedFile, claimDueFiles, releaseClaim } from '../db/claim.js';
 import type { DialectName } from '../db/config.js';
 import { acquireJobLease } from '../db/job-lease.js';
@@ -216,15 +216,20 @@ export class Worker {
         await releaseClaim(o.db, file);
         return;
       }
+      // The body is parsed at most once, and only when lint or the alerts need it.
+      const body = result.body;
+      let robots: RobotsTxt | undefined;
+      const parsed = body === null ? undefined : () => (robots ??= parseRobotsTxt(body));
       let analysis: BodyAnalysis | undefined;
-      if (result.body !== null && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
-        analysis = analyzeBody(result.body);
+      if (parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
+        analysis = analyzeBody(parsed());
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
         nextFetchAt: nextFetchAt(result, file.failingSince, o.schedule),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
         ...(o.onNewVersion ? { onNewVersion: o.onNewVersion } : {}),
+        ...(parsed ? { parsed } : {}),
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {
