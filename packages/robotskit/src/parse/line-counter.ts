@@ -116,13 +116,19 @@ export class TextLines extends LineCounter {
     return { line: index + 1, column: this.slice(start, offset).length + 1 };
   }
 
-  /** The text of a 1-based line, without its line break; empty past the end. */
-  lineText(line: number): string {
+  /** The input offsets of a 1-based line's content, without its line break; empty at the end past the last line. */
+  lineRange(line: number): { readonly start: number; readonly end: number } {
     const input = this.input;
     const start = this.starts[line - 1] ?? input.length;
     let end = this.starts[line] ?? input.length;
     const at = (i: number) => (typeof input === 'string' ? input.charCodeAt(i) : input[i]);
     while (end > start && (at(end - 1) === 0x0a || at(end - 1) === 0x0d)) end--;
+    return { start, end };
+  }
+
+  /** The text of a 1-based line, without its line break; empty past the end. */
+  lineText(line: number): string {
+    const { start, end } = this.lineRange(line);
     return this.slice(start, end);
   }
 
