@@ -1,7 +1,7 @@
 /**
  * Dialect benchmark (issue 3): how often the legacy dialect decides like Python's urllib.robotparser on the corpus
  * URL lists, every URL checked as Googlebot and as a crawler that only the `*` group addresses, and why the rest
- * differ. Each disagreement is put in the category of the documented deviation (src/dialects/legacy.ts) that, applied
+ * differ. Each disagreement is put in the category of the documented deviation (src/match/legacy.ts) that, applied
  * alone on the Python side, makes urllib agree.
  */
 

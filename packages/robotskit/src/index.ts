@@ -22,7 +22,6 @@ export {
   defineCrawler,
 } from './crawlers/profile.js';
 export { compareDialects, type DialectComparison } from './dialects/compare.js';
-export type { DialectName } from './dialects/dialect.js';
 export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
 export {
   type AfterLastGoodPeriod,
@@ -56,7 +55,6 @@ export {
 export { crawlDelayOf } from './fetch/crawl-delay.js';
 export { classifyFetchError } from './fetch/errors.js';
 export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
-export { isHtmlContentType, looksLikeHtml } from './fetch/html.js';
 export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
 export {
   DEFAULT_FETCH_USER_AGENT,
@@ -72,6 +70,13 @@ export {
   type RobotsStore,
   type StoredOrigin,
 } from './fetch/store.js';
+export {
+  type HttpGetOptions,
+  type HttpGetResult,
+  type HttpGetTimeouts,
+  httpGet,
+  resolveFetch,
+} from './fetch/transport.js';
 export {
   BlockedFetchError,
   type Clock,
@@ -112,8 +117,7 @@ export {
   parseXRobotsTag,
   type RobotsDirectives,
 } from './meta/parse.js';
-export type { CrawlerInput, ParseOptions, UserAgentInput } from './model/robots-txt.js';
-export { parseRobotsTxt, RobotsTxt } from './model/robots-txt.js';
+export type { DialectName } from './model/dialect.js';
 export type {
   CrawlDelay,
   CrawlerVerdict,
@@ -131,8 +135,12 @@ export type {
   RobotsRule,
   RuleKind,
 } from './model/types.js';
+export { isHtmlContentType, looksLikeHtml } from './parse/html.js';
 export { DEFAULT_MAX_BYTES, type RobotsInput } from './parse/input.js';
+export { type Position, TextLines } from './parse/line-counter.js';
 export { MAX_LINE_BYTES } from './parse/lines.js';
+export type { CrawlerInput, ParseOptions, UserAgentInput } from './robots-txt/robots-txt.js';
+export { parseRobotsTxt, RobotsTxt } from './robots-txt/robots-txt.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';

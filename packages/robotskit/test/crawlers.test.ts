@@ -8,8 +8,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AI_ROBOTS_TXT } from '../src/crawlers/ai-robots-txt.generated.js';
-import { googleDialect } from '../src/dialects/google.js';
-import { legacyDialect } from '../src/dialects/legacy.js';
 import {
   CRAWLERS,
   type CrawlerProfile,
@@ -19,6 +17,8 @@ import {
   isValidProductToken,
   parseRobotsTxt,
 } from '../src/index.js';
+import { googleDialect } from '../src/match/google.js';
+import { legacyDialect } from '../src/match/legacy.js';
 import { corpusDir } from './helpers.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -23,8 +23,8 @@ export {
   signatureOf,
 } from './alerts/webhooks.js';
 export { type AppOptions, buildApp } from './api/app.js';
-export type { EffectivePolicy, EffectivePolicyResolver } from './api/effective-policy.js';
 export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';
+export { type ClaimedFile, claimDueFiles, releaseClaim, requestRecrawl } from './db/claim.js';
 export {
   type DatabaseConfig,
   DatabaseConfigError,
@@ -33,37 +33,33 @@ export {
   describeDatabase,
 } from './db/config.js';
 export { type Database, DatabaseOpenError, openDatabase } from './db/connect.js';
+export { createPolicyResolver, type EffectivePolicyResolver } from './db/history.js';
 export { migrateToLatest } from './db/migrations.js';
-export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';
-export { analyzeBody, createEngineAnalyzer, type StoredDiagnostic } from './engine/analyzer.js';
-export { createEnginePolicyResolver } from './engine/policy.js';
+export { DEFAULT_RETENTION_MS, pruneHistory } from './db/prune.js';
+export { type NewVersionHook, type RecordResult, recordFetch } from './db/record-fetch.js';
 export {
-  createEngineRetrieval,
-  type EngineRetrievalOptions,
-  engineFetchOf,
-  retrieveWithEngine,
-  SERVICE_USER_AGENT,
-  storedResultOf,
-} from './engine/retrieval.js';
-export { createEngineScheduler, type FetchScheduler, nextFetchByEngine } from './engine/schedule.js';
-export { claimDueFiles, releaseClaim, requestRecrawl } from './monitor/claim.js';
-export { DEFAULT_RETENTION_MS, pruneHistory } from './monitor/prune.js';
-export { contentHash, type NewVersionHook, type RecordResult, recordFetch } from './monitor/record-fetch.js';
-export type {
-  BodyAnalysis,
-  BodyAnalyzer,
-  ClaimedFile,
-  RedirectHop,
-  RetrievalContext,
-  RetrievalResult,
-  RobotsRetrieval,
-} from './monitor/retrieval.js';
-export { DEFAULT_SCHEDULE, nextFetchTime, type SchedulePolicy } from './monitor/schedule.js';
-export { Worker, type WorkerOptions } from './monitor/worker.js';
+  analyzeBody,
+  type BodyAnalysis,
+  contentHash,
+  type EffectivePolicy,
+  type FetchRow,
+  fetchRowOf,
+  nextFetchAt,
+  type StoredDiagnostic,
+} from './db/rows.js';
+export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';
+export { RobotskitServerError } from './errors.js';
+export { type RobotsRetrieval, Worker, type WorkerOptions } from './monitor/worker.js';
 export { AddressPolicy, type AddressPolicyOptions } from './net/address-policy.js';
 export { AddressRefusedError } from './net/address-refused-error.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
-export { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+export {
+  engineFetchOf,
+  retrieveRobotsTxt,
+  SERVICE_USER_AGENT,
+  type ServiceRetrievalOptions,
+  workerRetrieval,
+} from './net/robots-fetch.js';
 export {
   checkServiceConfig,
   type FetchingOptions,

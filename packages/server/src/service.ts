@@ -12,16 +12,17 @@ import { buildApp } from './api/app.js';
 import { isLoopbackHost } from './api/auth.js';
 import type { DatabaseConfig } from './db/config.js';
 import { type Database, openDatabase } from './db/connect.js';
+import { createPolicyResolver } from './db/history.js';
+import { RobotskitServerError } from './errors.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
-import { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
+import { workerRetrieval } from './net/robots-fetch.js';
 import { discoverDueProperty } from './tester/discover-hosts.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
-export class ServiceConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ServiceConfigError';
+export class ServiceConfigError extends RobotskitServerError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('invalid-service-config', message, options);
   }
 }
 
@@ -33,11 +34,6 @@ export interface FetchingOptions {
    * @default false
    */
   readonly allowPrivateAddresses?: boolean;
-  /**
-   * The engine parts to run.
-   * @default the built-in ones
-   */
-  readonly plugIns?: PlugIns;
   /**
    * History kept (fetches and versions older than this are pruned, except the versions still needed).
    * @default 30 days
@@ -93,19 +89,22 @@ export function checkServiceConfig(options: Pick<ServiceOptions, 'host' | 'port'
   }
 }
 
+/** What the workers of one process share. */
+interface WorkerDependencies {
+  /** The SSRF-guarded fetch: every hop of every retrieval goes through it. */
+  readonly fetch: GuardedFetch;
+  readonly database: Database;
+  readonly now: () => number;
+}
+
 function startWorkers(
   count: number,
-  database: Database,
-  plugIns: PlugIns,
-  deps: PlugInDependencies,
+  deps: WorkerDependencies,
   log: (line: string) => void,
   retentionMs: number | undefined,
 ): Worker[] {
-  const createRetrieval = plugIns.createRetrieval;
-  if (!createRetrieval || count === 0) return [];
-  const retrieve = createRetrieval(deps);
-  const analyze = plugIns.createAnalyzer?.(deps);
-  const scheduleNext = plugIns.createScheduler?.(deps);
+  if (count === 0) return [];
+  const { database } = deps;
   const onNewVersion = createAlertHook(log);
   let lastDiscovery = Number.NEGATIVE_INFINITY;
   return Array.from({ length: count }, (_, i) => {
@@ -132,9 +131,7 @@ function startWorkers(
       },
       db: database.db,
       dialect: database.dialect,
-      retrieve,
-      ...(analyze ? { analyze } : {}),
-      ...(scheduleNext ? { scheduleNext } : {}),
+      retrieve: workerRetrieval(deps.fetch, deps.now),
       now: deps.now,
       ...(retentionMs === undefined ? {} : { retentionMs }),
       onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
@@ -148,17 +145,15 @@ function startWorkers(
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   checkServiceConfig(options);
   const log = options.log ?? ((line: string) => console.error(line));
-  const plugIns = options.plugIns ?? builtInPlugIns;
   const database = await openDatabase(options.database);
   const fetch: GuardedFetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
   const now = Date.now;
-  const deps: PlugInDependencies = { fetch, database, now };
+  const deps: WorkerDependencies = { fetch, database, now };
   let workers: Worker[] = [];
   let app: FastifyInstance | undefined;
   try {
     // SQLite: the workers share this process's one connection (better-sqlite3 is synchronous; see the package README).
-    workers = startWorkers(options.workers ?? 1, database, plugIns, deps, log, options.retentionMs);
-    const resolvePolicy = plugIns.createPolicyResolver?.(deps);
+    workers = startWorkers(options.workers ?? 1, deps, log, options.retentionMs);
     app = await buildApp({
       database,
       token: options.token,
@@ -167,17 +162,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       onFilesDue: () => {
         for (const worker of workers) worker.wake();
       },
-      ...(resolvePolicy ? { resolvePolicy } : {}),
+      resolvePolicy: createPolicyResolver(database.db),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
     });
     const address = await app.listen({ host: options.host, port: options.port });
-    if (!plugIns.createRetrieval) {
-      log(
-        'note: no robots.txt retrieval is configured (plugIns.createRetrieval), so no files are fetched (API and storage run)',
-      );
-    }
     const service: RunningService = {
       url: address,
       app,
@@ -220,17 +210,11 @@ export interface WorkersOptions extends FetchingOptions {
 
 /** Fetch workers without the API; they share the configured database with the service and other workers. */
 export async function runWorkers(options: WorkersOptions): Promise<{ close(): Promise<void> }> {
-  const plugIns = options.plugIns ?? builtInPlugIns;
-  if (!plugIns.createRetrieval) {
-    throw new ServiceConfigError(
-      'no robots.txt retrieval is configured (plugIns.createRetrieval), so there is nothing for a worker to run',
-    );
-  }
   const log = options.log ?? ((line: string) => console.error(line));
   const database = await openDatabase(options.database);
   const fetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
   const deps = { fetch, database, now: Date.now };
-  const workers = startWorkers(options.count ?? 1, database, plugIns, deps, log, options.retentionMs);
+  const workers = startWorkers(options.count ?? 1, deps, log, options.retentionMs);
   return {
     async close() {
       await Promise.all(workers.map((w) => w.stop()));

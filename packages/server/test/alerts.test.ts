@@ -15,7 +15,7 @@ import { type Database, openDatabase } from '../src/db/connect.js';
 import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
@@ -74,12 +74,10 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       clock = new ManualClock(100 * DAY);
       fetch = createGuardedFetch({ allowPrivate: true });
       log = [];
-      const deps: PlugInDependencies = { fetch, database, now: clock.now };
       worker = new Worker({
         db: database.db,
         dialect: database.dialect,
-        retrieve: builtInPlugIns.createRetrieval!(deps),
-        analyze: builtInPlugIns.createAnalyzer!(deps),
+        retrieve: workerRetrieval(fetch, clock.now),
         onNewVersion: createAlertHook((line) => log.push(line)),
         now: clock.now,
       });

@@ -9,10 +9,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { parsePropertyInput } from '../src/api/property-input.js';
 import type { Database } from '../src/db/connect.js';
+import { createPolicyResolver } from '../src/db/history.js';
 import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
@@ -44,17 +45,13 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       database = await openTestDatabase(target);
       clock = new ManualClock(100 * DAY);
       fetch = createGuardedFetch({ allowPrivate: true });
-      const deps: PlugInDependencies = { fetch, database, now: clock.now };
-      const p = builtInPlugIns;
       worker = new Worker({
         db: database.db,
         dialect: database.dialect,
-        retrieve: p.createRetrieval!(deps),
-        analyze: p.createAnalyzer!(deps),
-        scheduleNext: p.createScheduler!(deps),
+        retrieve: workerRetrieval(fetch, clock.now),
         now: clock.now,
       });
-      app = await buildApp({ database, now: clock.now, resolvePolicy: p.createPolicyResolver!(deps) });
+      app = await buildApp({ database, now: clock.now, resolvePolicy: createPolicyResolver(database.db) });
       origin = await startOrigin({ status: 200, body: 'User-agent: *\nDisallow: /private\n' });
       const property = await createProperty(
         database.db,
@@ -264,7 +261,7 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         const strictWorker = new Worker({
           db: database.db,
           dialect: database.dialect,
-          retrieve: builtInPlugIns.createRetrieval!({ fetch: strict, database, now: clock.now }),
+          retrieve: workerRetrieval(strict, clock.now),
           now: clock.now,
         });
         expect(await strictWorker.runUntilIdle()).toBe(1);

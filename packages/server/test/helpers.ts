@@ -1,13 +1,13 @@
+import { contentHash, type FetchRow } from '../src/db/rows.js';
 import type { FetchOutcome } from '../src/db/schema.js';
-import type { RetrievalResult } from '../src/monitor/retrieval.js';
 
 const encoder = new TextEncoder();
 
-/** A retrieval result for tests: `fetched` with `body`, or another outcome. */
+/** A fetch row for tests: `fetched` with `body`, or another outcome. */
 export function resultOf(
   outcome: FetchOutcome,
   options: { body?: string | Uint8Array; at?: number; status?: number; headers?: Record<string, string> } = {},
-): RetrievalResult {
+): FetchRow {
   const at = options.at ?? 1_000;
   const body =
     outcome === 'fetched'
@@ -21,6 +21,7 @@ export function resultOf(
     finishedAt: at + 5,
     httpStatus: options.status ?? (outcome === 'fetched' ? 200 : outcome === 'not-found' ? 404 : 503),
     body,
+    bodyHash: body === null ? null : contentHash(body),
     headers: options.headers ?? { 'content-type': 'text/plain' },
     redirects: [],
     finalUrl: outcome === 'fetched' ? 'https://example.com/robots.txt' : null,

@@ -5,15 +5,16 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parsePropertyInput } from '../src/api/property-input.js';
+import { type ClaimedFile, claimDueFiles, requestRecrawl } from '../src/db/claim.js';
 import type { Database } from '../src/db/connect.js';
+import { acquireJobLease } from '../src/db/job-lease.js';
 import { migrateToLatest } from '../src/db/migrations.js';
 import { createProperty, deleteProperty, listProperties, PropertyExistsError } from '../src/db/properties.js';
+import { pruneHistory } from '../src/db/prune.js';
+import { recordFetch } from '../src/db/record-fetch.js';
 import { getFileReport, getVersion, listPropertyFiles, listVersions } from '../src/db/report.js';
-import { claimDueFiles, requestRecrawl } from '../src/monitor/claim.js';
-import { acquireJobLease } from '../src/monitor/job-lease.js';
-import { pruneHistory } from '../src/monitor/prune.js';
-import { contentHash, recordFetch } from '../src/monitor/record-fetch.js';
-import type { ClaimedFile } from '../src/monitor/retrieval.js';
+import { contentHash } from '../src/db/rows.js';
+
 import { openTestDatabase, testDatabases } from './databases.js';
 import { resultOf } from './helpers.js';
 

@@ -12,7 +12,7 @@ import type { Database } from '../src/db/connect.js';
 import { createProperty } from '../src/db/properties.js';
 import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { builtInPlugIns, type PlugInDependencies } from '../src/plug-ins.js';
+import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { discoverDueProperty } from '../src/tester/discover-hosts.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/tester/impact.js';
 import { linesOf, resolveCrawlers, verdictOf } from '../src/tester/verdicts.js';
@@ -123,12 +123,10 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         { kind, name, hosts: [{ host: `127.0.0.1:${origin.port}`, source: 'property' }], schemes: ['http'] },
         clock.now(),
       );
-      const deps: PlugInDependencies = { fetch, database, now: clock.now };
       const worker = new Worker({
         db: database.db,
         dialect: database.dialect,
-        retrieve: builtInPlugIns.createRetrieval!(deps),
-        analyze: builtInPlugIns.createAnalyzer!(deps),
+        retrieve: workerRetrieval(fetch, clock.now),
         now: clock.now,
       });
       const fetchNow = async () => {
@@ -443,7 +441,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         const worker = new Worker({
           db: database.db,
           dialect: database.dialect,
-          retrieve: builtInPlugIns.createRetrieval!({ fetch, database, now: clock.now }),
+          retrieve: workerRetrieval(fetch, clock.now),
           now: clock.now,
         });
         expect(await worker.runUntilIdle()).toBe(2);

@@ -6,12 +6,12 @@
  * file are covered by the kill -9 test.
  */
 
+import type { RetrievalResult } from 'robotskit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { claimDueFiles } from '../src/db/claim.js';
 import type { DatabaseConfig } from '../src/db/config.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
-import { claimDueFiles } from '../src/monitor/claim.js';
-import type { RetrievalResult, RobotsRetrieval } from '../src/monitor/retrieval.js';
-import { Worker } from '../src/monitor/worker.js';
+import { type RobotsRetrieval, Worker } from '../src/monitor/worker.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 
@@ -49,15 +49,28 @@ function countingRetrieval(clock: ManualClock, calls: Map<number, number>, cycle
     await new Promise((resolve) => setImmediate(resolve));
     const body = new TextEncoder().encode(`User-agent: *\nDisallow: /cycle-${cycle.n}/${file.id}\n`);
     const result: RetrievalResult = {
-      outcome: 'fetched',
-      startedAt: clock.now(),
-      finishedAt: clock.now(),
-      httpStatus: 200,
-      body,
-      headers: { 'content-type': 'text/plain' },
-      redirects: [],
+      origin: new URL(file.url).origin,
+      robotsUrl: file.url,
       finalUrl: file.url,
+      outcome: 'rules',
+      status: 200,
+      redirects: [],
+      headers: {
+        cacheControl: null,
+        contentType: 'text/plain',
+        retryAfter: null,
+        lastModified: null,
+        etag: null,
+        contentLength: null,
+        date: null,
+      },
+      body,
+      size: body.byteLength,
+      truncated: false,
+      html: false,
       error: null,
+      fetchedAt: clock.now(),
+      timings: { headersMs: 0, totalMs: 0 },
     };
     return result;
   };
@@ -226,7 +239,8 @@ describe.each(testDatabases)('workers on $dialect', (target) => {
           .selectAll()
           .where('id', '=', id!)
           .executeTakeFirstOrThrow();
-        expect(file).toMatchObject({ consecutive_failures: 1, next_fetch_at: clock.now() + 5 * 60_000 });
+        // The engine's refresh schedule: a first failure is retried after 10 minutes.
+        expect(file).toMatchObject({ consecutive_failures: 1, next_fetch_at: clock.now() + 10 * 60_000 });
         const fetch = await database!.db.selectFrom('fetches').selectAll().executeTakeFirstOrThrow();
         expect(fetch).toMatchObject({
           outcome: 'error',

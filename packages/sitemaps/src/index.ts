@@ -12,22 +12,8 @@
  */
 
 export { SITEMAP_DIAGNOSTIC_CODES, SITEMAP_DIAGNOSTIC_SEVERITY } from './diagnostics.js';
-export { DEFAULT_SITEMAP_USER_AGENT } from './fetch.js';
 export { ATOM_NS, SITEMAP_NS } from './parse/xml.js';
 export { type SiteSitemapEvent, type SiteSitemaps, sitemapsOf, sitePageUrls, siteSitemaps } from './site.js';
-export type {
-  ChangeFreq,
-  SitemapDiagnostic,
-  SitemapDiagnosticCode,
-  SitemapEntry,
-  SitemapEvent,
-  SitemapFormat,
-  SitemapOptions,
-  SitemapReport,
-  SitemapScope,
-  SitemapSeverity,
-  SitemapTimeouts,
-  WalkSummary,
-} from './types.js';
+export type * from './types.js';
 export { isW3cDatetime } from './validate.js';
-export { readSitemaps, SITEMAP_LIMITS } from './walk.js';
+export { DEFAULT_SITEMAP_USER_AGENT, readSitemaps, SITEMAP_LIMITS } from './walk.js';

@@ -5,9 +5,10 @@
  * the URLs of the sitemaps already seen (for loop and duplicate detection) and those waiting to be read.
  */
 
+import { type FetchLike, httpGet, resolveFetch } from 'robotskit';
 import { type BodyState, uncompressed } from './body.js';
 import { SITEMAP_DIAGNOSTIC_SEVERITY } from './diagnostics.js';
-import { DEFAULT_SITEMAP_USER_AGENT, FileDeadline, openSitemap, resolveFetch } from './fetch.js';
+
 import type { ContentParser, RawItem } from './parse/items.js';
 import { createTextParser } from './parse/text.js';
 import { ATOM_NS, createXmlParser, SITEMAP_NS } from './parse/xml.js';
@@ -36,6 +37,9 @@ import {
   type ScopeRule,
 } from './validate.js';
 
+/** The User-Agent sent when the caller names none. */
+export const DEFAULT_SITEMAP_USER_AGENT = 'robotskit-sitemaps/0.1 (sitemap reader)';
+
 /** The protocol's limits and the walk's defaults. */
 export const SITEMAP_LIMITS = {
   /** 50 MB (52,428,800 bytes) uncompressed per file. */
@@ -50,7 +54,7 @@ export const SITEMAP_LIMITS = {
 } as const;
 
 interface Config {
-  readonly fetch: ReturnType<typeof resolveFetch>;
+  readonly fetch: FetchLike;
   readonly headers: Record<string, string>;
   readonly headersMs: number;
   readonly idleMs: number;
@@ -332,20 +336,15 @@ async function* readOne(
   seen.add(selfKey);
   const rule: ScopeRule = { scope: cfg.scope, origin: self.origin, directory: directoryOf(self), allowed: cfg.allowed };
 
-  const deadline = new FileDeadline(cfg.totalMs, cfg.signal);
-  let cancel: (() => void) | null = null;
+  let close: (() => void) | null = null;
   try {
-    const opened = await openSitemap(
-      self.href,
-      {
-        fetch: cfg.fetch,
-        headers: cfg.headers,
-        maxRedirects: cfg.maxRedirects,
-        headersMs: cfg.headersMs,
-        idleMs: cfg.idleMs,
-      },
-      deadline,
-    );
+    const opened = await httpGet(self.href, {
+      fetch: cfg.fetch,
+      headers: cfg.headers,
+      maxRedirects: cfg.maxRedirects,
+      timeouts: { headers: cfg.headersMs, idle: cfg.idleMs, total: cfg.totalMs },
+      ...(cfg.signal ? { signal: cfg.signal } : {}),
+    });
     finalUrl = opened.finalUrl;
     status = opened.status;
     if (!opened.ok) {
@@ -356,7 +355,7 @@ async function* readOne(
       yield report();
       return;
     }
-    cancel = opened.cancel;
+    close = opened.close;
 
     const items: RawItem[] = [];
     const push = (item: RawItem) => items.push(item);
@@ -593,8 +592,7 @@ async function* readOne(
       );
     }
   } finally {
-    cancel?.();
-    deadline.dispose();
+    close?.();
   }
   yield report();
 }

@@ -2,9 +2,9 @@
  * Both verdicts for one URL: Google's (RFC 9309) and a 1994-convention crawler's, each with the lines that decided.
  */
 
-import { type CrawlerInput, type ParseOptions, parseRobotsTxt, RobotsTxt } from '../model/robots-txt.js';
 import type { Explanation } from '../model/types.js';
 import type { RobotsInput } from '../parse/input.js';
+import { type CrawlerInput, type ParseOptions, parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 
 /** The two readings of one URL. */
 export interface DialectComparison {

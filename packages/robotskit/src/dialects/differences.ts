@@ -4,9 +4,9 @@
  */
 
 import { CRAWLERS } from '../crawlers/catalogue.js';
-import { type ParseOptions, parseRobotsTxt, RobotsTxt } from '../model/robots-txt.js';
 import type { Range, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
 import type { RobotsInput } from '../parse/input.js';
+import { type ParseOptions, parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { isValidProductToken } from '../url/user-agent.js';
 
 /** What reads differently. */
@@ -387,7 +387,7 @@ class Finder {
  * robots.txt differently, in file order: blank lines inside groups, merged groups, wildcards, `$`, rule order,
  * escapes, user-agent matching, lines only Google's leniency accepts. Each difference says where (lines and offsets)
  * and what each reading does, in words. A file with no difference may still get different verdicts only through the
- * legacy dialect's documented corner cases (see `src/dialects/legacy.ts`).
+ * legacy dialect's documented corner cases (see `src/match/legacy.ts`).
  *
  * @param input A parsed file (in either dialect) or the text or bytes of one.
  * @param options Parse options when `input` is not parsed yet (`dialect` is ignored).

@@ -3,10 +3,10 @@
  * crawler embeds so it does not have to write the fetch, cache and failure handling around a parser itself.
  */
 
-import type { DialectName } from '../dialects/dialect.js';
-import type { CrawlerInput, RobotsTxt } from '../model/robots-txt.js';
-import { parseRobotsTxt } from '../model/robots-txt.js';
+import type { DialectName } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
+import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
+import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import {
   type AvailabilityOptions,

@@ -3,7 +3,7 @@
  * crawlers honour. It is read from the groups that apply to the crawler, like the rules.
  */
 
-import type { CrawlerInput, RobotsTxt } from '../model/robots-txt.js';
+import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 
 const SECONDS = /^\d+(?:\.\d+)?$|^\.\d+$/;
 

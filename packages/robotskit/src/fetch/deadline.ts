@@ -1,10 +1,15 @@
 /**
- * Timeouts for one retrieval that hold even when the injected `fetch` ignores its `AbortSignal`.
+ * Timeouts for one retrieval that hold even when the injected `fetch` ignores its `AbortSignal`. The engine's one
+ * deadline: `fetchRobotsTxt` and `httpGet` (and through it the sitemaps package) use it.
  *
  * Every await of the retrieval goes through {@link Deadline.step}, which races the awaited promise against a per-step
  * timer, the total timer and the caller's signal. When one fires, the retrieval's `AbortController` is aborted (so a
  * cooperative fetch releases its socket) and the step rejects with a {@link Stop} at once, without waiting for the
  * fetch to notice: a hostile server or a non-cooperative fetch can never make a retrieval hang.
+ *
+ * The total counts either all the time since the start (`elapsed`, for a retrieval read in one go) or only the time
+ * spent waiting in steps (`waiting`): a stream read at its consumer's pace pauses the clock between steps, so a slow
+ * consumer cannot make a healthy server look slow.
  */
 
 import type { RetrievalError } from './types.js';
@@ -27,6 +32,18 @@ export function timer(callback: () => void, ms: number): ReturnType<typeof setTi
   return setTimeout(callback, Math.min(ms, MAX_TIMER_MS));
 }
 
+/** How a {@link Deadline}'s total is counted and reported. */
+export interface TotalTimeout {
+  readonly ms: number;
+  /**
+   * `elapsed`: all the time since the deadline was made; `waiting`: only the time spent in steps.
+   * @default 'elapsed'
+   */
+  readonly counts?: 'elapsed' | 'waiting';
+  /** The timeout's message. */
+  readonly message: string;
+}
+
 /** The timers and the caller's signal of one retrieval; see the module comment. */
 export class Deadline {
   /** Why the retrieval was stopped; null while it runs. */
@@ -35,14 +52,21 @@ export class Deadline {
   private rejectStopped: (stop: Stop) => void = ignore;
   private totalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onAbort: () => void;
+  private readonly total: TotalTimeout;
+  /** Time spent in steps so far (`waiting` totals). */
+  private spent = 0;
 
   constructor(
     private readonly controller: AbortController,
-    totalMs: number,
+    total: number | TotalTimeout,
     private readonly signal: AbortSignal | undefined,
     /** Which phase the retrieval is in, for the error a timer reports. */
     private readonly phase: () => 'request' | 'body',
   ) {
+    this.total =
+      typeof total === 'number'
+        ? { ms: total, message: `robots.txt retrieval not finished within ${total} ms (total timeout)` }
+        : total;
     this.stopped = new Promise<never>((_, reject) => {
       this.rejectStopped = reject;
     });
@@ -54,18 +78,17 @@ export class Deadline {
       if (signal.aborted) this.onAbort();
       else signal.addEventListener('abort', this.onAbort, { once: true });
     }
-    if (this.reason === null) {
+    if (this.reason === null && this.total.counts !== 'waiting') {
       this.totalTimer = timer(
-        () =>
-          this.stop({
-            kind: 'timeout',
-            message: `robots.txt retrieval not finished within ${totalMs} ms (total timeout)`,
-            phase: this.phase(),
-            code: null,
-          }),
-        totalMs,
+        () => this.stop({ kind: 'timeout', message: this.total.message, phase: this.phase(), code: null }),
+        this.total.ms,
       );
     }
+  }
+
+  /** The signal a cooperative `fetch` is given; aborted when the deadline stops. */
+  get abortSignal(): AbortSignal {
+    return this.controller.signal;
   }
 
   /** Ends the retrieval with `error` (the first reason wins). */
@@ -85,12 +108,19 @@ export class Deadline {
     // The losing promise may reject later (an aborted fetch does); that rejection is expected and handled here.
     promise.catch(ignore);
     if (this.reason !== null) throw new Stop(this.reason);
+    const waiting = this.total.counts === 'waiting';
+    const budget = waiting ? this.total.ms - this.spent : Number.POSITIVE_INFINITY;
+    const message = budget <= stepMs ? this.total.message : `${what} within ${stepMs} ms`;
+    const started = waiting ? Date.now() : 0;
     let stepTimer: ReturnType<typeof setTimeout> | undefined;
     const stepTimeout = new Promise<never>((_, reject) => {
-      stepTimer = timer(() => {
-        this.stop({ kind: 'timeout', message: `${what} within ${stepMs} ms`, phase: this.phase(), code: null });
-        reject(new Stop(this.reason!));
-      }, stepMs);
+      stepTimer = timer(
+        () => {
+          this.stop({ kind: 'timeout', message, phase: this.phase(), code: null });
+          reject(new Stop(this.reason!));
+        },
+        Math.max(0, Math.min(stepMs, budget)),
+      );
     });
     try {
       return await Promise.race([promise, stepTimeout, this.stopped]);
@@ -100,6 +130,7 @@ export class Deadline {
       throw error;
     } finally {
       clearTimeout(stepTimer);
+      if (waiting) this.spent += Date.now() - started;
     }
   }
 

@@ -4,12 +4,12 @@
  * timeouts that cannot be defeated, and every outcome classified as `rules`, `allow-all` or `disallow-all`.
  */
 
+import { isHtmlContentType, looksLikeHtml } from '../parse/html.js';
 import { DEFAULT_MAX_BYTES } from '../parse/input.js';
 import { originOf } from '../url/origin.js';
 import { readBody } from './body.js';
-import { Deadline, Stop } from './deadline.js';
-import { classifyFetchError } from './errors.js';
-import { isHtmlContentType, looksLikeHtml } from './html.js';
+import { Deadline } from './deadline.js';
+import { cancelBody, followRedirects, resolveFetch } from './transport.js';
 import {
   type Clock,
   type FetchLike,
@@ -130,46 +130,11 @@ function headersOf(response: FetchResponseLike): RetrievalHeaders {
   };
 }
 
-function cancelBody(response: FetchResponseLike): void {
-  try {
-    response.body?.cancel().catch(() => {});
-  } catch {
-    // Already locked or closed: nothing to release.
-  }
-}
-
-/** The next URL of a redirect, or the reason it cannot be followed. */
-function redirectTarget(location: string | null, base: string, status: number): { url: string } | RetrievalError {
-  const fail = (message: string): RetrievalError => ({ kind: 'invalid-url', message, phase: 'request', code: null });
-  if (location === null || location.trim() === '') return fail(`redirect ${status} without a Location header`);
-  let next: URL;
-  try {
-    next = new URL(location, base);
-  } catch {
-    return fail(`redirect ${status} to an unparseable Location: ${JSON.stringify(location.slice(0, 200))}`);
-  }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    return fail(`redirect ${status} to an unsupported scheme: ${JSON.stringify(next.href.slice(0, 200))}`);
-  }
-  next.hash = '';
-  return { url: next.href };
-}
-
 /** How an HTTP status is read (2xx and 3xx are handled before). */
 function outcomeOfStatus(status: number): RetrievalOutcome | null {
   if (status === 429 || (status >= 500 && status <= 599)) return 'disallow-all';
   if (status >= 400 && status <= 499) return 'allow-all';
   return null;
-}
-
-function resolveFetch(fetchImpl: FetchLike | undefined): FetchLike {
-  if (fetchImpl !== undefined) {
-    if (typeof fetchImpl !== 'function') throw new TypeError('options.fetch must be a function');
-    return fetchImpl;
-  }
-  const global = (globalThis as { fetch?: unknown }).fetch;
-  if (typeof global !== 'function') throw new TypeError('no global fetch in this runtime: pass options.fetch');
-  return (url, init) => (global as FetchLike)(url, init);
 }
 
 /**
@@ -262,64 +227,35 @@ export async function fetchRobotsTxt(
   };
 
   try {
-    const visited = new Set([url]);
-    const request = (redirect: 'manual' | 'follow') =>
-      deadline.step(
-        Promise.resolve().then(() =>
-          fetchImpl(url, { method: 'GET', headers: requestHeaders, redirect, signal: controller.signal }),
-        ),
+    const followed = await followRedirects(
+      robotsUrl,
+      {
+        fetch: fetchImpl,
+        headers: requestHeaders,
+        maxRedirects,
         headersMs,
-        `no response headers from ${url}`,
-      );
-    for (;;) {
-      // A hop that fails reports no status: the previous hop's redirect is not the answer.
-      response = null;
+        onHeaders: () => {
+          headersAt = clock.now();
+        },
+      },
+      deadline,
+    );
+    url = followed.url;
+    redirects.push(...followed.redirects);
+    response = followed.response;
+    if (response === null) {
       headersAt = null;
-      let current: FetchResponseLike | null = null;
-      try {
-        current = await request('manual');
-        if (current.type === 'opaqueredirect') {
-          cancelBody(current);
-          current = await request('follow');
-          const landed = typeof current.url === 'string' && current.url !== '' ? current.url : url;
-          redirects.push({ url, status: null, location: landed });
-          url = landed;
-        }
-      } catch (e) {
-        return finish('disallow-all', e instanceof Stop ? e.error : classifyFetchError(e, 'request'));
-      }
-      response = current;
-      headersAt = clock.now();
-      const status = response.status;
-      if (status >= 300 && status <= 399) {
-        cancelBody(response);
-        const target = redirectTarget(response.headers.get('location'), url, status);
-        if (!('url' in target)) {
-          redirects.push({ url, status, location: null });
-          return finish('allow-all', target);
-        }
-        redirects.push({ url, status, location: target.url });
-        if (visited.has(target.url)) {
-          return finish('allow-all', {
-            kind: 'redirect-loop',
-            message: `redirect loop: ${target.url} was already requested`,
-            phase: 'request',
-            code: null,
-          });
-        }
-        if (redirects.length > maxRedirects) {
-          return finish('allow-all', {
-            kind: 'too-many-redirects',
-            message: `more than ${maxRedirects} redirects; treated as no robots.txt`,
-            phase: 'request',
-            code: null,
-          });
-        }
-        visited.add(target.url);
-        url = target.url;
-        continue;
-      }
-      break;
+      return finish('disallow-all', followed.error);
+    }
+    if (followed.error !== null) {
+      const error = followed.error;
+      // A redirect that cannot be followed means "no robots.txt", as Google reads it.
+      return finish(
+        'allow-all',
+        error.kind === 'too-many-redirects'
+          ? { ...error, message: `${error.message}; treated as no robots.txt` }
+          : error,
+      );
     }
 
     const status = response.status;

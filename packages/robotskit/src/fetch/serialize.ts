@@ -4,7 +4,7 @@
  * can store `body` as it is and skip this.
  */
 
-import { type ParseOptions, parseRobotsTxt, type RobotsTxt } from '../model/robots-txt.js';
+import { type ParseOptions, parseRobotsTxt, type RobotsTxt } from '../robots-txt/robots-txt.js';
 import {
   RETRIEVAL_ERROR_KINDS,
   type RedirectHop,

@@ -3,11 +3,11 @@
  * its own units, and analyses shared between rules, each computed on first use.
  */
 
-import { type RobotsTxt, sourceOf } from '../model/robots-txt.js';
 import type { SourceText } from '../model/source-text.js';
 import type { Range, RobotsRecord } from '../model/types.js';
+import { type CharCodes, LineCounter } from '../parse/line-counter.js';
 import { isAsciiSpace, MAX_LINE_BYTES } from '../parse/lines.js';
-import { type CharCodes, LineCounter } from './line-counter.js';
+import { type RobotsTxt, sourceOf } from '../robots-txt/robots-txt.js';
 import type { LintContext, Report, SharedAnalysis } from './rule.js';
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });

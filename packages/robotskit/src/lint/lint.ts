@@ -2,8 +2,8 @@
  * `lint()`: runs every rule over a parsed file and turns what they report into diagnostics with line and column.
  */
 
-import { parseRobotsTxt, RobotsTxt } from '../model/robots-txt.js';
 import type { RobotsInput } from '../parse/input.js';
+import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { LintFile } from './context.js';
 import type { LintRule, Report } from './rule.js';
 import * as registry from './rules/index.js';

@@ -2,8 +2,8 @@
  * The shape of a lint rule: one rule per file under `rules/`, registered by one line in `rules/index.ts`.
  */
 
-import type { RobotsTxt } from '../model/robots-txt.js';
 import type { Range, RobotsRecord } from '../model/types.js';
+import type { RobotsTxt } from '../robots-txt/robots-txt.js';
 import type { Fix, Severity } from './types.js';
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const script = join(dirname(fileURLToPath(import.meta.url)), 'urllib_robotparser.py');
 
 /**
- * The deviations of the legacy dialect from urllib.robotparser (see src/dialects/legacy.ts). Each is a fix the
+ * The deviations of the legacy dialect from urllib.robotparser (see src/match/legacy.ts). Each is a fix the
  * Python side can apply so that urllib reads the input as the legacy dialect does on that point.
  */
 export const DEVIATIONS = [

@@ -42,6 +42,8 @@ export interface VersionSnapshot {
   readonly contentType: string | null;
   /** Why a failed fetch failed, in words (from the fetch row), when known. */
   readonly errorMessage?: string | null;
+  /** The body already parsed, when the caller has it (the worker parses each fetched body once). */
+  readonly robots?: RobotsTxt;
 }
 
 /** An alert found. */
@@ -82,7 +84,7 @@ function isHtml(v: VersionSnapshot): boolean {
 
 function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   if (v === null) return null;
-  if (v.outcome === 'fetched') return parseRobotsTxt(v.body ?? new Uint8Array());
+  if (v.outcome === 'fetched') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
   if (v.outcome === 'not-found') return parseRobotsTxt('');
   return null;
 }

@@ -5,7 +5,7 @@
  */
 
 import { structuredPatch } from 'diff';
-import type { StoredDiagnostic } from '../engine/analyzer.js';
+import type { StoredDiagnostic } from '../db/rows.js';
 
 /** One line of a hunk. */
 export interface DiffLine {

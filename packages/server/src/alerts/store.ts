@@ -4,70 +4,16 @@
  */
 
 import type { Kysely } from 'kysely';
+import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../db/alerts.js';
+import type { NewVersionHook } from '../db/record-fetch.js';
+import { getVersion, propertiesOfFile, type StoredVersion, versionBefore } from '../db/report.js';
+import { headersFromJson } from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
-import { headersFromJson } from '../engine/observation.js';
-import type { NewVersionHook } from '../monitor/record-fetch.js';
 import { type DetectedAlert, detectAlerts, type VersionSnapshot } from './detect.js';
 import { lineDiff } from './diff.js';
 
 /** A version with its body, lint results and the error of the fetch that saw it first. */
-export interface LoadedVersion {
-  readonly id: number;
-  readonly file_id: number;
-  readonly fetched_at: number;
-  readonly outcome: VersionSnapshot['outcome'];
-  readonly http_status: number | null;
-  readonly headers_json: string;
-  readonly content: Uint8Array | null;
-  readonly lint_errors: number | null;
-  readonly lint_warnings: number | null;
-  readonly lint_json: string | null;
-  readonly error_message: string | null;
-}
-
-/** One version with what the diff and the alerts need, or undefined. */
-export async function loadVersion(db: Kysely<Schema>, id: number): Promise<LoadedVersion | undefined> {
-  const row = await db
-    .selectFrom('versions as v')
-    .leftJoin('bodies as b', 'b.hash', 'v.body_hash')
-    .leftJoin('fetches as f', 'f.id', 'v.fetch_id')
-    .select([
-      'v.id',
-      'v.file_id',
-      'v.fetched_at',
-      'v.outcome',
-      'v.http_status',
-      'v.headers_json',
-      'b.content',
-      'b.lint_errors',
-      'b.lint_warnings',
-      'b.lint_json',
-      'f.error_message',
-    ])
-    .where('v.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return { ...row, id: Number(row.id), content: row.content ?? null };
-}
-
-/** The newest version of the file before `versionId`, optionally only good ones (not failures). */
-export async function versionBefore(
-  db: Kysely<Schema>,
-  fileId: number,
-  versionId: number,
-  goodOnly = false,
-): Promise<number | null> {
-  let query = db
-    .selectFrom('versions')
-    .select('id')
-    .where('file_id', '=', fileId)
-    .where('id', '<', versionId)
-    .orderBy('id', 'desc')
-    .limit(1);
-  if (goodOnly) query = query.where('outcome', '!=', 'error');
-  const row = await query.executeTakeFirst();
-  return row ? Number(row.id) : null;
-}
+export type LoadedVersion = StoredVersion;
 
 export function snapshotOf(v: LoadedVersion): VersionSnapshot {
   return {
@@ -101,81 +47,70 @@ export interface CreatedAlert extends DetectedAlert {
  */
 export async function createAlertsForVersion(
   trx: Kysely<Schema>,
-  input: { readonly fileId: number; readonly versionId: number; readonly now: number },
+  input: {
+    readonly fileId: number;
+    readonly versionId: number;
+    readonly now: number;
+    /** The new version, when the caller has it in hand (the worker does); else it is read. */
+    readonly version?: VersionSnapshot;
+  },
 ): Promise<CreatedAlert[]> {
   const { fileId, versionId, now } = input;
-  const file = await trx.selectFrom('robots_files').select('url').where('id', '=', fileId).executeTakeFirst();
-  const next = await loadVersion(trx, versionId);
-  if (!file || !next) return [];
+  const url = await fileUrl(trx, fileId);
+  const loaded = input.version ? undefined : await getVersion(trx, versionId);
+  const next = input.version ?? (loaded ? snapshotOf(loaded) : undefined);
+  if (url === undefined || !next) return [];
   const previousId = await versionBefore(trx, fileId, versionId);
   if (previousId === null) return [];
-  const previous = await loadVersion(trx, previousId);
+  const previous = await getVersion(trx, previousId);
   if (!previous) return [];
   const lastGoodId = previous.outcome === 'error' ? await versionBefore(trx, fileId, versionId, true) : previousId;
   const lastGood =
-    lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await loadVersion(trx, lastGoodId)) ?? null);
+    lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await getVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared.outcome === 'fetched' || next.outcome === 'fetched' ? lineDiff(textOf(compared), textOf(next)) : undefined;
-  const origin = new URL(file.url).origin;
+    compared.outcome === 'fetched' || next.outcome === 'fetched'
+      ? lineDiff(textOf(compared), next.body === null ? '' : decoder.decode(next.body))
+      : undefined;
+  const origin = new URL(url).origin;
   const detected = detectAlerts(
     origin,
-    snapshotOf(next),
+    next,
     snapshotOf(previous),
     lastGood ? snapshotOf(lastGood) : null,
     changes ? { added: changes.added, removed: changes.removed } : undefined,
   );
   if (detected.length === 0) return [];
 
-  const propertyIds = (
-    await trx
-      .selectFrom('host_files as hf')
-      .innerJoin('hosts as h', 'h.id', 'hf.host_id')
-      .select('h.property_id')
-      .distinct()
-      .where('hf.file_id', '=', fileId)
-      .execute()
-  ).map((r) => Number(r.property_id));
-  const webhooks = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'property_id', 'kinds_json'])
-    .where('disabled_at', 'is', null)
-    .execute();
+  const propertyIds = (await propertiesOfFile(trx, fileId)).map((p) => Number(p.id));
+  const webhooks = await activeWebhooks(trx);
 
   const created: CreatedAlert[] = [];
   for (const a of detected) {
     const againstId = a.kind === 'file-unreachable' || a.kind === 'file-recovered' ? previous.id : compared.id;
     const diffUrl = `/api/versions/${versionId}/diff?against=${againstId}`;
-    const row = await trx
-      .insertInto('alerts')
-      .values({
-        property_id: null,
-        file_id: fileId,
-        kind: a.kind,
-        severity: a.severity,
-        message: a.message,
-        details_json: JSON.stringify({ ...a.details, diffUrl }),
-        version_id: versionId,
-        previous_version_id: againstId,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const alertId = Number(row.id);
+    const alertId = await insertAlert(trx, {
+      property_id: null,
+      file_id: fileId,
+      kind: a.kind,
+      severity: a.severity,
+      message: a.message,
+      details_json: JSON.stringify({ ...a.details, diffUrl }),
+      version_id: versionId,
+      previous_version_id: againstId,
+      created_at: now,
+    });
     for (const hook of webhooks) {
       if (hook.property_id !== null && !propertyIds.includes(Number(hook.property_id))) continue;
       const kinds = hook.kinds_json === null ? null : (JSON.parse(hook.kinds_json) as string[]);
       if (kinds !== null && !kinds.includes(a.kind)) continue;
-      await trx
-        .insertInto('webhook_deliveries')
-        .values({ webhook_id: hook.id, alert_id: alertId, status: 'pending', attempts: 0, next_attempt_at: now })
-        .execute();
+      await queueDelivery(trx, hook.id, alertId, now);
     }
     created.push({
       ...a,
       id: alertId,
       fileId,
-      fileUrl: file.url,
+      fileUrl: url,
       versionId,
       previousVersionId: againstId,
       diffUrl,

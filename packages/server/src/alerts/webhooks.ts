@@ -1,16 +1,23 @@
 /**
- * Webhook deliveries: a queue in `webhook_deliveries`, claimed with a lease like fetches (PostgreSQL: `FOR UPDATE SKIP
- * LOCKED`; SQLite: an immediate transaction), so several workers never deliver one alert twice at the same time.
+ * Webhook deliveries: a queue in `webhook_deliveries` (its queries in `db/alerts.ts`), claimed with a lease like
+ * fetches, so several workers never deliver one alert twice at the same time.
  * Each delivery is an HTTP POST of the alert as JSON through the SSRF-guarded fetch (redirects are not followed: a
  * 3xx is a failure), signed with HMAC-SHA256 when the webhook has a secret. Failures are retried with a doubling
  * backoff (1 min, 2 min, 4 min … up to 6 h); after 8 attempts the delivery is marked failed.
  */
 
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import {
+  alertJsonOf,
+  type ClaimedDelivery,
+  claimDeliveries,
+  deliveryTarget,
+  finishDelivery,
+  getAlert,
+} from '../db/alerts.js';
 import type { DialectName } from '../db/config.js';
 import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 
 const MINUTE = 60_000;
@@ -69,81 +76,10 @@ export function retryDelayAfter(attempts: number): number {
   return Math.min(6 * 60 * MINUTE, MINUTE * 2 ** Math.min(attempts - 1, 20));
 }
 
-interface Claimed {
-  readonly id: number;
-  readonly webhook_id: number;
-  readonly alert_id: number;
-  readonly attempts: number;
-  readonly token: string;
-}
-
-/** Claims due deliveries for this worker. */
-export async function claimDeliveries(
-  db: Kysely<Schema>,
-  dialect: DialectName,
-  options: { owner: string; now: number; limit: number; leaseMs: number },
-): Promise<Claimed[]> {
-  const token = `${options.owner}:${randomUUID()}`;
-  return writeTransaction(db, dialect, async (trx) => {
-    let due = trx
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', options.now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', options.now)]))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(options.limit);
-    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((r) => r.id);
-    if (ids.length === 0) return [];
-    const rows = await trx
-      .updateTable('webhook_deliveries')
-      .set({ lease_owner: token, lease_expires_at: options.now + options.leaseMs })
-      .where('id', 'in', ids)
-      .returning(['id', 'webhook_id', 'alert_id', 'attempts'])
-      .execute();
-    return rows.map((r) => ({ ...r, id: Number(r.id), token }));
-  });
-}
-
 /** The JSON body sent for an alert. */
 export async function alertPayload(db: Kysely<Schema>, alertId: number): Promise<Record<string, unknown> | null> {
-  const row = await db
-    .selectFrom('alerts as a')
-    .leftJoin('robots_files as f', 'f.id', 'a.file_id')
-    .select([
-      'a.id',
-      'a.kind',
-      'a.severity',
-      'a.message',
-      'a.details_json',
-      'a.file_id',
-      'f.url',
-      'a.version_id',
-      'a.previous_version_id',
-      'a.created_at',
-    ])
-    .where('a.id', '=', alertId)
-    .executeTakeFirst();
-  if (!row) return null;
-  const details = row.details_json === null ? {} : (JSON.parse(row.details_json) as Record<string, unknown>);
-  return {
-    event: 'alert',
-    alert: {
-      id: Number(row.id),
-      kind: row.kind,
-      severity: row.severity,
-      message: row.message,
-      fileId: row.file_id,
-      fileUrl: row.url,
-      versionId: row.version_id,
-      previousVersionId: row.previous_version_id,
-      diffUrl: details.diffUrl ?? null,
-      details,
-      createdAt: new Date(Number(row.created_at)).toISOString(),
-    },
-  };
+  const row = await getAlert(db, alertId);
+  return row ? { event: 'alert', alert: alertJsonOf(row) } : null;
 }
 
 /** Claims due deliveries and attempts each once; returns the attempts made. */
@@ -167,12 +103,12 @@ export async function deliverDueWebhooks(
   return attempts;
 }
 
-async function deliverOne(db: Kysely<Schema>, claim: Claimed, options: DeliveryOptions): Promise<DeliveryAttempt> {
-  const hook = await db
-    .selectFrom('webhooks')
-    .select(['id', 'url', 'secret'])
-    .where('id', '=', claim.webhook_id)
-    .executeTakeFirst();
+async function deliverOne(
+  db: Kysely<Schema>,
+  claim: ClaimedDelivery,
+  options: DeliveryOptions,
+): Promise<DeliveryAttempt> {
+  const hook = await deliveryTarget(db, claim.webhook_id);
   const payload = await alertPayload(db, claim.alert_id);
   let error: string | null = null;
   if (!hook || !payload) {
@@ -204,20 +140,13 @@ async function deliverOne(db: Kysely<Schema>, claim: Claimed, options: DeliveryO
   const now = options.now();
   const status: DeliveryAttempt['status'] =
     error === null ? 'delivered' : !hook || attempts >= (options.maxAttempts ?? 8) ? 'failed' : 'pending';
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status,
-      attempts,
-      last_error: error,
-      delivered_at: error === null ? now : null,
-      next_attempt_at: status === 'pending' ? now + retryDelayAfter(attempts) : now,
-      lease_owner: null,
-      lease_expires_at: null,
-    })
-    .where('id', '=', claim.id)
-    .where('lease_owner', '=', claim.token)
-    .execute();
+  await finishDelivery(db, claim, {
+    status,
+    attempts,
+    last_error: error,
+    delivered_at: error === null ? now : null,
+    next_attempt_at: status === 'pending' ? now + retryDelayAfter(attempts) : now,
+  });
   return {
     deliveryId: claim.id,
     webhookId: claim.webhook_id,

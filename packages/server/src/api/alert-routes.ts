@@ -7,25 +7,18 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AlertKind } from '../alerts/detect.js';
 import { type LintResults, lineDiff, lintChanges } from '../alerts/diff.js';
-import { type LoadedVersion, loadVersion, textOf, versionBefore } from '../alerts/store.js';
+import { type LoadedVersion, textOf } from '../alerts/store.js';
+import { alertJsonOf, deleteWebhook, getWebhook, insertWebhook, listAlerts, listWebhookIds } from '../db/alerts.js';
 import { getProperty } from '../db/properties.js';
-import type { StoredDiagnostic } from '../engine/analyzer.js';
+import { getVersion, versionBefore } from '../db/report.js';
+import type { StoredDiagnostic } from '../db/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
-import { isoTime } from './json.js';
+import { isoTime, parseJson } from './json.js';
 import { Alert, AlertsQuery, CreateWebhookBody, DiffQuery, IdParams, VersionDiff, Webhook } from './schemas.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
-
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 function versionRef(v: LoadedVersion) {
   return {
@@ -70,24 +63,16 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
   const { db } = context.database;
 
   async function webhookJson(id: number) {
-    const hook = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    const hook = await getWebhook(db, id);
     if (!hook) return undefined;
-    const counts = await db
-      .selectFrom('webhook_deliveries')
-      .select(['status', (eb) => eb.fn.countAll().as('n')])
-      .where('webhook_id', '=', id)
-      .groupBy('status')
-      .execute();
-    const deliveries = { pending: 0, delivered: 0, failed: 0 };
-    for (const c of counts) deliveries[c.status] = Number(c.n);
     return {
-      id: Number(hook.id),
+      id: hook.id,
       url: hook.url,
       propertyId: hook.property_id === null ? null : Number(hook.property_id),
       kinds: parseJson<AlertKind[] | null>(hook.kinds_json, null),
       hasSecret: hook.secret !== null,
       createdAt: isoTime(hook.created_at),
-      deliveries,
+      deliveries: hook.deliveries,
     };
   }
 
@@ -103,61 +88,21 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     },
     async (request) => {
       const q = request.query;
-      let query = db
-        .selectFrom('alerts as a')
-        .leftJoin('robots_files as f', 'f.id', 'a.file_id')
-        .select([
-          'a.id',
-          'a.kind',
-          'a.severity',
-          'a.message',
-          'a.details_json',
-          'a.file_id',
-          'f.url',
-          'a.version_id',
-          'a.previous_version_id',
-          'a.created_at',
-        ])
-        .orderBy('a.id', 'desc')
-        .limit(q.limit ?? 100);
-      if (q.propertyId !== undefined) {
-        const propertyId = q.propertyId;
-        query = query.where('a.file_id', 'in', (eb) =>
-          eb
-            .selectFrom('host_files as hf')
-            .innerJoin('hosts as h', 'h.id', 'hf.host_id')
-            .select('hf.file_id')
-            .where('h.property_id', '=', propertyId),
-        );
-      }
-      if (q.fileId !== undefined) query = query.where('a.file_id', '=', q.fileId);
-      if (q.kind !== undefined) query = query.where('a.kind', '=', q.kind);
-      if (q.severity !== undefined) query = query.where('a.severity', '=', q.severity);
-      if (q.before !== undefined) query = query.where('a.id', '<', q.before);
+      let since: number | undefined;
       if (q.since !== undefined) {
-        const since = Date.parse(q.since);
+        since = Date.parse(q.since);
         if (Number.isNaN(since)) throw new ApiError(400, 'invalid-request', `since is not a date: ${q.since}`);
-        query = query.where('a.created_at', '>=', since);
       }
-      const rows = await query.execute();
-      return {
-        alerts: rows.map((r) => {
-          const details = parseJson<Record<string, unknown>>(r.details_json, {});
-          return {
-            id: Number(r.id),
-            kind: r.kind as AlertKind,
-            severity: r.severity,
-            message: r.message,
-            fileId: r.file_id === null ? null : Number(r.file_id),
-            fileUrl: r.url ?? null,
-            versionId: r.version_id === null ? null : Number(r.version_id),
-            previousVersionId: r.previous_version_id === null ? null : Number(r.previous_version_id),
-            diffUrl: typeof details.diffUrl === 'string' ? details.diffUrl : null,
-            details,
-            createdAt: isoTime(Number(r.created_at)),
-          };
-        }),
-      };
+      const rows = await listAlerts(db, {
+        limit: q.limit ?? 100,
+        ...(q.propertyId === undefined ? {} : { propertyId: q.propertyId }),
+        ...(q.fileId === undefined ? {} : { fileId: q.fileId }),
+        ...(q.kind === undefined ? {} : { kind: q.kind }),
+        ...(q.severity === undefined ? {} : { severity: q.severity }),
+        ...(q.before === undefined ? {} : { before: q.before }),
+        ...(since === undefined ? {} : { since }),
+      });
+      return { alerts: rows.map((r) => ({ ...alertJsonOf(r), kind: r.kind as AlertKind })) };
     },
   );
 
@@ -171,10 +116,9 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
       },
     },
     async () => {
-      const ids = await db.selectFrom('webhooks').select('id').orderBy('id').execute();
       const webhooks = [];
-      for (const { id } of ids) {
-        const json = await webhookJson(Number(id));
+      for (const id of await listWebhookIds(db)) {
+        const json = await webhookJson(id);
         if (json) webhooks.push(json);
       }
       return { webhooks };
@@ -198,20 +142,15 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
       if (body.propertyId !== undefined && !(await getProperty(db, body.propertyId))) {
         throw new ApiError(404, 'not-found', `no property with id ${body.propertyId}`);
       }
-      const row = await db
-        .insertInto('webhooks')
-        .values({
-          url,
-          secret: body.secret ?? null,
-          property_id: body.propertyId ?? null,
-          kinds_json: body.kinds === undefined ? null : JSON.stringify(body.kinds),
-          created_at: context.now(),
-          disabled_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const created = await webhookJson(Number(row.id));
-      if (!created) throw new ApiError(404, 'not-found', `webhook ${row.id} was deleted meanwhile`);
+      const id = await insertWebhook(db, {
+        url,
+        secret: body.secret ?? null,
+        property_id: body.propertyId ?? null,
+        kinds_json: body.kinds === undefined ? null : JSON.stringify(body.kinds),
+        now: context.now(),
+      });
+      const created = await webhookJson(id);
+      if (!created) throw new ApiError(404, 'not-found', `webhook ${id} was deleted meanwhile`);
       return reply.status(201).send(created);
     },
   );
@@ -228,8 +167,7 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
       },
     },
     async (request, reply) => {
-      const result = await db.deleteFrom('webhooks').where('id', '=', request.params.id).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) {
+      if (!(await deleteWebhook(db, request.params.id))) {
         throw new ApiError(404, 'not-found', `no webhook with id ${request.params.id}`);
       }
       return reply.status(204).send(null);
@@ -248,12 +186,12 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
       },
     },
     async (request) => {
-      const version = await loadVersion(db, request.params.id);
+      const version = await getVersion(db, request.params.id);
       if (!version) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
       const againstId = request.query.against ?? (await versionBefore(db, Number(version.file_id), version.id));
       let against: LoadedVersion | null = null;
       if (againstId !== null) {
-        against = (await loadVersion(db, againstId)) ?? null;
+        against = (await getVersion(db, againstId)) ?? null;
         if (!against) throw new ApiError(404, 'not-found', `no version with id ${againstId} to compare against`);
       }
       const diff = lineDiff(against ? textOf(against) : '', textOf(version));

@@ -3,8 +3,8 @@
  */
 
 import type { Database } from '../db/connect.js';
+import type { EffectivePolicyResolver } from '../db/history.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
-import type { EffectivePolicyResolver } from './effective-policy.js';
 
 /** The routes' view of the service. */
 export interface ApiContext {

@@ -5,6 +5,7 @@
  */
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RobotskitServerError } from '../errors.js';
 
 /** The error codes of the API. */
 export type ApiErrorCode =
@@ -20,14 +21,15 @@ export type ApiErrorCode =
   | 'internal-error';
 
 /** An error meant for the client. */
-export class ApiError extends Error {
+export class ApiError extends RobotskitServerError {
+  declare readonly code: ApiErrorCode;
   constructor(
     readonly statusCode: number,
-    readonly code: ApiErrorCode,
+    code: ApiErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
-    this.name = 'ApiError';
+    super(code, message, options);
   }
 }
 

@@ -3,8 +3,8 @@
  */
 
 import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
+import type { EffectivePolicy } from '../db/rows.js';
 import type { HostRow, PropertyRow } from '../db/schema.js';
-import type { EffectivePolicy } from './effective-policy.js';
 
 export function isoTime(ms: number): string;
 export function isoTime(ms: number | null): string | null;
@@ -12,7 +12,8 @@ export function isoTime(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function parseJson<T>(text: string | null, fallback: T): T {
+/** Parses stored JSON text, `fallback` when it is null or not JSON. */
+export function parseJson<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
   try {
     return JSON.parse(text) as T;

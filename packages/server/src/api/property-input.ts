@@ -8,6 +8,7 @@
  */
 
 import type { HostSource, PropertyKind } from '../db/schema.js';
+import { RobotskitServerError } from '../errors.js';
 
 /** A validated property. */
 export interface PropertyInput {
@@ -21,11 +22,10 @@ export interface PropertyInput {
 }
 
 /** A property the user typed that cannot be watched; `message` says why and what to do. */
-export class PropertyInputError extends Error {
-  readonly code = 'invalid-property';
+export class PropertyInputError extends RobotskitServerError {
+  declare readonly code: 'invalid-property';
   constructor(message: string) {
-    super(message);
-    this.name = 'PropertyInputError';
+    super('invalid-property', message);
   }
 }
 

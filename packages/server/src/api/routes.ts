@@ -6,6 +6,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { requestRecrawl } from '../db/claim.js';
 import {
   addPropertyHost,
   createProperty,
@@ -19,6 +20,7 @@ import {
 } from '../db/properties.js';
 import {
   type FileReportRow,
+  getBody,
   getFileReport,
   getVersion,
   listFetches,
@@ -26,10 +28,8 @@ import {
   listVersions,
   propertiesOfFile,
 } from '../db/report.js';
-import type { StoredDiagnostic } from '../engine/analyzer.js';
-import { requestRecrawl } from '../monitor/claim.js';
+import type { EffectivePolicy, StoredDiagnostic } from '../db/rows.js';
 import type { ApiContext } from './context.js';
-import type { EffectivePolicy } from './effective-policy.js';
 import { ApiError } from './errors.js';
 import {
   fetchPointJson,
@@ -257,7 +257,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       const body =
         row.fetch_body_hash === null || request.query.content === false
           ? undefined
-          : await db.selectFrom('bodies').select('content').where('hash', '=', row.fetch_body_hash).executeTakeFirst();
+          : await getBody(db, row.fetch_body_hash);
       return {
         ...fileJson(row, await policyOf(row), context.now()),
         lastFetch: lastFetchJson(row, body?.content ?? null),
@@ -347,20 +347,12 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     async (request) => {
       const row = await getVersion(db, request.params.id);
       if (!row) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
-      const body =
-        row.body_hash === null
-          ? undefined
-          : await db
-              .selectFrom('bodies')
-              .select(['lint_errors', 'lint_warnings', 'lint_json'])
-              .where('hash', '=', row.body_hash)
-              .executeTakeFirst();
       const lint =
-        body && body.lint_errors !== null && body.lint_warnings !== null && body.lint_json !== null
+        row.lint_errors !== null && row.lint_warnings !== null && row.lint_json !== null
           ? {
-              errors: body.lint_errors,
-              warnings: body.lint_warnings,
-              diagnostics: JSON.parse(body.lint_json) as StoredDiagnostic[],
+              errors: row.lint_errors,
+              warnings: row.lint_warnings,
+              diagnostics: JSON.parse(row.lint_json) as StoredDiagnostic[],
             }
           : null;
       return {

@@ -7,10 +7,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
-import { type LoadedVersion, loadVersion, textOf } from '../alerts/store.js';
+import { type LoadedVersion, textOf } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
-import { getFileReport, listPropertyFiles } from '../db/report.js';
-import { retrieveWithEngine } from '../engine/retrieval.js';
+import { getFileReport, getVersion, listPropertyFiles } from '../db/report.js';
+import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { discoverHosts } from '../tester/discover-hosts.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
 import { sitemapPageUrls } from '../tester/sitemap-urls.js';
@@ -126,7 +126,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
 
   async function live(url: string): Promise<EngineResult> {
     try {
-      return await retrieveWithEngine(url, { fetch: context.fetch, now: context.now });
+      return await retrieveRobotsTxt(url, { fetch: context.fetch, now: context.now });
     } catch (error) {
       if (error instanceof RobotsUrlError) throw new ApiError(400, 'invalid-request', error.message);
       throw error;
@@ -134,7 +134,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
   }
 
   async function versionOr404(id: number): Promise<LoadedVersion> {
-    const v = await loadVersion(db, id);
+    const v = await getVersion(db, id);
     if (!v) throw new ApiError(404, 'not-found', `no version with id ${id}`);
     return v;
   }
@@ -292,15 +292,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       let beforeId = body.against ?? null;
       if (beforeId === null) {
         if (afterVersion !== null) {
-          const prev = await db
-            .selectFrom('versions')
-            .select('id')
-            .where('file_id', '=', afterVersion.file_id)
-            .where('id', '<', afterVersion.id)
-            .orderBy('id', 'desc')
-            .limit(1)
-            .executeTakeFirst();
-          beforeId = prev ? Number(prev.id) : null;
+          beforeId = afterVersion.previous_version_id;
         } else {
           beforeId = file.latest_version_id;
         }

@@ -3,6 +3,8 @@
  * several machines sharing one database.
  */
 
+import { RobotskitServerError } from '../errors.js';
+
 /** The two supported databases. */
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -35,10 +37,9 @@ export type DatabaseConfig =
     };
 
 /** A configuration mistake the user can fix; the message says how. */
-export class DatabaseConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseConfigError';
+export class DatabaseConfigError extends RobotskitServerError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('invalid-database-config', message, options);
   }
 }
 

@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { RobotskitServerError } from '../errors.js';
 import { type DatabaseConfig, DatabaseConfigError, type DialectName, describeDatabase } from './config.js';
 import { migrateToLatest } from './migrations.js';
 import type { Schema } from './schema.js';
@@ -30,10 +31,9 @@ export interface OpenOptions {
 }
 
 /** A database that cannot be opened or reached; the message says which and why, without the password. */
-export class DatabaseOpenError extends Error {
+export class DatabaseOpenError extends RobotskitServerError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'DatabaseOpenError';
+    super('database-unavailable', message, options);
   }
 }
 

@@ -3,43 +3,19 @@
  * never changes once released; a schema change is a new entry.
  */
 
-import {
-  type CreateTableBuilder,
-  type DatabaseIntrospector,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
-  sql,
-} from 'kysely';
+import { type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
-
-/** Column types that differ between the two databases. */
-function types(dialect: DialectName) {
-  return {
-    bytes: dialect === 'postgres' ? sql`bytea` : sql`blob`,
-  };
-}
-
-/**
- * Adds an auto-increment primary key: `bigserial` on PostgreSQL (read back as numbers by the connection's type
- * parser), SQLite's `integer primary key autoincrement` (ids never reused, so a deleted file's id never names another).
- */
-function withId(dialect: DialectName) {
-  // biome-ignore lint/suspicious/noExplicitAny: the builder's table and column types do not matter here.
-  return <T extends CreateTableBuilder<any, any>>(table: T): T =>
-    (dialect === 'postgres'
-      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())) as T;
-}
+import { storageDialect } from './storage-dialect.js';
 
 /* Migration bodies get a `Kysely<any>` because they run against whatever schema exists at that point in history. */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are written against the schema of their time, not today's.
 type AnyDb = Kysely<any>;
 
 function initial(dialect: DialectName): Migration {
-  const { bytes } = types(dialect);
-  const id = withId(dialect);
+  const storage = storageDialect(dialect);
+  const bytes = storage.bytesType;
+  const id = storage.withId;
   // Foreign keys that point at bigserial ids must be bigint on PostgreSQL; SQLite does not care.
   const ref = 'bigint';
   return {
@@ -229,7 +205,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
  */
 export async function migrator(db: AnyDb, dialect: DialectName): Promise<Migrator> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  if (dialect !== 'postgres') return new Migrator({ db, provider });
+  if (!storageDialect(dialect).schemas) return new Migrator({ db, provider });
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
   return new Migrator({ db: scopedToSchema(db), provider, ...(schema ? { migrationTableSchema: schema } : {}) });
@@ -265,10 +241,9 @@ function scopedToSchema(db: AnyDb): AnyDb {
 }
 
 /** Thrown when migrating fails; says which migration and why. */
-export class MigrationError extends Error {
+export class MigrationError extends RobotskitServerError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'MigrationError';
+    super('migration-failed', message, options);
   }
 }
 

@@ -4,9 +4,11 @@
  */
 
 import type { Kysely, Transaction } from 'kysely';
+import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
+import { deleteUnusedBodies } from './prune.js';
 import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './schema.js';
-import { writeTransaction } from './transaction.js';
+import { writeTransaction } from './storage-dialect.js';
 
 /** A property to create. */
 export interface NewProperty {
@@ -17,14 +19,13 @@ export interface NewProperty {
 }
 
 /** Thrown when a property with the same canonical name exists. */
-export class PropertyExistsError extends Error {
-  readonly code = 'property-exists';
+export class PropertyExistsError extends RobotskitServerError {
+  declare readonly code: 'property-exists';
   constructor(
     readonly propertyName: string,
     readonly existingId: number,
   ) {
-    super(`the property ${propertyName} already exists (id ${existingId})`);
-    this.name = 'PropertyExistsError';
+    super('property-exists', `the property ${propertyName} already exists (id ${existingId})`);
   }
 }
 
@@ -189,21 +190,7 @@ export async function deleteProperty(db: Kysely<Schema>, dialect: DialectName, p
       )
       .execute();
     // Bodies no longer referenced by any fetch or version go with them.
-    await trx
-      .deleteFrom('bodies')
-      .where((eb) =>
-        eb.and([
-          eb.not(
-            eb.exists(eb.selectFrom('fetches').select('fetches.id').whereRef('fetches.body_hash', '=', 'bodies.hash')),
-          ),
-          eb.not(
-            eb.exists(
-              eb.selectFrom('versions').select('versions.id').whereRef('versions.body_hash', '=', 'bodies.hash'),
-            ),
-          ),
-        ]),
-      )
-      .execute();
+    await deleteUnusedBodies(trx);
     return true;
   });
 }
@@ -300,5 +287,24 @@ export async function listHosts(db: Kysely<Schema>, propertyId: number): Promise
     .where('property_id', '=', propertyId)
     .orderBy('rank')
     .orderBy('id')
+    .execute();
+}
+
+/** The domain properties, oldest first. */
+export function listDomainProperties(db: Kysely<Schema>): Promise<PropertyRow[]> {
+  return db.selectFrom('properties').selectAll().where('kind', '=', 'domain').orderBy('id').execute();
+}
+
+/** The robots.txt files of a property's own hosts (the property's and its www sibling), https first. */
+export function ownFilesOfProperty(db: Kysely<Schema>, propertyId: number): Promise<{ id: number; url: string }[]> {
+  return db
+    .selectFrom('host_files as hf')
+    .innerJoin('hosts as h', 'h.id', 'hf.host_id')
+    .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
+    .select(['f.id', 'f.url'])
+    .where('h.property_id', '=', propertyId)
+    .where('h.source', 'in', ['property', 'www'])
+    .orderBy('h.rank')
+    .orderBy('f.scheme', 'desc')
     .execute();
 }

@@ -186,17 +186,29 @@ export async function listVersions(
   }));
 }
 
+/** A version with its body, the body's lint results, the error of the fetch that saw it first, and the version before. */
+export interface StoredVersion extends VersionListRow {
+  readonly content: Uint8Array | null;
+  readonly lint_errors: number | null;
+  readonly lint_warnings: number | null;
+  readonly lint_json: string | null;
+  readonly error_message: string | null;
+  readonly previous_version_id: number | null;
+}
+
 /** One version with its content bytes (null when the fetch had no body) and the previous version's id. */
-export async function getVersion(
-  db: Kysely<Schema>,
-  versionId: number,
-): Promise<(VersionListRow & { content: Uint8Array | null; previous_version_id: number | null }) | undefined> {
+export async function getVersion(db: Kysely<Schema>, versionId: number): Promise<StoredVersion | undefined> {
   const row = await db
     .selectFrom('versions as v')
     .leftJoin('bodies as b', 'b.hash', 'v.body_hash')
+    .leftJoin('fetches as f', 'f.id', 'v.fetch_id')
     .selectAll('v')
     .select((eb) => [
       'b.content',
+      'b.lint_errors',
+      'b.lint_warnings',
+      'b.lint_json',
+      'f.error_message',
       eb
         .selectFrom('versions as p')
         .select((e) => e.fn.max('p.id').as('id'))
@@ -209,10 +221,39 @@ export async function getVersion(
   if (!row) return undefined;
   return {
     ...row,
+    id: Number(row.id),
     size: row.size === null ? null : Number(row.size),
     content: row.content ?? null,
+    lint_errors: row.lint_errors ?? null,
+    lint_warnings: row.lint_warnings ?? null,
+    lint_json: row.lint_json ?? null,
+    error_message: row.error_message ?? null,
     previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
   };
+}
+
+/** A stored body's bytes, or undefined. */
+export function getBody(db: Kysely<Schema>, hash: string): Promise<{ content: Uint8Array } | undefined> {
+  return db.selectFrom('bodies').select('content').where('hash', '=', hash).executeTakeFirst();
+}
+
+/** The newest version of the file before `versionId`, optionally only good ones (not failures). */
+export async function versionBefore(
+  db: Kysely<Schema>,
+  fileId: number,
+  versionId: number,
+  goodOnly = false,
+): Promise<number | null> {
+  let query = db
+    .selectFrom('versions')
+    .select('id')
+    .where('file_id', '=', fileId)
+    .where('id', '<', versionId)
+    .orderBy('id', 'desc')
+    .limit(1);
+  if (goodOnly) query = query.where('outcome', '!=', 'error');
+  const row = await query.executeTakeFirst();
+  return row ? Number(row.id) : null;
 }
 
 /** A fetch as the timeline shows it. */

@@ -1,28 +1,44 @@
 /**
- * A fetch worker: claims due files with a lease, runs the injected retrieval for each, records the result (fetch,
- * version, next due time) and goes round again. Any number of workers, in one process or many, can share one
+ * A fetch worker: claims due files with a lease, runs the engine's retrieval for each (over the SSRF-guarded fetch),
+ * lints each new body with the engine, records the result (fetch, version, the next due time by the engine's refresh
+ * schedule) and goes round again. Any number of workers, in one process or many, can share one
  * database: leases keep them off each other's files.
  */
 
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
+import { type AvailabilityOptions, parseRobotsTxt, type RetrievalResult, type RobotsTxt } from 'robotskit';
+import { type ClaimedFile, claimDueFiles, releaseClaim } from '../db/claim.js';
 import type { DialectName } from '../db/config.js';
+import { acquireJobLease } from '../db/job-lease.js';
+import { DEFAULT_RETENTION_MS, pruneHistory } from '../db/prune.js';
+import { bodyIsAnalysed, type NewVersionHook, type RecordResult, recordFetch } from '../db/record-fetch.js';
+import {
+  analyzeBody,
+  type BodyAnalysis,
+  type FetchRow,
+  failedRetrievalRow,
+  fetchRowOf,
+  nextFetchAt,
+} from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
-import { claimDueFiles, releaseClaim } from './claim.js';
-import { acquireJobLease } from './job-lease.js';
-import { DEFAULT_RETENTION_MS, pruneHistory } from './prune.js';
-import { bodyIsAnalysed, contentHash, type NewVersionHook, type RecordResult, recordFetch } from './record-fetch.js';
-import type { BodyAnalyzer, ClaimedFile, RetrievalResult, RobotsRetrieval } from './retrieval.js';
-import { DEFAULT_SCHEDULE, nextFetchTime, type SchedulePolicy } from './schedule.js';
+
+/**
+ * Fetches one claimed file: the engine's `fetchRobotsTxt` (the service passes `retrieveRobotsTxt` over its guarded
+ * fetch). It must not throw for what the network or a server does; a throw is a bug, recorded as a failed fetch of
+ * kind `retrieval-failed`.
+ */
+export type RobotsRetrieval = (
+  file: ClaimedFile,
+  context: { readonly signal: AbortSignal },
+) => Promise<RetrievalResult>;
 
 /** Options of {@link Worker}. */
 export interface WorkerOptions {
   readonly db: Kysely<Schema>;
   readonly dialect: DialectName;
-  /** Fetches one file (the engine's retrieval, wired by the service). */
+  /** Fetches one file (the engine's retrieval over the guarded fetch, wired by the service). */
   readonly retrieve: RobotsRetrieval;
-  /** Lints new bodies; without it lint columns stay null (unknown, not zero). */
-  readonly analyze?: BodyAnalyzer;
   /**
    * This worker's name in leases and fetch rows.
    * @default `<hostname>:<pid>:<random>`
@@ -53,12 +69,8 @@ export interface WorkerOptions {
    * @default 5 seconds
    */
   readonly idleMs?: number;
-  readonly schedule?: SchedulePolicy;
-  /**
-   * Decides the next fetch time after a result (the engine's `refreshSchedule`, wired by the service).
-   * @default `nextFetchTime` with `schedule`
-   */
-  readonly scheduleNext?: (file: ClaimedFile, result: RetrievalResult) => number;
+  /** Options of the engine's refresh schedule (cache lifetime bounds, retry backoff). */
+  readonly schedule?: AvailabilityOptions;
   /** Runs in the recording transaction when a fetch makes a new version (alerts). */
   readonly onNewVersion?: NewVersionHook;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
@@ -69,7 +81,7 @@ export interface WorkerOptions {
    */
   readonly retentionMs?: number;
   /** Told about each recorded (or lost) fetch; for logs and tests. */
-  readonly onRecorded?: (file: ClaimedFile, result: RetrievalResult, record: RecordResult) => void;
+  readonly onRecorded?: (file: ClaimedFile, result: FetchRow, record: RecordResult) => void;
   /** Told about failures of the worker itself (database unreachable…); the worker keeps going. */
   readonly onError?: (error: unknown) => void;
 }
@@ -204,17 +216,20 @@ export class Worker {
         await releaseClaim(o.db, file);
         return;
       }
-      let analysis: Awaited<ReturnType<BodyAnalyzer>> | undefined;
-      if (o.analyze && result.outcome === 'fetched' && result.body) {
-        if (!(await bodyIsAnalysed(o.db, contentHash(result.body)))) analysis = await o.analyze(result.body);
+      // The body is parsed at most once, and only when lint or the alerts need it.
+      const body = result.body;
+      let robots: RobotsTxt | undefined;
+      const parsed = body === null ? undefined : () => (robots ??= parseRobotsTxt(body));
+      let analysis: BodyAnalysis | undefined;
+      if (parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
+        analysis = analyzeBody(parsed());
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
-        nextFetchAt: o.scheduleNext
-          ? o.scheduleNext(file, result)
-          : nextFetchTime(result, file.consecutiveFailures, o.schedule ?? DEFAULT_SCHEDULE),
+        nextFetchAt: nextFetchAt(result, file.failingSince, o.schedule),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
         ...(o.onNewVersion ? { onNewVersion: o.onNewVersion } : {}),
+        ...(parsed ? { parsed } : {}),
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {
@@ -225,22 +240,12 @@ export class Worker {
   }
 
   /** Runs the retrieval; a throw is a bug in it, recorded as a failed fetch so the file is retried with backoff. */
-  async #retrieve(file: ClaimedFile): Promise<RetrievalResult> {
+  async #retrieve(file: ClaimedFile): Promise<FetchRow> {
     const startedAt = this.#now();
     try {
-      return await this.#options.retrieve(file, { signal: this.#stop.signal });
+      return fetchRowOf(await this.#options.retrieve(file, { signal: this.#stop.signal }));
     } catch (error) {
-      return {
-        outcome: 'error',
-        startedAt,
-        finishedAt: this.#now(),
-        httpStatus: null,
-        body: null,
-        headers: {},
-        redirects: [],
-        finalUrl: null,
-        error: { kind: 'retrieval-failed', message: error instanceof Error ? error.message : String(error) },
-      };
+      return failedRetrievalRow(startedAt, this.#now(), error);
     }
   }
 }

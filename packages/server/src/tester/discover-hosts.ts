@@ -7,14 +7,19 @@
 
 import { randomUUID } from 'node:crypto';
 import { parseRobotsTxt, type RobotsTxt, robotsTxtOf } from 'robotskit';
-import { loadVersion } from '../alerts/store.js';
 import type { Database } from '../db/connect.js';
-import { addPropertyHost, listHosts, rankSitemapHosts } from '../db/properties.js';
-import { getFileReport } from '../db/report.js';
+import { acquireJobLease, heldLeases } from '../db/job-lease.js';
+import {
+  addPropertyHost,
+  listDomainProperties,
+  listHosts,
+  ownFilesOfProperty,
+  rankSitemapHosts,
+} from '../db/properties.js';
+import { getFileReport, getVersion } from '../db/report.js';
 import type { PropertyRow } from '../db/schema.js';
-import { retrieveWithEngine } from '../engine/retrieval.js';
-import { acquireJobLease } from '../monitor/job-lease.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
+import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { sitemapPageUrls } from './sitemap-urls.js';
 
 /** Options of {@link discoverHosts}. */
@@ -47,20 +52,11 @@ export async function discoverHosts(
   options: DiscoverOptions,
 ): Promise<DiscoveredHosts> {
   const { db, dialect } = database;
-  const live = (url: string) => retrieveWithEngine(url, { fetch: options.fetch, now: () => options.now });
+  const live = (url: string) => retrieveRobotsTxt(url, { fetch: options.fetch, now: () => options.now });
   const domain = property.name;
   const hosts = await listHosts(db, property.id);
   // The sitemaps the property's own robots.txt files list: from their latest stored version, else fetched now.
-  const files = await db
-    .selectFrom('host_files as hf')
-    .innerJoin('hosts as h', 'h.id', 'hf.host_id')
-    .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
-    .select(['f.id', 'f.url'])
-    .where('h.property_id', '=', property.id)
-    .where('h.source', 'in', ['property', 'www'])
-    .orderBy('h.rank')
-    .orderBy('f.scheme', 'desc')
-    .execute();
+  const files = await ownFilesOfProperty(db, property.id);
   const origins = files.map((f) => new URL(f.url).origin);
   const sitemaps = new Set<string>();
   const problems: string[] = [];
@@ -68,7 +64,7 @@ export async function discoverHosts(
     const report = await getFileReport(db, f.id);
     const stored =
       report?.fetch_outcome === 'fetched' && report.latest_version_id !== null
-        ? await loadVersion(db, report.latest_version_id)
+        ? await getVersion(db, report.latest_version_id)
         : undefined;
     let robots: RobotsTxt | null;
     if (stored && stored.outcome === 'fetched') {
@@ -137,22 +133,8 @@ export async function discoverDueProperty(
   database: Database,
   options: { fetch: GuardedFetch; now: number; everyMs?: number; maxUrls?: number },
 ): Promise<number | null> {
-  const properties = await database.db
-    .selectFrom('properties')
-    .selectAll()
-    .where('kind', '=', 'domain')
-    .orderBy('id')
-    .execute();
-  const held = new Set(
-    (
-      await database.db
-        .selectFrom('leases')
-        .select('name')
-        .where('name', 'like', 'discover-hosts:%')
-        .where('expires_at', '>', options.now)
-        .execute()
-    ).map((r) => r.name),
-  );
+  const properties = await listDomainProperties(database.db);
+  const held = await heldLeases(database.db, 'discover-hosts:', options.now);
   for (const property of properties) {
     if (held.has(`discover-hosts:${property.id}`)) continue;
     const taken = await acquireJobLease(database.db, database.dialect, {

@@ -5,8 +5,8 @@
  */
 
 import { readSitemaps, type SitemapScope } from 'robotskit-sitemaps';
-import { engineFetchOf } from '../engine/retrieval.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
+import { engineFetchOf } from '../net/robots-fetch.js';
 
 /** What a walk found. */
 export interface SitemapUrls {

@@ -4,7 +4,7 @@
  * (`Google-Extended`, `GPTBot`…), which brings the crawler's fallback order and quirks.
  */
 
-import { type CrawlerProfile, crawlerByName, isValidProductToken, type RobotsTxt } from 'robotskit';
+import { type CrawlerProfile, crawlerByName, isValidProductToken, type RobotsTxt, TextLines } from 'robotskit';
 
 /** A crawler as the tester asks about it. */
 export interface TesterCrawler {
@@ -133,5 +133,5 @@ export function verdictOf(
 
 /** The lines of a text, for quoting the deciding line. */
 export function linesOf(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
+  return new TextLines(text).lines();
 }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { LINT_DOCS_BASE, lint } from 'robotskit';
 import { describe, expect, it } from 'vitest';
-import { analyzeBody } from '../../src/engine/analyzer.js';
+import { analyzeBody } from '../../src/db/rows.js';
 import { showStoredLint } from '../../src/web/components/stored-lint.js';
 
 const encoder = new TextEncoder();

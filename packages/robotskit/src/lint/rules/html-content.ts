@@ -1,6 +1,5 @@
+import { findHtmlTag } from '../../parse/html.js';
 import { defineRule } from '../rule.js';
-
-const HTML = /<(?:!doctype\s+html|html|head|body|meta|title|script|link|div)(?=[\s>/])/i;
 
 /** Lines looked at: an HTML page shows itself at once, and a real robots.txt with a stray "<html" is not one. */
 const LOOK_AT = 20;
@@ -19,11 +18,11 @@ export const htmlContent = defineRule({
       if (++looked > LOOK_AT) return;
       const range = context.contentRange(record);
       const text = context.units.slice(range.start, range.end);
-      const tag = HTML.exec(text);
+      const tag = findHtmlTag(text);
       if (tag === null) continue;
       const start = range.start + tag.index;
       context.report({
-        range: { start, end: start + tag[0].length },
+        range: { start, end: start + tag.length },
         message:
           'This looks like an HTML page, not a robots.txt: Google reads only lines that happen to parse as rules (is the server answering /robots.txt with a page?)',
       });

@@ -2,12 +2,13 @@
  * A fetched robots.txt as the report shows it: its bytes as text for the editor, and its stored lint diagnostics
  * placed on that text. The service stores positions as the engine reports them for bytes (1-based line, 1-based
  * column counted in bytes); the editor counts UTF-16 units from the start of its document, with `\n` between lines.
- * So the bytes are split into lines exactly as the engine splits them (LF, CRLF or a lone CR), each line decoded as
- * UTF-8 (invalid bytes become U+FFFD, as the service's own decoding does), and each column is measured by decoding the
- * bytes before it. A UTF-8 byte order mark is not shown; columns on the first line are counted past it.
+ * So the bytes are split into lines by the engine's own line counter (`TextLines`: LF, CRLF or a lone CR), each line
+ * decoded as UTF-8 (invalid bytes become U+FFFD, as the service's own decoding does), and each column is measured by
+ * decoding the bytes before it. A UTF-8 byte order mark is not shown; columns on the first line are counted past it.
  * Plain data in and out (tested in Node).
  */
 
+import { TextLines } from 'robotskit';
 import type { StoredDiagnostic } from '../api-types.js';
 import type { EditorDiagnostic } from '../engine/protocol.js';
 
@@ -20,55 +21,28 @@ export interface ShownFile {
   readonly bom: boolean;
 }
 
-interface Line {
-  /** Byte offset where the line's content starts. */
-  readonly start: number;
-  /** Byte offset where its content ends (before the line break). */
-  readonly end: number;
-  /** Offset of its first character in the text. */
-  readonly offset: number;
-  readonly text: string;
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-
-function splitLines(bytes: Uint8Array, from: number, decoder: TextDecoder): Line[] {
-  const lines: Line[] = [];
-  let start = from;
-  let offset = 0;
-  const push = (end: number) => {
-    const text = decoder.decode(bytes.subarray(start, end));
-    lines.push({ start, end, offset, text });
-    offset += text.length + 1;
-  };
-  for (let i = from; i < bytes.length; i++) {
-    const byte = bytes[i];
-    if (byte !== LF && byte !== CR) continue;
-    push(i);
-    if (byte === CR && bytes[i + 1] === LF) i++;
-    start = i + 1;
-  }
-  push(bytes.length);
-  return lines;
-}
-
 /** Places stored diagnostics on the text of `bytes`. `docsBase` + code is each code's documentation. */
 export function showStoredLint(bytes: Uint8Array, stored: readonly StoredDiagnostic[], docsBase: string): ShownFile {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const skipped = bom ? 3 : 0;
-  const lines = splitLines(bytes, skipped, decoder);
-  const text = lines.map((l) => l.text).join('\n');
+  const lines = new TextLines(bytes.subarray(skipped));
+  const texts = lines.lines();
+  const text = texts.join('\n');
+  /** Offset in the text where each line starts. */
+  const lineOffsets: number[] = [];
+  let at = 0;
+  for (const line of texts) {
+    lineOffsets.push(at);
+    at += line.length + 1;
+  }
 
   /** Offset in the text of a 1-based line and byte column, clamped to the line. */
   const offsetOf = (line: number, column: number): number => {
     if (line < 1) return 0;
-    const at = lines[line - 1];
-    if (!at) return text.length;
+    if (line > lines.count) return text.length;
+    const range = lines.lineRange(line);
     const bytesIn = Math.max(0, column - 1 - (line === 1 ? skipped : 0));
-    const end = Math.min(at.start + bytesIn, at.end);
-    return at.offset + decoder.decode(bytes.subarray(at.start, end)).length;
+    return lineOffsets[line - 1]! + lines.utf16Position(Math.min(range.start + bytesIn, range.end)).column - 1;
   };
 
   const diagnostics = stored

@@ -42,12 +42,12 @@
  * text before the first `/` (`Mozilla`).
  */
 
-import { Group, RuleTable } from '../model/group.js';
+import type { Dialect, GroupBuilder, PoolMatcher, Selection, Verdict } from '../model/dialect.js';
 import type { SourceText } from '../model/source-text.js';
 import type { DecidingRule, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { decodedOctets } from '../url/octets.js';
 import { asciiLower } from '../url/user-agent.js';
-import type { Dialect, GroupBuilder, PoolMatcher, Selection, Verdict } from './dialect.js';
+import { Group, RuleTable } from './group.js';
 
 /** Fields that make a record complete, besides allow and disallow (as urllib counts them). */
 const RECORD_FIELDS = new Set(['crawl-delay', 'request-rate']);

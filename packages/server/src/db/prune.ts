@@ -8,9 +8,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { writeTransaction } from './storage-dialect.js';
 
 /** The default retention window: 30 days, as Search Console shows. */
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -70,27 +70,31 @@ export async function pruneHistory(
 
     const alerts = await trx.deleteFrom('alerts').where('created_at', '<', cutoff).executeTakeFirst();
 
-    const bodies = await trx
-      .deleteFrom('bodies')
-      .where((eb) =>
-        eb.and([
-          eb.not(
-            eb.exists(eb.selectFrom('fetches').select('fetches.id').whereRef('fetches.body_hash', '=', 'bodies.hash')),
-          ),
-          eb.not(
-            eb.exists(
-              eb.selectFrom('versions').select('versions.id').whereRef('versions.body_hash', '=', 'bodies.hash'),
-            ),
-          ),
-        ]),
-      )
-      .executeTakeFirst();
+    const bodies = await deleteUnusedBodies(trx);
 
     return {
       fetches: Number(fetches.numDeletedRows),
       versions: Number(versions.numDeletedRows),
-      bodies: Number(bodies.numDeletedRows),
+      bodies,
       alerts: Number(alerts.numDeletedRows),
     };
   });
+}
+
+/** Deletes the bodies no fetch or version refers to any more; returns how many. */
+export async function deleteUnusedBodies(db: Kysely<Schema>): Promise<number> {
+  const result = await db
+    .deleteFrom('bodies')
+    .where((eb) =>
+      eb.and([
+        eb.not(
+          eb.exists(eb.selectFrom('fetches').select('fetches.id').whereRef('fetches.body_hash', '=', 'bodies.hash')),
+        ),
+        eb.not(
+          eb.exists(eb.selectFrom('versions').select('versions.id').whereRef('versions.body_hash', '=', 'bodies.hash')),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -4,9 +4,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { writeTransaction } from './storage-dialect.js';
 
 /** Takes (or renews) the lease `name` for `owner` until `now + ttlMs`; false when someone else holds it. */
 export async function acquireJobLease(
@@ -29,4 +29,15 @@ export async function acquireJobLease(
     const row = await trx.selectFrom('leases').select('owner').where('name', '=', name).executeTakeFirst();
     return row?.owner === owner;
   });
+}
+
+/** The names of live leases starting with `prefix`, at `now`. */
+export async function heldLeases(db: Kysely<Schema>, prefix: string, now: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('leases')
+    .select('name')
+    .where('name', 'like', `${prefix}%`)
+    .where('expires_at', '>', now)
+    .execute();
+  return new Set(rows.map((r) => r.name));
 }

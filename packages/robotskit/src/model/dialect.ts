@@ -3,15 +3,8 @@
  * rule decides a path. The parser and the model are shared; a dialect is a small strategy object they consult.
  */
 
-import type { SourceText } from '../model/source-text.js';
-import type {
-  DecidingRule,
-  GroupMatch,
-  RobotsAgent,
-  RobotsExtension,
-  RobotsGroup,
-  RobotsRule,
-} from '../model/types.js';
+import type { SourceText } from './source-text.js';
+import type { DecidingRule, GroupMatch, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
 
 /**
  * The dialects robotskit implements. `google` is RFC 9309 as Google's reference parser reads it; `legacy` is the 1994

@@ -4,18 +4,18 @@
 
 import { CRAWLERS } from '../crawlers/catalogue.js';
 import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
-import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../dialects/dialect.js';
-import { googleDialect } from '../dialects/google.js';
-import { legacyDialect } from '../dialects/legacy.js';
+import { buildModel } from '../match/build.js';
+import { googleDialect } from '../match/google.js';
+import type { RuleTable } from '../match/group.js';
+import { legacyDialect } from '../match/legacy.js';
+import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../model/dialect.js';
+import { buildRecords } from '../model/records.js';
+import { SourceText } from '../model/source-text.js';
+import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
 import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
 import { pathToMatch } from '../url/path.js';
 import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
-import { buildModel } from './build.js';
-import type { RuleTable } from './group.js';
-import { buildRecords } from './records.js';
-import { SourceText } from './source-text.js';
-import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from './types.js';
 
 /** Options of {@link parseRobotsTxt}. */
 export interface ParseOptions {

@@ -7,16 +7,22 @@
  */
 
 import type { Kysely } from 'kysely';
-import { type AvailabilityOptions, effectivePolicy, type FetchObservation } from 'robotskit';
-import type { EffectivePolicy, EffectivePolicyResolver } from '../api/effective-policy.js';
-import type { FileReportRow } from '../db/report.js';
-import type { Schema } from '../db/schema.js';
-import { headersFromJson, observationOf } from './observation.js';
+import { type AvailabilityOptions, effectivePolicy } from 'robotskit';
+import type { FileReportRow } from './report.js';
+import {
+  type EffectivePolicy,
+  headersFromJson,
+  type ObservedFetch as Observed,
+  observationOf,
+  policyJsonOf,
+} from './rows.js';
+import type { Schema } from './schema.js';
 
-interface Observed extends FetchObservation {
-  /** The version whose content this fetch saw, when known. */
-  readonly versionId: number | null;
-}
+/** Computes a file's effective policy at `now`; null when it cannot be told. */
+export type EffectivePolicyResolver = (
+  file: FileReportRow,
+  now: number,
+) => Promise<EffectivePolicy | null> | EffectivePolicy | null;
 
 /** The newest good (fetched or not-found) fetch and version of a file before `before`. */
 async function lastGood(db: Kysely<Schema>, fileId: number, before: number): Promise<Observed | null> {
@@ -86,22 +92,7 @@ export async function historyOf(db: Kysely<Schema>, file: FileReportRow): Promis
   return history;
 }
 
-/** The engine's policy as the API shows it. */
-export function policyJsonOf(policy: ReturnType<typeof effectivePolicy<Observed>>): EffectivePolicy {
-  return {
-    policy: policy.mode === 'rules' ? 'conditional' : policy.mode,
-    code: policy.reason,
-    reason: policy.message,
-    versionId: policy.mode === 'rules' ? (policy.source?.versionId ?? null) : null,
-    since: policy.since,
-    until: policy.until,
-  };
-}
-
-/** The resolver plug-in over `db`. */
-export function createEnginePolicyResolver(
-  db: Kysely<Schema>,
-  options: AvailabilityOptions = {},
-): EffectivePolicyResolver {
+/** The resolver the service runs: the engine's `effectivePolicy` over the file's stored history in `db`. */
+export function createPolicyResolver(db: Kysely<Schema>, options: AvailabilityOptions = {}): EffectivePolicyResolver {
   return async (file, now) => policyJsonOf(effectivePolicy(await historyOf(db, file), now, options));
 }

@@ -5,26 +5,23 @@
  * released) or not at all: a worker killed at any moment leaves no half-written cycle.
  */
 
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
-import type { BodyAnalysis, ClaimedFile, RetrievalResult } from './retrieval.js';
-
-/** SHA-256 of `bytes`, lowercase hex. */
-export function contentHash(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+import type { RobotsTxt } from 'robotskit';
+import type { VersionSnapshot } from '../alerts/detect.js';
+import type { ClaimedFile } from './claim.js';
+import type { DialectName } from './config.js';
+import type { BodyAnalysis, FetchRow } from './rows.js';
+import type { FetchOutcome, Schema } from './schema.js';
+import { writeTransaction } from './storage-dialect.js';
 
 /** What distinguishes one version from the next: the body for fetched files, the outcome for the others. */
-export function contentKeyOf(outcome: RetrievalResult['outcome'], bodyHash: string | null): string {
+export function contentKeyOf(outcome: FetchOutcome, bodyHash: string | null): string {
   return outcome === 'fetched' ? `sha256:${bodyHash ?? ''}` : outcome;
 }
 
 /** Options of {@link recordFetch}. */
 export interface RecordOptions {
-  /** When the file is due next (see `nextFetchTime`). */
+  /** When the file is due next (see `nextFetchAt`). */
   readonly nextFetchAt: number;
   /** Name of the worker, stored with the fetch. */
   readonly worker?: string;
@@ -32,12 +29,20 @@ export interface RecordOptions {
   readonly analysis?: BodyAnalysis;
   /** Runs in the same transaction when the fetch made a new version (alerts are created here). */
   readonly onNewVersion?: NewVersionHook;
+  /** The body parsed, asked for only when the hook runs (so a body is parsed at most once per fetch). */
+  readonly parsed?: () => RobotsTxt;
 }
 
 /** Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. */
 export type NewVersionHook = (
   trx: Kysely<Schema>,
-  info: { readonly fileId: number; readonly versionId: number; readonly now: number },
+  info: {
+    readonly fileId: number;
+    readonly versionId: number;
+    readonly now: number;
+    /** The new version as just recorded (so the hook need not read it back). */
+    readonly version: VersionSnapshot;
+  },
 ) => Promise<void>;
 
 /** What {@link recordFetch} did. */
@@ -56,11 +61,11 @@ export async function recordFetch(
   db: Kysely<Schema>,
   dialect: DialectName,
   claim: Pick<ClaimedFile, 'id' | 'leaseToken'>,
-  result: RetrievalResult,
+  result: FetchRow,
   options: RecordOptions,
 ): Promise<RecordResult> {
   const body = result.outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
-  const bodyHash = body === null ? null : contentHash(body);
+  const bodyHash = body === null ? null : result.bodyHash;
   const contentKey = contentKeyOf(result.outcome, bodyHash);
 
   return writeTransaction(db, dialect, async (trx) => {
@@ -128,7 +133,7 @@ export async function recordFetch(
         final_url: result.finalUrl,
         error_kind: result.error?.kind ?? null,
         error_message: result.error?.message ?? null,
-        timings_json: result.timings === undefined ? null : JSON.stringify(result.timings),
+        timings_json: result.timings === null ? null : JSON.stringify(result.timings),
         worker: options.worker ?? null,
       })
       .returning('id')
@@ -152,7 +157,19 @@ export async function recordFetch(
         .returning('id')
         .executeTakeFirstOrThrow();
       versionId = Number(version.id);
-      await options.onNewVersion?.(trx, { fileId: claim.id, versionId, now: result.finishedAt });
+      await options.onNewVersion?.(trx, {
+        fileId: claim.id,
+        versionId,
+        now: result.finishedAt,
+        version: {
+          outcome: result.outcome,
+          httpStatus: result.httpStatus,
+          body,
+          contentType: result.headers['content-type'] ?? null,
+          errorMessage: result.error?.message ?? null,
+          ...(body !== null && options.parsed ? { robots: options.parsed() } : {}),
+        },
+      });
     }
 
     // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.

@@ -3,13 +3,13 @@
  * patterns, sitemap values, and rules that belong to no group.
  */
 
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../model/dialect.js';
+import type { SourceText } from '../model/source-text.js';
+import type { RobotsGroup } from '../model/types.js';
 import { Field, LineFlag } from '../parse/fields.js';
 import { isAsciiSpace, type LineFacts, scanLines } from '../parse/lines.js';
 import { isTokenByte } from '../url/user-agent.js';
 import { RuleTable } from './group.js';
-import type { SourceText } from './source-text.js';
-import type { RobotsGroup } from './types.js';
 
 /** What the parse of one file yields. */
 export interface Model {

@@ -4,16 +4,29 @@
  * the file becomes claimable again. Recording a fetch checks the token, so a worker that lost its lease (it was too
  * slow, another took over) cannot record a second fetch for the same cycle.
  *
- * PostgreSQL: `SELECT … FOR UPDATE SKIP LOCKED` in a transaction, so concurrent workers pick disjoint rows without
- * waiting on each other. SQLite: one writer at a time (an immediate transaction), which gives the same guarantee.
+ * The claim runs in the storage dialect's write transaction with its claim lock (PostgreSQL: `FOR UPDATE SKIP
+ * LOCKED`; SQLite: one writer at a time), so concurrent workers pick disjoint rows.
  */
 
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
-import type { ClaimedFile } from './retrieval.js';
+import type { DialectName } from './config.js';
+import type { Schema } from './schema.js';
+import { storageDialect } from './storage-dialect.js';
+
+/** A file a worker has claimed. */
+export interface ClaimedFile {
+  readonly id: number;
+  /** `scheme://host[:port]/robots.txt`. */
+  readonly url: string;
+  /** Fencing token of this claim; the fetch is recorded only while it still holds. */
+  readonly leaseToken: string;
+  readonly leaseExpiresAt: number;
+  /** Failed fetches in a row before this one. */
+  readonly consecutiveFailures: number;
+  /** When the current run of failed fetches began, null when the last fetch did not fail. */
+  readonly failingSince: number | null;
+}
 
 /** Options of {@link claimDueFiles}. */
 export interface ClaimOptions {
@@ -37,17 +50,19 @@ export async function claimDueFiles(
   if (limit <= 0) return [];
   const token = `${owner}:${randomUUID()}`;
   const expiresAt = now + leaseMs;
-  return writeTransaction(db, dialect, async (trx) => {
-    let due = trx
-      .selectFrom('robots_files')
-      .select('id')
-      .where('next_fetch_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-      .orderBy('priority')
-      .orderBy('next_fetch_at')
-      .orderBy('id')
-      .limit(limit);
-    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const storage = storageDialect(dialect);
+  return storage.write(db, async (trx) => {
+    const due = storage.lockForClaim(
+      trx
+        .selectFrom('robots_files')
+        .select('id')
+        .where('next_fetch_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+        .orderBy('priority')
+        .orderBy('next_fetch_at')
+        .orderBy('id')
+        .limit(limit),
+    );
     const ids = (await due.execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     const rows = await trx

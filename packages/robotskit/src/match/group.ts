@@ -4,9 +4,9 @@
  * and their normalised patterns are built on first access of `rules`.
  */
 
-import { normalizePatternBin, patternNeedsNormalizing } from '../match/pattern.js';
-import type { SourceText } from './source-text.js';
-import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
+import type { SourceText } from '../model/source-text.js';
+import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
+import { normalizePatternBin, patternNeedsNormalizing } from './pattern.js';
 
 /** Builds the rule object for the value `[start, end)` of the parsed text. */
 export function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {

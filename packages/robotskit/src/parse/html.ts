@@ -10,8 +10,20 @@ export function isHtmlContentType(contentType: string | null): boolean {
   return type === 'text/html' || type === 'application/xhtml+xml';
 }
 
-// What HTML documents start with, after optional whitespace. A robots.txt line never starts with `<`.
-const HTML_START = /^<(?:!doctype\s+html|html|head|body|meta|title|script|style|link|!--|\?xml[^>]*>\s*<html)/i;
+/**
+ * The tags that mark HTML, the one list both the retrieval's sniffing and the linter's `html-content` rule use: a
+ * doctype, or an element name followed by white space, `>` or `/`. A robots.txt line never holds one.
+ */
+const HTML_TAG = /<(?:!doctype\s+html|(?:html|head|body|meta|title|script|style|link|div)(?=[\s>/]))/i;
+
+/** Where the first HTML tag of `text` is, or null. */
+export function findHtmlTag(text: string): { readonly index: number; readonly length: number } | null {
+  const match = HTML_TAG.exec(text);
+  return match === null ? null : { index: match.index, length: match[0].length };
+}
+
+// What HTML documents start with, after optional whitespace: a tag, a comment, or an XML declaration before <html.
+const HTML_START = new RegExp(`^(?:<!--|<\\?xml[^>]*>\\s*(?=<html)|(?=${HTML_TAG.source}))`, 'i');
 
 /** How many leading bytes are looked at. */
 const SNIFF_BYTES = 1024;

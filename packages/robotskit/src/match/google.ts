@@ -11,11 +11,6 @@
  *   (it never beats a real match, but can be the reported line), and `allow: <dir>/index.htm[l]` also allows `<dir>/`.
  */
 
-import { type BestMatches, matchRulesFor, RuleMatcher } from '../match/rule-matcher.js';
-import { Group, RuleTable } from '../model/group.js';
-import type { SourceText } from '../model/source-text.js';
-import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
-import { asciiLower } from '../url/user-agent.js';
 import type {
   Dialect,
   GroupBuilder,
@@ -24,7 +19,12 @@ import type {
   Selection,
   SelectOptions,
   Verdict,
-} from './dialect.js';
+} from '../model/dialect.js';
+import type { SourceText } from '../model/source-text.js';
+import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
+import { asciiLower } from '../url/user-agent.js';
+import { Group, RuleTable } from './group.js';
+import { type BestMatches, matchRulesFor, RuleMatcher } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
