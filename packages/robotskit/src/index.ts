@@ -21,6 +21,14 @@ export {
   type CrawlerProfile,
   defineCrawler,
 } from './crawlers/profile.js';
+export {
+  ANY_CRAWLER,
+  CrawlerInputError,
+  crawlerInputOf,
+  type ResolvedCrawler,
+  resolveCrawler,
+  resolveCrawlers,
+} from './crawlers/resolve.js';
 export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export type { DialectName } from './dialects/dialect.js';
 export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
@@ -112,6 +120,7 @@ export {
   parseXRobotsTag,
   type RobotsDirectives,
 } from './meta/parse.js';
+export { crawlDelaySeconds } from './model/crawl-delay.js';
 export type { CrawlerInput, ParseOptions, UserAgentInput } from './model/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './model/robots-txt.js';
 export type {
