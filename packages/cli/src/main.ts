@@ -43,7 +43,10 @@ function program(io: Io, result: { code: number }): Command {
     .description('explain the verdict for a URL: which groups applied and which line decided')
     .argument('<robots-file>', 'robots.txt file, or - for standard input')
     .argument('<url>', 'the URL to check, percent-encoded')
-    .requiredOption('--ua <tokens>', 'crawler product token(s), comma-separated (their groups are pooled)')
+    .requiredOption(
+      '--ua <crawler>',
+      'a crawler of the catalogue, product token(s) (comma-separated: their groups are pooled) or a User-Agent string',
+    )
     .option('--json', 'print JSON')
     .action(async (file: string, url: string, options: { ua: string; json?: boolean }) => {
       result.code = await runExplain(io, file, url, options);

@@ -8,15 +8,18 @@ import { type AuditOptions, runAudit } from './audit.js';
 import { type BatchCommandOptions, runBatchCommand } from './batch.js';
 import { type CheckOptions, runCheck } from './check.js';
 
+const UA_HELP =
+  'a crawler of the catalogue (Googlebot-Image), product token(s) or a User-Agent string (its crawler is used, and said), comma-separated';
+
 /** Adds `check`, `batch` and `audit` to the program; each action stores its exit code in `result`. */
 export function registerNetworkCommands(cmd: Command, io: Io, result: { code: number }, version: string): void {
   cmd
     .command('check')
     .description(
-      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, 2 error or robots.txt unreachable)',
+      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, an unreachable robots.txt included as Google blocks its site, 2 usage error)',
     )
     .argument('<url...>', 'page URLs (any mix of sites)')
-    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
+    .option('--ua <crawler>', UA_HELP)
     .option('--json', 'print a JSON array, one object per URL')
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
     .action(async (urls: string[], options: CheckOptions) => {
@@ -29,7 +32,7 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
       'check many URLs (one per line, any mix of sites): NDJSON out in input order, one robots.txt fetch per origin',
     )
     .argument('[file]', 'file of URLs, or - (the default) for standard input')
-    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
+    .option('--ua <crawler>', UA_HELP)
     .option('--concurrency <n>', 'robots.txt fetches at once over all sites (one per site at most)', '32')
     .option('--window <n>', 'URLs in flight or waiting to be written, at most (bounds memory)', '4096')
     .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
@@ -45,7 +48,7 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
       'robots.txt, X-Robots-Tag and robots meta tags together: can the page be crawled, indexed, its links followed, and why (exit 0 crawlable and indexable, 1 not, 2 error)',
     )
     .argument('<url>', 'the page (http or https)')
-    .option('--ua <crawler>', 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated')
+    .option('--ua <crawler>', UA_HELP)
     .option('--json', 'print JSON')
     .option('--timeout <seconds>', 'give up on the robots.txt or the page after this many seconds', '10')
     .action(async (url: string, options: AuditOptions) => {
