@@ -92,8 +92,13 @@ describe('resolveCrawler: what a person means', () => {
     const r = resolveCrawler('(FooBot)');
     expect(r).toMatchObject({ kind: 'token', token: '', input: '(FooBot)' });
     expect(r.rewrite).toContain('names no crawler');
-    const robots = parseRobotsTxt('User-agent: *bot\nDisallow: /\n');
+    const robots = parseRobotsTxt('User-agent: *bot\nDisallow: /\n\nUser-agent: Foo\nDisallow: /\n');
     expect(robots.explain('/x', r.input).groups).toBe('none');
+    for (const typed of ['Foo Bar', 'ツ', '/1.0']) {
+      const other = resolveCrawler(typed);
+      expect(other.rewrite, typed).toContain('names no crawler');
+      expect(robots.explain('/x', other.input).groups, typed).toBe('none');
+    }
   });
   it('splits comma lists; whitespace next to a comma is the separator', () => {
     const list = resolveCrawlers('Googlebot, FooBot ,BarBot');

@@ -26,6 +26,8 @@ export interface ResolvedCrawler {
   readonly profile: CrawlerProfile | null;
   /** The product token matched against the file, for `token` (`''` when the input names no crawler: no group). */
   readonly token: string | null;
+  /** The name used, after any rewrite: the catalogue name or token as typed, the reduced token, or `*`. */
+  readonly name: string;
   /** The name to show: the profile's name, the token, or `*`. */
   readonly label: string;
   /**
@@ -47,9 +49,9 @@ function show(text: string): string {
 function profileOrToken(typed: string, name: string, rewrite: string | null): ResolvedCrawler {
   const profile = crawlerByName(name);
   if (profile !== undefined) {
-    return { typed, kind: 'profile', input: profile, profile, token: null, label: profile.name, rewrite };
+    return { typed, kind: 'profile', input: profile, profile, token: null, name, label: profile.name, rewrite };
   }
-  return { typed, kind: 'token', input: name, profile: null, token: name, label: name, rewrite };
+  return { typed, kind: 'token', input: name, profile: null, token: name, name, label: name, rewrite };
 }
 
 /**
@@ -59,7 +61,7 @@ function profileOrToken(typed: string, name: string, rewrite: string | null): Re
  * - a product token (`[a-zA-Z_-]+`) is used as it is;
  * - anything else is read as a User-Agent string, and the crawler it names is what is meant
  *   (`Mozilla/5.0 (compatible; Googlebot/2.1; +http://…)` and `Googlebot/2.1` → Googlebot, then as typed by name);
- *   when it names none (`(FooBot)`, `/1.0`), the empty token is used, which matches no group;
+ *   when it names none (`(FooBot)`, `/1.0`, `Foo Bar`), it matches no group (only the `*` groups apply), and says so;
  * - surrounding whitespace is removed first.
  * Every step that changes the name is reported in {@link ResolvedCrawler.rewrite}.
  */
@@ -73,6 +75,7 @@ export function resolveCrawler(typed: string): ResolvedCrawler {
       input: ANY_CRAWLER,
       profile: null,
       token: null,
+      name: ANY_CRAWLER,
       label: ANY_CRAWLER,
       rewrite: trimmed
         ? `used ${show(ANY_CRAWLER)} (any crawler) for ${show(typed)}: surrounding whitespace removed`
@@ -86,17 +89,19 @@ export function resolveCrawler(typed: string): ResolvedCrawler {
       trimmed ? `used ${show(name)} for ${show(typed)}: surrounding whitespace removed` : null,
     );
   }
-  const token = namedCrawler(name);
+  // Neither `Name/version` products nor a `( … )` comment: not a User-Agent string either (`Foo Bar`, `ツ`).
+  const token = /[(/]/.test(name) ? namedCrawler(name) : '';
   if (token === '') {
     return {
       typed,
       kind: 'token',
-      // The string itself: the engine reduces it to the empty token, which then matches no group.
+      // The string itself: no group can name it (the engine matches it exactly, or reduces it to an empty token).
       input: name,
       profile: null,
       token: '',
+      name,
       label: name,
-      rewrite: `${show(typed)} names no crawler (no product token in it): it matches no group, so only the * groups apply`,
+      rewrite: `${show(typed)} is not a product token (letters, '-' and '_') and names no crawler: it matches no group, so only the * groups apply`,
     };
   }
   return profileOrToken(
@@ -122,9 +127,12 @@ export function resolveCrawlers(names: string | readonly string[]): ResolvedCraw
 
 /**
  * The engine input for several resolved crawlers asked at once (their rules pooled, as the reference does with several
- * names): one profile or name as it is, else the tokens (`*` stays a name no group has).
+ * names): one profile or name as it is, else the names (a profile by the token it was named with, else its first one;
+ * `*` stays a name no group has).
  */
 export function crawlerInputOf(crawlers: readonly ResolvedCrawler[]): string | CrawlerProfile | readonly string[] {
   if (crawlers.length === 1) return crawlers[0]!.input;
-  return crawlers.map((c) => (c.profile !== null ? c.profile.tokens[0]! : (c.input as string)));
+  return crawlers.map((c) =>
+    c.profile === null ? (c.input as string) : isValidProductToken(c.name) ? c.name : c.profile.tokens[0]!,
+  );
 }

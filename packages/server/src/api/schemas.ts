@@ -375,7 +375,8 @@ const TesterUrl = Type.String({
 const UserAgentName = Type.String({
   minLength: 1,
   maxLength: 200,
-  description: 'a product token (Googlebot), * for any crawler, or a catalogue crawler name (GPTBot, Google-Extended…)',
+  description:
+    'a product token (Googlebot), * for any crawler, a catalogue crawler name (GPTBot, Google-Extended…), or a User-Agent string (the crawler it names is used, and said in rewrite)',
 });
 
 export const TestBody = Type.Object(
@@ -404,7 +405,16 @@ const VerdictSide = Type.Object({
 
 export const Verdict = Type.Object({
   url: Type.String(),
-  userAgent: Type.String(),
+  userAgent: Type.String({ description: 'as given' }),
+  userAgentUsed: Type.String({
+    description: 'the name used: the token or catalogue name (after any rewrite of what was given), or *',
+  }),
+  rewrite: Nullable(
+    Type.String({
+      description:
+        'set when the name used is not the name given (a User-Agent string reduced to its crawler, spaces removed), saying which and why',
+    }),
+  ),
   crawler: Nullable(Type.String({ description: 'the catalogue crawler used, when the name is one' })),
   ...VerdictSide.properties,
 });
