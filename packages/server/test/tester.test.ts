@@ -277,6 +277,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         outcome: 'rules',
         status: 200,
         content: 'User-agent: *\nDisallow: /x\n',
+        contentBase64: Buffer.from('User-agent: *\nDisallow: /x\n').toString('base64'),
         size: 27,
         html: false,
         headers: { contentType: 'text/plain' },

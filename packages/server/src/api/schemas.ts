@@ -449,7 +449,10 @@ export const LiveRobots = Type.Object({
     Type.Object({ url: Type.String(), status: Nullable(Type.Integer()), location: Nullable(Type.String()) }),
   ),
   headers: Type.Record(Type.String(), Type.String()),
-  content: Nullable(Type.String({ description: 'the body as UTF-8 for a 2xx answer' })),
+  content: Nullable(Type.String({ description: 'the body decoded as UTF-8 for a 2xx answer, for display' })),
+  contentBase64: Nullable(
+    Type.String({ description: 'the exact bytes of the body (base64), what a crawler decides on, for a 2xx answer' }),
+  ),
   size: Type.Integer(),
   truncated: Type.Boolean({ description: 'longer than 500 KiB: only the first 500 KiB were kept' }),
   html: Type.Boolean({ description: 'an HTML page served as robots.txt' }),

@@ -215,6 +215,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         redirects: result.redirects.map((h) => ({ url: h.url, status: h.status, location: h.location })),
         headers,
         content: result.body === null ? null : new TextDecoder().decode(result.body),
+        contentBase64: result.body === null ? null : Buffer.from(result.body).toString('base64'),
         size: result.size,
         truncated: result.truncated,
         html: result.html,
