@@ -369,7 +369,8 @@ export const DiffQuery = Type.Object(
 
 const TesterUrl = Type.String({
   minLength: 1,
-  maxLength: 4000,
+  // A rule line may be 16,663 bytes long (Google's cut): the URLs that test it are as long.
+  maxLength: 20_000,
   description: 'an absolute http(s) URL, or a path starting with /',
 });
 const UserAgentName = Type.String({
