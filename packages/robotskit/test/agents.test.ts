@@ -94,7 +94,7 @@ describe('resolveCrawler: what a person means', () => {
     expect(r.rewrite).toContain('names no crawler');
     const robots = parseRobotsTxt('User-agent: *bot\nDisallow: /\n\nUser-agent: Foo\nDisallow: /\n');
     expect(robots.explain('/x', r.input).groups).toBe('none');
-    for (const typed of ['Foo Bar', 'ツ', '/1.0']) {
+    for (const typed of ['Foo Bar', 'ツ', '/1.0', 'My Bot/1.0']) {
       const other = resolveCrawler(typed);
       expect(other.rewrite, typed).toContain('names no crawler');
       expect(robots.explain('/x', other.input).groups, typed).toBe('none');

@@ -59,9 +59,10 @@ function profileOrToken(typed: string, name: string, rewrite: string | null): Re
  * - `*` is any crawler: only the `*` groups apply;
  * - a name of the catalogue ({@link crawlerByName}, case-insensitive) is that crawler's profile, with its fallback order;
  * - a product token (`[a-zA-Z_-]+`) is used as it is;
- * - anything else is read as a User-Agent string, and the crawler it names is what is meant
+ * - a User-Agent string (one with a `( … )` comment, or one `Name/version` product) stands for the crawler it names
  *   (`Mozilla/5.0 (compatible; Googlebot/2.1; +http://…)` and `Googlebot/2.1` → Googlebot, then as typed by name);
- *   when it names none (`(FooBot)`, `/1.0`, `Foo Bar`), it matches no group (only the `*` groups apply), and says so;
+ * - anything else, or a string that names no crawler (`(FooBot)`, `/1.0`, `Foo Bar`, `My Bot/1.0`), matches no group
+ *   (only the `*` groups apply), and says so;
  * - surrounding whitespace is removed first.
  * Every step that changes the name is reported in {@link ResolvedCrawler.rewrite}.
  */
@@ -89,8 +90,9 @@ export function resolveCrawler(typed: string): ResolvedCrawler {
       trimmed ? `used ${show(name)} for ${show(typed)}: surrounding whitespace removed` : null,
     );
   }
-  // Neither `Name/version` products nor a `( … )` comment: not a User-Agent string either (`Foo Bar`, `ツ`).
-  const token = /[(/]/.test(name) ? namedCrawler(name) : '';
+  // A User-Agent string has a `( … )` comment or is one `Name/version` product; anything else (`Foo Bar`, `ツ`,
+  // `My Bot/1.0`) names no crawler.
+  const token = name.includes('(') || /^[^\s/]+\/\S*$/.test(name) ? namedCrawler(name) : '';
   if (token === '') {
     return {
       typed,
