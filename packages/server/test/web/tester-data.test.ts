@@ -33,8 +33,10 @@ describe('share links', () => {
 
   it('carries the exact bytes of a file whose text is not its UTF-8', async () => {
     const bytes = Uint8Array.from([0xef, 0xbb, 0x55, 0x3a, 0xe9, 0x0d]);
-    const withBytes = { ...state, bytes };
+    const withBytes = { ...state, text: sourceOf(bytes).text, bytes };
     expect(await decodeState(await encodeState(withBytes))).toEqual(withBytes);
+    // The text shown is always the bytes' own, whatever the link's text says.
+    expect((await decodeState(await encodeState({ ...state, bytes })))?.text).toBe('\ufffdU:\ufffd\n');
   });
 
   it('tests the loaded bytes only while the editor still shows their text', () => {

@@ -5,6 +5,7 @@
  */
 
 import type { Dialect } from '../../engine/protocol.js';
+import { sourceOf } from './source-bytes.js';
 
 export interface TesterState {
   readonly text: string;
@@ -69,7 +70,8 @@ export async function decodeState(hash: string): Promise<TesterState | null> {
     bytes = null;
   }
   return {
-    text: typeof data.t === 'string' ? data.t : '',
+    // With bytes, the text shown is theirs (whatever `t` says): what is shown is what is tested.
+    text: bytes !== null ? sourceOf(bytes).text : typeof data.t === 'string' ? data.t : '',
     ...(bytes === null ? {} : { bytes }),
     urls: typeof data.u === 'string' ? data.u : '',
     crawler: typeof data.c === 'string' ? data.c : '',
