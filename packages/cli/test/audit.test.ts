@@ -135,6 +135,19 @@ describe('robotskit audit', () => {
     expect(plain.doc.verdict).toBe('cannot be crawled');
   });
 
+  it('exits 1, as for any blocked page, when the robots.txt cannot be fetched (2 is for usage errors)', async () => {
+    const down = await sites.start((req, res) => {
+      if (req.url === '/robots.txt') return; // never answers
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html(''));
+    });
+    const result = await run(['audit', `${down.origin}/page`, '--json', '--timeout', '0.3']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `robotskit: cannot fetch '${down.origin}/robots.txt': no response within 0.3 s (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ crawlable: false, index: 'url-only' });
+  });
+
   it('says once, without contradiction, how a blocked URL can be indexed', async () => {
     const result = await run(['audit', `${site.origin}/blocked/plain`]);
     expect(result.code).toBe(1);
