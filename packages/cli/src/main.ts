@@ -63,7 +63,7 @@ function program(io: Io, result: { code: number }): Command {
     .description('explain the verdict for a URL: which groups applied and which line decided')
     .argument('<robots-file>', 'robots.txt file, or - for standard input')
     .argument('<url>', 'the URL to check, percent-encoded')
-    .option('--ua <tokens>', 'crawler product token(s), comma-separated (their groups are pooled)', DEFAULT_CRAWLER)
+    .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)
     .option('--json', 'print JSON')
     .action(async (file: string, url: string, options: { ua: string; json?: boolean }) => {
       const { runExplain } = await import('./commands/explain.js');
@@ -95,7 +95,7 @@ function program(io: Io, result: { code: number }): Command {
   cmd
     .command('check')
     .description(
-      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, 2 error or robots.txt unreachable)',
+      'fetch the robots.txt that governs each URL and say whether the crawler may fetch it, and why (exit 0 all allowed, 1 one blocked, an unreachable robots.txt included as Google blocks its site, 2 usage error)',
     )
     .argument('<url...>', 'page URLs (any mix of sites)')
     .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)

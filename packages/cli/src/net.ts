@@ -5,9 +5,6 @@
  */
 
 import {
-  type CrawlerInput,
-  type CrawlerProfile,
-  crawlerByName,
   type EffectivePolicy,
   type FetchLike,
   type FetchResponseLike,
@@ -18,7 +15,6 @@ import {
 } from 'robotskit';
 import { fetch as undiciFetch } from 'undici';
 import { CLI_HOME } from './about.js';
-import { parseAgents } from './commands/explain.js';
 import { CliError } from './io.js';
 
 /** The `User-Agent` robotskit sends for its own requests (robots.txt and pages). */
@@ -33,29 +29,7 @@ export function cliUserAgent(version: string): string {
  */
 export const robotsFetch: FetchLike = (url, init) => undiciFetch(url, init) as unknown as Promise<FetchResponseLike>;
 
-/** The default crawler when `--ua` is not given: robotskit's own token, which in practice gets the `*` group. */
-export const DEFAULT_CRAWLER = 'robotskit';
-
-/** The crawler `--ua` names: a catalogue profile by name (`Googlebot-Image`), else product token(s), comma-separated. */
-export interface ResolvedCrawler {
-  /** What the engine is asked with. */
-  readonly input: CrawlerInput;
-  /** The profile, when `--ua` named one. */
-  readonly profile: CrawlerProfile | null;
-  /** The names, for people. */
-  readonly label: string;
-}
-
-/** Reads `--ua`: a crawler of the catalogue (its fallback order and `*` handling apply), else product tokens. */
-export function resolveCrawler(ua: string | undefined): ResolvedCrawler {
-  if (ua === undefined) return { input: DEFAULT_CRAWLER, profile: null, label: DEFAULT_CRAWLER };
-  const profile = crawlerByName(ua.trim());
-  if (profile !== undefined) {
-    return { input: profile, profile, label: `${profile.name} (profile: ${profile.tokens.join(' \u2192 ')})` };
-  }
-  const tokens = parseAgents(ua);
-  return { input: tokens.length === 1 ? tokens[0]! : tokens, profile: null, label: tokens.join(', ') };
-}
+export { type ResolvedCrawler, resolveCrawler, sayRewrites } from './crawler.js';
 
 /** Reads `--timeout <seconds>` into milliseconds. */
 export function parseTimeout(text: string): number {

@@ -17,4 +17,5 @@ export const SITEMAP_SCOPES = ['protocol', 'origin', 'none'] as const;
 export const DEFAULT_CRAWLER = 'Googlebot';
 
 /** What `--ua` takes, for the help. */
-export const UA_HELP = 'a crawler of the catalogue (Googlebot-Image) or product token(s), comma-separated';
+export const UA_HELP =
+  'a crawler of the catalogue (Googlebot-Image), product token(s) or a User-Agent string (its crawler is used, and said), comma-separated';

@@ -123,17 +123,39 @@ describe('robotskit audit', () => {
   it('a page blocked by robots.txt never shows its noindex to the crawler, and says so', async () => {
     const blocked = await audit('/blocked/noindex');
     expect(blocked.code).toBe(1);
-    expect(blocked.doc).toMatchObject({ crawlable: false, indexable: false, followable: false });
+    expect(blocked.doc).toMatchObject({ crawlable: false, indexable: false, index: 'url-only', followable: false });
     expect(blocked.doc.reasons).toEqual([
       'robots.txt blocks it: line 2: Disallow: /blocked/',
-      'the page says noindex (<meta name="robots" content="noindex">), but robots.txt keeps the crawler from fetching the page, so it never sees that: allow crawling for the noindex to work',
+      'Google can still index the URL, without its content, when pages link to it: it never fetches the page, so it never sees its noindex (<meta name="robots" content="noindex">); allow crawling for the noindex to work',
     ]);
     const plain = await audit('/blocked/plain');
     expect(plain.doc.reasons).toEqual([
       'robots.txt blocks it: line 2: Disallow: /blocked/',
-      'a URL that cannot be crawled can still be indexed from links to it, without its content',
+      'Google can still index the URL, without its content, when pages link to it: it never fetches the page (so it would never see a noindex there)',
     ]);
     expect(plain.doc.verdict).toBe('cannot be crawled');
+  });
+
+  it('exits 1, as for any blocked page, when the robots.txt cannot be fetched (2 is for usage errors)', async () => {
+    const down = await sites.start((req, res) => {
+      if (req.url === '/robots.txt') return; // never answers
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html(''));
+    });
+    const result = await run(['audit', `${down.origin}/page`, '--json', '--timeout', '0.3']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `robotskit: cannot fetch '${down.origin}/robots.txt': no response within 0.3 s (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ crawlable: false, index: 'url-only' });
+  });
+
+  it('says once, without contradiction, how a blocked URL can be indexed', async () => {
+    const result = await run(['audit', `${site.origin}/blocked/plain`]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('  index    the bare URL only (see why)');
+    expect(lines.filter((l) => /\bindex(ed)?\b/.test(l) && /no\b/.test(l.replace(/noindex/g, '')))).toEqual([]);
+    expect(result.stdout.match(/without its content/g)).toHaveLength(1);
   });
 
   it('redirects, errors, expired pages and non-HTML responses', async () => {

@@ -1,6 +1,6 @@
 /**
  * `robotskit check` against real HTTP servers on 127.0.0.1: allowed, blocked, 5xx, 404, timeouts, unreachable hosts,
- * crawler profiles, the --json shape and the exit codes (0 allowed, 1 blocked, 2 usage or network error).
+ * crawler profiles, the --json shape and the exit codes (0 allowed, 1 blocked, whatever the fetch outcome, 2 usage error).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckJson } from '../src/commands/check.js';
@@ -80,6 +80,7 @@ describe('robotskit check', () => {
       url: `${rules.origin}/g/1`,
       allowed: false,
       crawler: 'Googlebot',
+      crawlerRewrites: [],
       line: 6,
       rule: { kind: 'disallow', pattern: '/g/', line: 6, indexHtml: false },
       ruleText: 'Disallow: /g/',
@@ -155,9 +156,9 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain('the file is an HTML page');
   });
 
-  it('exits 2 with one line on stderr when the robots.txt does not answer in time', async () => {
+  it('exits 1 (blocked, as Google treats it) with one line on stderr when the robots.txt does not answer in time', async () => {
     const result = await run(['check', '--timeout', '0.3', `${silent.origin}/a`, `${silent.origin}/b`]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `robotskit: cannot fetch '${silent.origin}/robots.txt': no response within 0.3 s (until it can be, Google treats every URL there as disallowed)\n`,
     );
@@ -165,7 +166,7 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain('  policy   disallow-all:');
   });
 
-  it('exits 2 with one line on stderr when the robots.txt answer breaks off in its body', async () => {
+  it('exits 1 with one line on stderr when the robots.txt answer breaks off in its body', async () => {
     const reset = await sites.start((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
       res.write('User-agent: *\n', () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
@@ -175,7 +176,7 @@ describe('robotskit check', () => {
       res.write('User-agent: *\n');
     });
     const result = await run(['check', '--timeout', '0.3', `${reset.origin}/a`, `${stalled.origin}/b`]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     const lines = result.stderr.split('\n');
     expect(lines).toHaveLength(3);
     // How the reset is worded depends on what the client read before it (a reset, or a body shorter than announced).
@@ -193,10 +194,10 @@ describe('robotskit check', () => {
     expect(result.stdout).toContain('(latest: HTTP 200, then timeout): crawling stops for the first 12 h');
   });
 
-  it('exits 2 when nothing listens, from the real executable, without a stack trace', async () => {
+  it('exits 1 (blocked) when nothing listens, from the real executable, without a stack trace', async () => {
     const closed = await sites.closedOrigin();
     const result = await spawn(['check', '--json', `${closed}/x`]);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `robotskit: cannot fetch '${closed}/robots.txt': connection refused (until it can be, Google treats every URL there as disallowed)\n`,
     );
@@ -208,15 +209,33 @@ describe('robotskit check', () => {
 
   it('says what a TLS failure or a port the fetch refuses means, in words', async () => {
     const tls = await run(['check', `${rules.origin.replace('http:', 'https:')}/a`]);
-    expect(tls.code).toBe(2);
+    expect(tls.code).toBe(1);
     expect(tls.stderr).toBe(
       `robotskit: cannot fetch '${rules.origin.replace('http:', 'https:')}/robots.txt': TLS handshake failed: the server does not speak TLS on this port (plain http?) (until it can be, Google treats every URL there as disallowed)\n`,
     );
     const blocked = await run(['check', 'http://127.0.0.1:6000/a']);
-    expect(blocked.code).toBe(2);
+    expect(blocked.code).toBe(1);
     expect(blocked.stderr).toBe(
       "robotskit: cannot fetch 'http://127.0.0.1:6000/robots.txt': port 6000 is one the fetch standard blocks, so robotskit's fetch refuses it (until it can be, Google treats every URL there as disallowed)\n",
     );
+  });
+
+  it('says which crawler it used when --ua is a User-Agent string or has spaces around it', async () => {
+    const ua = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    const full = await run(['check', '--ua', ua, `${rules.origin}/g/x`]);
+    expect(full.code).toBe(1);
+    expect(full.stderr).toBe(
+      `robotskit: --ua: used 'Googlebot' for '${ua}': the crawler this User-Agent string names (robots.txt groups are matched by product token)\n`,
+    );
+    expect(full.stdout).toContain('for Googlebot (profile: Googlebot)');
+    const spaced = await run(['check', '--json', '--ua', ' SomeBot ', `${rules.origin}/private/x`]);
+    expect(json(spaced.stdout)[0]).toMatchObject({
+      crawler: 'SomeBot',
+      crawlerRewrites: ["used 'SomeBot' for ' SomeBot ': surrounding whitespace removed"],
+    });
+    const plain = await run(['check', '--json', '--ua', 'SomeBot', `${rules.origin}/private/x`]);
+    expect(plain.stderr).toBe('');
+    expect(json(plain.stdout)[0]!.crawlerRewrites).toEqual([]);
   });
 
   it('rejects bad arguments with exit 2 before fetching anything', async () => {

@@ -21,6 +21,14 @@ export {
   type CrawlerProfile,
   defineCrawler,
 } from './crawlers/profile.js';
+export {
+  ANY_CRAWLER,
+  CrawlerInputError,
+  crawlerInputOf,
+  type ResolvedCrawler,
+  resolveCrawler,
+  resolveCrawlers,
+} from './crawlers/resolve.js';
 export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export { type DialectDifference, type DialectDifferenceKind, dialectDifferences } from './dialects/differences.js';
 export {
@@ -117,6 +125,7 @@ export {
   parseXRobotsTag,
   type RobotsDirectives,
 } from './meta/parse.js';
+export { crawlDelaySeconds } from './model/crawl-delay.js';
 export type { DialectName } from './model/dialect.js';
 export type {
   CrawlDelay,

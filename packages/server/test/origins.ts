@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 export interface Answer {
   readonly status: number;
   readonly headers?: Record<string, string>;
-  readonly body?: string;
+  /** Text (sent as UTF-8) or exact bytes. */
+  readonly body?: string | Uint8Array;
 }
 
 /** One local origin. `answer` may be changed at any time; `requests` counts what it served. */

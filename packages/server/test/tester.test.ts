@@ -87,7 +87,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
     let fetch: GuardedFetch;
     let app: FastifyInstance;
     let origin: LocalOrigin;
-    let files: Record<string, { status: number; body: string; type?: string }>;
+    let files: Record<string, { status: number; body: string | Uint8Array; type?: string }>;
 
     beforeEach(async () => {
       database = await openTestDatabase(target);
@@ -201,11 +201,55 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       ]);
     });
 
+    it('decides on the bytes of a live file and of a stored version, not on their decoded text', async () => {
+      // Latin-1 byte E9 in a rule: the reference matches it against %E9 in the URL, byte for byte.
+      const latin1 = Buffer.concat([
+        Buffer.from('User-agent: *\nDisallow: /caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('\n'),
+      ]);
+      files['/robots.txt'] = { status: 200, body: latin1 };
+      const ask = { urls: ['/caf%E9', '/caf%EF%BF%BD'], userAgents: ['Googlebot'] };
+      const live = await post<{ results: Verdict[] }>('/api/test', { robotsUrl: origin.url, ...ask });
+      expect(live.results.map((r) => [r.allowed, r.line])).toEqual([
+        [false, 2],
+        [true, 0],
+      ]);
+      await watch();
+      const version = await database.db.selectFrom('versions').select('id').executeTakeFirstOrThrow();
+      const stored = await post<{ results: Verdict[] }>('/api/test', { versionId: version.id, ...ask });
+      expect(stored.results.map((r) => [r.allowed, r.line])).toEqual([
+        [false, 2],
+        [true, 0],
+      ]);
+      const raw = await app.inject({ method: 'GET', url: `/api/versions/${version.id}/raw` });
+      expect(raw.rawPayload.equals(latin1)).toBe(true);
+    });
+
+    it('says which name it used whenever it rewrote the one given', async () => {
+      const robots = 'User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *bot\nDisallow: /\n';
+      const ua = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+      const { results } = await post<{ results: (Verdict & { userAgentUsed: string; rewrite: string | null })[] }>(
+        '/api/test',
+        { robots, urls: ['/g'], userAgents: ['Googlebot', ua, ' Googlebot ', '(FooBot)'] },
+      );
+      expect(results.map((r) => [r.userAgent, r.userAgentUsed, r.allowed, r.line])).toEqual([
+        ['Googlebot', 'Googlebot', false, 2],
+        [ua, 'Googlebot', false, 2],
+        [' Googlebot ', 'Googlebot', false, 2],
+        ['(FooBot)', '(FooBot)', true, 0],
+      ]);
+      expect(results[0]!.rewrite).toBeNull();
+      expect(results[1]!.rewrite).toContain("used 'Googlebot'");
+      expect(results[2]!.rewrite).toContain('surrounding whitespace removed');
+      expect(results[3]!.rewrite).toContain('names no crawler');
+    });
+
     it('refuses bad tester input with clear errors', async () => {
       const cases: [object, number, string][] = [
         [{ urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of robots'],
         [{ robots: '', robotsUrl: 'https://e.com', urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of'],
-        [{ robots: '', urls: ['/'], userAgents: ['Google bot'] }, 400, "'Google bot' is neither a crawler"],
+        [{ robots: '', urls: ['/'], userAgents: [' '] }, 400, 'a user agent is blank'],
         [{ robots: '', urls: ['ftp://e.com/x'], userAgents: ['Googlebot'] }, 400, 'not an http(s) URL'],
         [{ robots: '', urls: ['no-slash'], userAgents: ['Googlebot'] }, 400, 'neither an absolute URL nor a path'],
         [{ robots: '', urls: [], userAgents: ['Googlebot'] }, 400, 'urls'],
@@ -231,6 +275,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         outcome: 'rules',
         status: 200,
         content: 'User-agent: *\nDisallow: /x\n',
+        contentBase64: Buffer.from('User-agent: *\nDisallow: /x\n').toString('base64'),
         size: 27,
         html: false,
         headers: { contentType: 'text/plain' },
@@ -404,7 +449,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         [{ fileId }, 400],
         [{ fileId: 9999, draft }, 404],
         [{ propertyId: 9999, draft }, 404],
-        [{ fileId, draft, userAgents: ['not valid!'] }, 400],
+        [{ fileId, draft, userAgents: [' '] }, 400],
       ] as const) {
         const reply = await app.inject({ method: 'POST', url: '/api/impact', payload });
         expect(reply.statusCode, JSON.stringify(payload)).toBe(status);

@@ -21,7 +21,14 @@ import {
 } from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
-import { checkUrlArgument, cliUserAgent, parseTimeout, type ResolvedCrawler, resolveCrawler } from '../net.js';
+import {
+  checkUrlArgument,
+  cliUserAgent,
+  parseTimeout,
+  type ResolvedCrawler,
+  resolveCrawler,
+  sayRewrites,
+} from '../net.js';
 import { type FetchedPage, fetchPage, PageFetchError } from '../page.js';
 import { type CheckJson, checkOne, cliClient } from './check.js';
 
@@ -56,7 +63,13 @@ export interface AuditJson {
   /** What the page asks of this crawler, headers and meta tags combined restrictively. */
   readonly directives: PageDirectives;
   readonly crawlable: boolean;
+  /** Whether the page can be indexed with its content (false when it cannot be crawled). */
   readonly indexable: boolean;
+  /**
+   * How it can be indexed: `yes` with its content, `no`, or `url-only` when it cannot be crawled (Google can index the
+   * bare URL from links to it, without its content, and never sees a noindex on it).
+   */
+  readonly index: 'yes' | 'no' | 'url-only';
   readonly followable: boolean;
   /** Why, one sentence each, most important first. */
   readonly reasons: readonly string[];
@@ -145,22 +158,20 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
   }
 
   const noindex = sourcesOf(page, crawler, 'noindex');
-  if (directives.noindex) {
-    if (crawlable) {
-      indexable = false;
-      reasons.push(`the page says noindex: ${list(noindex)}`);
-    } else {
-      reasons.push(
-        `the page says noindex (${list(noindex)}), but robots.txt keeps the crawler from fetching the page, so it never sees that: allow crawling for the noindex to work`,
-      );
-    }
+  if (!crawlable) {
+    // Said once: a blocked URL is never fetched, so it can only be indexed bare, and no noindex on it is ever seen.
+    reasons.push(
+      directives.noindex
+        ? `Google can still index the URL, without its content, when pages link to it: it never fetches the page, so it never sees its noindex (${list(noindex)}); allow crawling for the noindex to work`
+        : 'Google can still index the URL, without its content, when pages link to it: it never fetches the page (so it would never see a noindex there)',
+    );
+  } else if (directives.noindex) {
+    indexable = false;
+    reasons.push(`the page says noindex: ${list(noindex)}`);
   }
   if (directives.unavailableAfter !== null && directives.unavailableAfter <= Date.now()) {
     indexable = false;
     reasons.push(`unavailable_after has passed (${new Date(directives.unavailableAfter).toISOString()})`);
-  }
-  if (!crawlable && !directives.noindex) {
-    reasons.push('a URL that cannot be crawled can still be indexed from links to it, without its content');
   }
   const followable = crawlable && !directives.nofollow;
   if (crawlable && directives.nofollow)
@@ -172,13 +183,15 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
     : indexable
       ? 'can be crawled and indexed'
       : 'can be crawled, will not be indexed';
-  const robotsDown = checked.networkFailure;
-  if (robotsDown) {
+  sayRewrites(io, crawler);
+  if (checked.networkFailure) {
     io.stderr.write(
       `robotskit: cannot fetch '${robots.robotsUrl}': ${robots.problem} (until it can be, Google treats every URL there as disallowed)\n`,
     );
   }
-  const code = robotsDown ? 2 : crawlable && indexable ? 0 : 1;
+  // The exit status follows the verdict: an unreachable robots.txt blocks the page, as Google treats it (exit 1).
+  const code = crawlable && indexable ? 0 : 1;
+  const index: AuditJson['index'] = !crawlable ? 'url-only' : indexable ? 'yes' : 'no';
 
   if (options.json) {
     const doc: AuditJson = {
@@ -195,6 +208,7 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
       directives,
       crawlable,
       indexable,
+      index,
       followable,
       reasons,
       verdict,
@@ -211,7 +225,7 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
     `  verdict  ${crawlable && indexable ? paint('green', verdict) : paint('red', verdict)}`,
     `  crawl    ${yes(crawlable, crawlable ? 'allowed' : 'blocked')} by ${robots.robotsUrl}${robots.rule !== null ? ` (line ${robots.line}: ${visible(robots.ruleText ?? '')})` : ` (${robots.policy.mode})`}`,
     `  page     HTTP ${status}${page.contentType === null ? '' : `, ${page.contentType}`}, ${tags} robots meta tag(s), ${page.xRobotsTag.length} X-Robots-Tag header(s)`,
-    `  index    ${yes(indexable, indexable ? 'yes' : 'no')}`,
+    `  index    ${index === 'url-only' ? paint('yellow', 'the bare URL only (see why)') : yes(indexable, index)}`,
     `  follow   ${yes(followable, followable ? 'yes' : 'no')}`,
     ...reasons.map((r, i) => `${i === 0 ? '  why      ' : '           '}${visible(r)}`),
   ];

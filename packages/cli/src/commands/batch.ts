@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { ProgressDisplay } from '../batch/progress.js';
 import { linesOf, runBatch } from '../batch/run.js';
 import { CliError, type Io } from '../io.js';
-import { parsePositive, parseTimeout, resolveCrawler } from '../net.js';
+import { parsePositive, parseTimeout, resolveCrawler, sayRewrites } from '../net.js';
 
 /** Options of `batch`, as commander parsed them. */
 export interface BatchCommandOptions {
@@ -44,6 +44,7 @@ export async function runBatchCommand(
   const window = parsePositive(options.window, '--window');
   const perOrigin = parsePositive(options.perOrigin, '--per-origin');
   const fromLine = parsePositive(options.fromLine, '--from-line');
+  sayRewrites(io, crawler);
 
   let chunks: AsyncIterable<Uint8Array>;
   let total: number | null = null;

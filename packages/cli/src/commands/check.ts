@@ -1,8 +1,10 @@
 /**
  * `robotskit check <url…> [--ua <token|profile>] [--json] [--timeout <s>]`: fetch the robots.txt that governs each URL
  * (the engine's crawl client: one fetch per origin) and say whether the crawler may fetch it, the deciding line, how
- * the fetch went and the policy in force. Exit 0 when every URL is allowed, 1 when one is blocked, 2 on usage errors
- * or when a robots.txt could not be fetched (DNS, connection, timeout, or an answer that broke off in its body).
+ * the fetch went and the policy in force. The exit status follows the verdicts: 0 when every URL is allowed, 1 when
+ * one is blocked, whatever the fetch outcome behind it (a robots.txt that could not be fetched, by a 5xx or by DNS,
+ * connection, timeout or a body that broke off, blocks the whole site, as Google treats it for its first 12 hours);
+ * 2 only for usage errors.
  */
 
 import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
@@ -20,6 +22,7 @@ import {
   resolveCrawler,
   retrievalOptions,
   robotsFetch,
+  sayRewrites,
 } from '../net.js';
 import { lineText } from './explain.js';
 
@@ -40,6 +43,8 @@ export interface CheckJson {
   readonly allowed: boolean;
   /** The crawler asked for: a profile name or product token(s). */
   readonly crawler: string;
+  /** What the engine's rule rewrote in `--ua` (a User-Agent string reduced to its crawler…), in words. */
+  readonly crawlerRewrites: readonly string[];
   /** 1-based line of the deciding rule; 0 when none decided. */
   readonly line: number;
   readonly rule: DecidingRule | null;
@@ -85,6 +90,7 @@ export async function checkOne(
     url: verdict.url,
     allowed: verdict.allowed,
     crawler: crawler.profile?.name ?? crawler.label,
+    crawlerRewrites: crawler.rewrites,
     line: verdict.line,
     rule: verdict.rule,
     ruleText,
@@ -115,19 +121,18 @@ export async function runCheck(
   const checked = await Promise.all(urls.map((url) => checkOne(client, url, crawler, timeoutMs)));
   const results = checked.map((c) => c.result);
 
-  // Network failures are reported once per robots.txt, as one line each.
-  let failed = false;
+  sayRewrites(io, crawler);
+  // Network failures are reported once per robots.txt, as one line each; the verdict (blocked) decides the exit.
   const reported = new Set<string>();
   for (const { result: r, networkFailure } of checked) {
     if (!networkFailure) continue;
-    failed = true;
     if (reported.has(r.robotsUrl)) continue;
     reported.add(r.robotsUrl);
     io.stderr.write(
       `robotskit: cannot fetch '${r.robotsUrl}': ${r.problem} (until it can be, Google treats every URL there as disallowed)\n`,
     );
   }
-  const code = failed ? 2 : results.every((r) => r.allowed) ? 0 : 1;
+  const code = results.every((r) => r.allowed) ? 0 : 1;
 
   if (options.json) {
     io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

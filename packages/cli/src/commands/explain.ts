@@ -1,25 +1,16 @@
 /**
- * `robotskit explain <robots-file> <url> --ua <token>[,<token>] [--json]`: the verdict for a URL, the groups that
+ * `robotskit explain <robots-file> <url> --ua <crawler>[,<crawler>] [--json]`: the verdict for a URL, the groups that
  * applied and the line that decided.
  */
 
 import { type Explanation, parseRobotsTxt, type RobotsTxt } from 'robotskit';
+import { resolveCrawler, sayRewrites } from '../crawler.js';
 import { painter, useColor, visible } from '../format.js';
-import { CliError, type Io, readInput } from '../io.js';
+import { type Io, readInput } from '../io.js';
 
 /** The text of a 1-based line of the parsed file, as written. */
 export function lineText(robots: RobotsTxt, line: number): string {
   return robots.records[line - 1]?.text.trim() ?? '';
-}
-
-/** Splits `--ua a,b` into product tokens. */
-export function parseAgents(value: string): string[] {
-  const agents = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (agents.length === 0) throw new CliError('--ua needs at least one user-agent token');
-  return agents;
 }
 
 interface ExplainOptions {
@@ -32,16 +23,19 @@ export interface ExplainJson extends Explanation {
   readonly url: string;
   /** The deciding line as written, when there is one. */
   readonly ruleText: string | null;
+  /** What the engine's rule rewrote in `--ua` (a User-Agent string reduced to its crawler…), in words. */
+  readonly crawlerRewrites: readonly string[];
 }
 
 /** Runs `explain`; returns the exit code (0 allowed, 1 disallowed). */
 export async function runExplain(io: Io, robotsFile: string, url: string, options: ExplainOptions): Promise<number> {
-  const agents = parseAgents(options.ua);
+  const crawler = resolveCrawler(options.ua);
   const robots = parseRobotsTxt(await readInput(io, robotsFile, 'robots.txt file'));
-  const result = robots.explain(url, agents);
+  const result = robots.explain(url, crawler.input);
+  sayRewrites(io, crawler);
   const ruleText = result.line > 0 ? lineText(robots, result.line) : null;
   if (options.json) {
-    const doc: ExplainJson = { url, ...result, ruleText };
+    const doc: ExplainJson = { url, ...result, ruleText, crawlerRewrites: crawler.rewrites };
     io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return result.allowed ? 0 : 1;
   }
@@ -49,7 +43,7 @@ export async function runExplain(io: Io, robotsFile: string, url: string, option
   const out: string[] = [];
   out.push(`${paint('bold', url)}`);
   out.push(`  path      ${visible(result.path)}`);
-  out.push(`  crawler   ${result.userAgents.join(', ')}`);
+  out.push(`  crawler   ${crawler.label}`);
   out.push(`  verdict   ${result.allowed ? paint('green', 'ALLOWED') : paint('red', 'DISALLOWED')}`);
   if (result.groups === 'none') {
     out.push(`  groups    ${paint('dim', 'no group names this crawler and there is no * group: nothing applies')}`);

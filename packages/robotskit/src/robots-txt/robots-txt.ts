@@ -8,6 +8,7 @@ import { buildModel } from '../match/build.js';
 import { googleDialect } from '../match/google.js';
 import type { RuleTable } from '../match/group.js';
 import { legacyDialect } from '../match/legacy.js';
+import { crawlDelaySeconds } from '../model/crawl-delay.js';
 import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../model/dialect.js';
 import { buildRecords } from '../model/records.js';
 import { SourceText } from '../model/source-text.js';
@@ -41,9 +42,6 @@ export type CrawlerInput = UserAgentInput | CrawlerProfile;
 const DIALECTS: Record<DialectName, Dialect> = { google: googleDialect, legacy: legacyDialect };
 
 const NO_GROUPS: Selection = { match: 'none', groups: [], agentLines: [] };
-
-/** `crawl-delay` values: a non-negative decimal number of seconds. */
-const DELAY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** Caches per distinct set of crawler names; bounded so a caller cycling through names cannot grow it forever. */
 const MAX_CACHED_AGENTS = 256;
@@ -110,7 +108,10 @@ export class RobotsTxt {
   private readonly sitemapValues: readonly string[];
   private cachedSitemaps: readonly string[] | null = null;
   private cachedRecords: readonly RobotsRecord[] | null = null;
+  /** Plans for a single string agent, by the string as given. */
   private plans: Map<string, AgentPlan> | null = null;
+  /** Plans for arrays of agents, by their JSON (so `['A', 'B']` and the string `'A\nB'` never share one). */
+  private listPlans: Map<string, AgentPlan> | null = null;
   private matchers: Map<string, PoolMatcher> | null = null;
   /** State for crawler profiles and other dialects, created on first use: most files never need it. */
   private extras: Extras | null = null;
@@ -242,8 +243,9 @@ export class RobotsTxt {
     const honoured = isCrawlerProfile(crawler) ? crawler.honoursCrawlDelay : null;
     for (const index of plan.selection.groups) {
       for (const extension of this.groups[index]!.extensions) {
-        if (extension.name !== 'crawl-delay' || !DELAY.test(extension.value)) continue;
-        return { seconds: Number(extension.value), line: extension.line, honoured };
+        if (extension.name !== 'crawl-delay') continue;
+        const seconds = crawlDelaySeconds(extension.value);
+        if (seconds !== null) return { seconds, line: extension.line, honoured };
       }
     }
     return null;
@@ -275,22 +277,28 @@ export class RobotsTxt {
       if (isCrawlerProfile(userAgent)) return this.profilePlan(userAgent);
       throw new TypeError('userAgent must be a string, an array of strings or a crawler profile');
     }
-    const key = typeof userAgent === 'string' ? userAgent : (userAgent as readonly string[]).join('\n');
-    this.plans ??= new Map();
-    const cached = this.plans.get(key);
+    const single = typeof userAgent === 'string';
+    const key = single ? userAgent : JSON.stringify(userAgent);
+    if (single) this.plans ??= new Map();
+    else this.listPlans ??= new Map();
+    const plans = (single ? this.plans : this.listPlans)!;
+    const cached = plans.get(key);
     if (cached !== undefined) return cached;
-    const names: readonly string[] = typeof userAgent === 'string' ? [userAgent] : (userAgent as readonly string[]);
+    const names: readonly string[] = single ? [userAgent] : (userAgent as readonly string[]);
     const tokens = names.map((n) => {
       if (typeof n !== 'string') throw new TypeError('userAgent must be a string or an array of strings');
       return productToken(n);
     });
+    // A name reduced to an empty token (a User-Agent string naming no crawler, `(FooBot)`) matches no group, not even
+    // one whose value reduces to nothing (`User-agent: *bot`): the reference compares that name as given, so it gets
+    // the `*` group. Only a name that is empty as given is the empty token's (the reference's own quirk).
     const selection = this.impl.select(
       this.groups,
-      tokens.map((t) => asciiLower(t)),
+      tokens.filter((t, i) => t !== '' || names[i] === '').map((t) => asciiLower(t)),
     );
     const plan: AgentPlan = { tokens, selection, matcher: this.matcherFor(selection) };
-    if (this.plans.size >= MAX_CACHED_AGENTS) this.plans.clear();
-    this.plans.set(key, plan);
+    if (plans.size >= MAX_CACHED_AGENTS) plans.clear();
+    plans.set(key, plan);
     return plan;
   }
 

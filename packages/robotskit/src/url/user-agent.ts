@@ -108,18 +108,28 @@ function crawlerName(item: string): string | null {
  * The product token of a caller's user agent.
  *
  * A product token (`Googlebot`, `Googlebot-Image`) and anything else without a parenthesised comment is returned as it
- * is: like Google's reference, `isAllowed` compares the caller's name exactly, so `Foo Bar` or `FooBot/1.2` match no
- * group. A full HTTP User-Agent string (one with a `( … )` comment) is reduced to the crawler's token:
+ * is, whitespace included: like Google's reference, `isAllowed` compares the caller's name exactly, so `Foo Bar`,
+ * ` FooBot ` or `FooBot/1.2` match no group. A full HTTP User-Agent string (one with a `( … )` comment) is reduced to
+ * the crawler's token (see the engine README, "User agents"):
  * 1. the item after `compatible;` in a comment (`Mozilla/5.0 (compatible; Googlebot/2.1; +http://…)` → `Googlebot`);
  * 2. else the first `Name/version` item of a comment that is not a browser word (`… (Applebot/0.1; +http://…)`);
  * 3. else the first product outside comments that is not a browser word (`AdsBot-Google (+http://…)`);
  * 4. else the first product (`Mozilla`).
- * The result is cut to its `[a-zA-Z_-]` prefix.
+ * The result is cut to its `[a-zA-Z_-]` prefix; it is `''` when the string names no crawler (`(FooBot)`), and an
+ * empty token matches no group.
  * @example productToken('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)') === 'bingbot'
  */
 export function productToken(userAgent: string): string {
+  if (!userAgent.includes('(')) return userAgent;
+  return namedCrawler(userAgent);
+}
+
+/**
+ * The crawler token a User-Agent string names (the steps of {@link productToken}, for any string): `''` when it names
+ * none. `FooBot/1.2` → `FooBot`, `(FooBot)` → `''`.
+ */
+export function namedCrawler(userAgent: string): string {
   const ua = userAgent.trim();
-  if (!ua.includes('(')) return ua;
   const { products, comments } = splitUserAgent(ua);
   for (const comment of comments) {
     const items = comment.split(';').map((s) => s.trim());

@@ -597,7 +597,9 @@ export const CASES: readonly LintCase[] = [
     lines: [
       'User-agent: Bingbot',
       'Crawl-delay: 10s #! invalid-crawl-delay«10s»',
-      'Crawl-delay: .5 #! invalid-crawl-delay«.5»',
+      'Crawl-delay: 1,5 #! invalid-crawl-delay«1,5»',
+      'Crawl-delay: .5',
+      'Crawl-delay: 2.',
       'Crawl-delay: #! invalid-crawl-delay«Crawl-delay:»',
       'Crawl-delay: 0.5',
       'Crawl-delay: 3',
@@ -606,7 +608,9 @@ export const CASES: readonly LintCase[] = [
     fixed: [
       'User-agent: Bingbot',
       'Crawl-delay: 10',
+      'Crawl-delay: 1,5',
       'Crawl-delay: .5',
+      'Crawl-delay: 2.',
       'Crawl-delay:',
       'Crawl-delay: 0.5',
       'Crawl-delay: 3',

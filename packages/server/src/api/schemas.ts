@@ -369,13 +369,15 @@ export const DiffQuery = Type.Object(
 
 const TesterUrl = Type.String({
   minLength: 1,
-  maxLength: 4000,
+  // A rule line may be 16,663 bytes long (Google's cut): the URLs that test it are as long.
+  maxLength: 20_000,
   description: 'an absolute http(s) URL, or a path starting with /',
 });
 const UserAgentName = Type.String({
   minLength: 1,
   maxLength: 200,
-  description: 'a product token (Googlebot), * for any crawler, or a catalogue crawler name (GPTBot, Google-Extended…)',
+  description:
+    'a product token (Googlebot), * for any crawler, a catalogue crawler name (GPTBot, Google-Extended…), or a User-Agent string (the crawler it names is used, and said in rewrite)',
 });
 
 export const TestBody = Type.Object(
@@ -404,7 +406,16 @@ const VerdictSide = Type.Object({
 
 export const Verdict = Type.Object({
   url: Type.String(),
-  userAgent: Type.String(),
+  userAgent: Type.String({ description: 'as given' }),
+  userAgentUsed: Type.String({
+    description: 'the name used: the token or catalogue name (after any rewrite of what was given), or *',
+  }),
+  rewrite: Nullable(
+    Type.String({
+      description:
+        'set when the name used is not the name given (a User-Agent string reduced to its crawler, spaces removed), saying which and why',
+    }),
+  ),
   crawler: Nullable(Type.String({ description: 'the catalogue crawler used, when the name is one' })),
   ...VerdictSide.properties,
 });
@@ -439,7 +450,10 @@ export const LiveRobots = Type.Object({
     Type.Object({ url: Type.String(), status: Nullable(Type.Integer()), location: Nullable(Type.String()) }),
   ),
   headers: Type.Record(Type.String(), Type.String()),
-  content: Nullable(Type.String({ description: 'the body as UTF-8 for a 2xx answer' })),
+  content: Nullable(Type.String({ description: 'the body decoded as UTF-8 for a 2xx answer, for display' })),
+  contentBase64: Nullable(
+    Type.String({ description: 'the exact bytes of the body (base64), what a crawler decides on, for a 2xx answer' }),
+  ),
   size: Type.Integer(),
   truncated: Type.Boolean({ description: 'longer than 500 KiB: only the first 500 KiB were kept' }),
   html: Type.Boolean({ description: 'an HTML page served as robots.txt' }),

@@ -7,7 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
-import { type LoadedVersion, textOf } from '../alerts/store.js';
+import type { LoadedVersion } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
 import { getFileReport, getVersion, listPropertyFiles } from '../db/report.js';
 import { retrieveRobotsTxt } from '../net/robots-fetch.js';
@@ -99,14 +99,16 @@ function modeOfOutcome(outcome: LoadedVersion['outcome']): RulesMode {
   return outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all';
 }
 
-function sideOfText(text: string): RulesSide {
-  return { robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) };
+/** The rules of a robots.txt, text or bytes: bytes are parsed as bytes (the engine decides on them), text is for display. */
+function sideOfText(input: string | Uint8Array): RulesSide {
+  const robots = parseRobotsTxt(input);
+  return { robots, mode: 'rules', lines: linesOf(typeof input === 'string' ? input : robots.source) };
 }
 
 function sideOfVersion(v: LoadedVersion): RulesSide {
   const mode = modeOfOutcome(v.outcome);
   if (mode !== 'rules') return { robots: null, mode, lines: null };
-  return sideOfText(textOf(v));
+  return sideOfText(v.content ?? new Uint8Array());
 }
 
 function retrievalSummary(r: EngineResult) {
@@ -171,11 +173,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       } else if (body.robotsUrl !== undefined) {
         const result = await live(siteUrlOr400(body.robotsUrl));
         const robots = robotsTxtOf(result);
-        side = {
-          robots,
-          mode: result.outcome,
-          lines: robots === null ? null : linesOf(new TextDecoder().decode(result.body ?? new Uint8Array())),
-        };
+        side = { robots, mode: result.outcome, lines: robots === null ? null : linesOf(robots.source) };
         base = result.origin;
         source = { kind: 'url', mode: result.outcome, versionId: null, retrieval: retrievalSummary(result) };
       } else {
@@ -217,6 +215,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         redirects: result.redirects.map((h) => ({ url: h.url, status: h.status, location: h.location })),
         headers,
         content: result.body === null ? null : new TextDecoder().decode(result.body),
+        contentBase64: result.body === null ? null : Buffer.from(result.body).toString('base64'),
         size: result.size,
         truncated: result.truncated,
         html: result.html,

@@ -4,41 +4,44 @@
  * (`Google-Extended`, `GPTBot`…), which brings the crawler's fallback order and quirks.
  */
 
-import { type CrawlerProfile, crawlerByName, isValidProductToken, type RobotsTxt, TextLines } from 'robotskit';
+import { type CrawlerProfile, type RobotsTxt, resolveCrawler, TextLines } from 'robotskit';
 
-/** A crawler as the tester asks about it. */
+/** A crawler as the tester asks about it: the engine's {@link resolveCrawler} reading of the name typed. */
 export interface TesterCrawler {
   /** As typed. */
   readonly name: string;
-  /** The catalogue profile when the name is one, else null (a bare product token). */
+  /** The catalogue profile when the name (or the crawler a User-Agent string names) is one, else null. */
   readonly profile: CrawlerProfile | null;
+  /** What the engine is asked with. */
+  readonly input: string | CrawlerProfile;
+  /** The name used after any rewrite: the token or catalogue name, or `*`. */
+  readonly used: string;
+  /** What the engine's rule rewrote, in words (a User-Agent string reduced, spaces removed); null when used as typed. */
+  readonly rewrite: string | null;
 }
 
 /** A name the tester cannot use. */
 export class CrawlerNameError extends Error {}
 
-/** The token used for "any crawler": no file names it, so only the `*` group applies. */
-export const ANY_CRAWLER_TOKEN = 'robotskit-any-crawler';
-
-/** Resolves typed names: `*` (any crawler), a catalogue name, or a product token. */
+/**
+ * Resolves typed names by the engine's one rule (`resolveCrawler`): `*` (any crawler), a catalogue name, a product
+ * token, or a User-Agent string (the crawler it names). Only a blank name is refused.
+ */
 export function resolveCrawlers(names: readonly string[]): TesterCrawler[] {
   return names.map((typed) => {
-    const name = typed.trim();
-    if (name === '*') return { name: '*', profile: null };
-    const profile = crawlerByName(name);
-    if (profile) return { name, profile };
-    if (!isValidProductToken(name)) {
+    if (typed.trim() === '') {
       throw new CrawlerNameError(
-        `'${typed}' is neither a crawler of the catalogue nor a product token (letters, '-' and '_' only, e.g. Googlebot)`,
+        'a user agent is blank: give a product token (Googlebot), a crawler of the catalogue or * for any crawler',
       );
     }
-    return { name, profile: null };
+    const r = resolveCrawler(typed);
+    return { name: typed, profile: r.profile, input: r.input, used: r.name, rewrite: r.rewrite };
   });
 }
 
 /** What the crawler input of the engine is for a tester crawler. */
 export function engineInput(crawler: TesterCrawler): string | CrawlerProfile {
-  return crawler.profile ?? (crawler.name === '*' ? ANY_CRAWLER_TOKEN : crawler.name);
+  return crawler.input;
 }
 
 /** How the rules apply: the file's rules, or none at all (no robots.txt: allow all; unreachable: disallow all). */
@@ -48,6 +51,10 @@ export type RulesMode = 'rules' | 'allow-all' | 'disallow-all';
 export interface Verdict {
   readonly url: string;
   readonly userAgent: string;
+  /** The name used for it: the token or catalogue name (also when rewritten from what was typed), or `*`. */
+  readonly userAgentUsed: string;
+  /** Set when the name used differs from the name typed, saying what was used and why. */
+  readonly rewrite: string | null;
   /** The catalogue name when a profile was used. */
   readonly crawler: string | null;
   readonly allowed: boolean;
@@ -63,7 +70,7 @@ export interface Verdict {
 }
 
 /** A verdict without the question: what {@link sideOf} answers. */
-export type VerdictSide = Omit<Verdict, 'url' | 'userAgent' | 'crawler'>;
+export type VerdictSide = Omit<Verdict, 'url' | 'userAgent' | 'userAgentUsed' | 'rewrite' | 'crawler'>;
 
 /** Whether `url` is allowed for `crawler` under `robots` (or `mode`): the cheap question, without the reasons. */
 export function isAllowedUnder(
@@ -121,6 +128,8 @@ export function verdictOf(
   return {
     url,
     userAgent: crawler.name,
+    userAgentUsed: crawler.used,
+    rewrite: crawler.rewrite,
     crawler: crawler.profile?.name ?? null,
     allowed: side.allowed,
     line: side.line,

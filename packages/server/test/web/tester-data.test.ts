@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { liveFileFrom } from '../../src/web/pages/tester/live-fetch.js';
 import { decodeState, encodeState, type TesterState } from '../../src/web/pages/tester/share.js';
+import { bytesFor, needsBytes, sameBytes, sourceOf } from '../../src/web/pages/tester/source-bytes.js';
 
 describe('share links', () => {
   const state: TesterState = {
@@ -28,6 +29,26 @@ describe('share links', () => {
     await expect(decodeState('#s=AAAAnot-deflate')).rejects.toThrow(/The link is damaged/);
     const hash = await encodeState(state);
     await expect(decodeState(hash.slice(0, hash.length - 10))).rejects.toThrow(/cut short/);
+  });
+
+  it('carries the exact bytes of a file whose text is not its UTF-8', async () => {
+    const bytes = Uint8Array.from([0xef, 0xbb, 0x55, 0x3a, 0xe9, 0x0d]);
+    const withBytes = { ...state, text: sourceOf(bytes).text, bytes };
+    expect(await decodeState(await encodeState(withBytes))).toEqual(withBytes);
+    // The text shown is always the bytes' own, whatever the link's text says.
+    expect((await decodeState(await encodeState({ ...state, bytes })))?.text).toBe('\ufffdU:\ufffd\n');
+  });
+
+  it('tests the loaded bytes only while the editor still shows their text', () => {
+    const bytes = Uint8Array.from([...Buffer.from('User-agent: *\rDisallow: /caf'), 0xe9]);
+    const source = sourceOf(bytes);
+    expect(source.text).toBe('User-agent: *\nDisallow: /caf\ufffd');
+    expect(bytesFor(source, source.text)).toBe(bytes);
+    expect(bytesFor(source, `${source.text}x`)).toBeNull();
+    expect(needsBytes(bytes, source.text)).toBe(true);
+    expect(needsBytes(new TextEncoder().encode('plain\n'), 'plain\n')).toBe(false);
+    expect(sameBytes(Uint8Array.from([1, 2]), Uint8Array.from([1, 2]))).toBe(true);
+    expect(sameBytes(Uint8Array.from([1, 2]), null)).toBe(false);
   });
 
   it('falls back to defaults for fields a link lacks', async () => {
@@ -56,11 +77,19 @@ describe('live file answers', () => {
     expect(liveFileFrom(base, 'example.com')).toEqual({
       url: 'https://www.example.com/robots.txt',
       text: 'User-agent: *\nDisallow: /x\n',
+      bytes: null,
       outcome: 'rules',
       status: 200,
       problem: null,
       notes: [],
     });
+  });
+
+  it('keeps the exact bytes when the service sends them, and shows their text', () => {
+    const bytes = Uint8Array.from([...Buffer.from('User-agent: *\r\nDisallow: /caf'), 0xe9, 0x0a]);
+    const file = liveFileFrom({ ...base, contentBase64: Buffer.from(bytes).toString('base64') }, 'example.com');
+    expect(file.bytes).toEqual(bytes);
+    expect(file.text).toBe('User-agent: *\nDisallow: /caf\ufffd\n');
   });
 
   it('says what a cut, HTML or non-rules body means', () => {

@@ -1,3 +1,4 @@
+import { crawlDelaySeconds } from '../../model/crawl-delay.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 
@@ -6,13 +7,13 @@ export const invalidCrawlDelay = defineRule({
   code: 'invalid-crawl-delay',
   name: 'Invalid crawl-delay',
   severity: 'warning',
-  description: 'Crawl-delay takes a number of seconds (e.g. 10 or 0.5); Bing and Yandex ignore any other value.',
+  description: 'Crawl-delay takes a number of seconds (e.g. 10, 0.5 or .5); Bing and Yandex ignore any other value.',
   check(context) {
     for (const record of context.records) {
       if (record.field !== 'unknown' || record.key.toLowerCase() !== 'crawl-delay' || record.valueRange === null)
         continue;
       const value = record.value;
-      if (/^\d+(\.\d+)?$/.test(value)) continue;
+      if (crawlDelaySeconds(value) !== null) continue;
       const seconds = /^(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)$/i.exec(value)?.[1];
       const range = value === '' ? context.contentRange(record) : record.valueRange;
       context.report({

@@ -6,18 +6,19 @@
  */
 
 import {
+  ANY_CRAWLER,
   CRAWLERS,
   type CrawlerInput,
   type CrawlerProfile,
-  crawlerByName,
   dialectDifferences,
   type Explanation,
-  isValidProductToken,
   LINT_DOCS_BASE,
   lint,
   parseRobotsTxt,
   type RobotsTxt,
+  resolveCrawler,
 } from 'robotskit';
+import { showStoredLint } from '../components/stored-lint.js';
 import {
   type AnalysisRequest,
   type DifferenceRow,
@@ -45,21 +46,21 @@ interface ResolvedCrawler {
   readonly note: string | null;
 }
 
-/** A name as typed: the catalogue's profile when it has one, else a product token. */
-function resolveCrawler(name: string): ResolvedCrawler {
-  const profile = crawlerByName(name);
-  if (profile) return { input: profile, label: profile.name, profile, note: null };
-  const note = isValidProductToken(name)
-    ? null
-    : `"${name}" is not a product token (letters, "-" and "_" only); Google's parser reads only its leading token.`;
-  return { input: name, label: name, profile: null, note };
+/** A name as typed, by the engine's one rule (`resolveCrawler`); the note says which name was used when it rewrote it. */
+function resolveName(name: string): ResolvedCrawler {
+  const r = resolveCrawler(name);
+  return { input: r.input, label: r.label, profile: r.profile, note: r.rewrite === null ? null : `${r.rewrite}.` };
 }
 
 function summary(crawlers: readonly ResolvedCrawler[]): string {
   if (crawlers.length === 0) return 'No crawler: the * group applies.';
   if (crawlers.length === 1) {
     const { profile } = crawlers[0]!;
-    if (profile === null) return 'Not in the catalogue: matched as a product token.';
+    if (profile === null) {
+      return crawlers[0]!.input === ANY_CRAWLER
+        ? 'Any crawler: only the * group applies.'
+        : 'Not in the catalogue: matched as a product token.';
+    }
     const ignores = profile.ignoresGlobalGroup ? ' · ignores the * group' : '';
     return `${profile.operator} · follows ${profile.tokens.join(' → ')}${ignores}.`;
   }
@@ -84,9 +85,16 @@ export class FileAnalysis {
   private lintResult: EditorDiagnostic[] | null = null;
   private differenceResult: DifferenceRow[] | null = null;
 
-  constructor(readonly text: string) {
+  /**
+   * `text` is what the editor shows; `bytes`, when given, are the file's exact bytes and what is parsed (the engine
+   * decides on bytes), with diagnostics placed on `text` by their line and byte column.
+   */
+  constructor(
+    readonly text: string,
+    readonly bytes: Uint8Array | null = null,
+  ) {
     const started = performance.now();
-    this.google = parseRobotsTxt(text);
+    this.google = parseRobotsTxt(bytes ?? text);
     this.legacy = this.google.inDialect('legacy');
     this.parseMs = performance.now() - started;
   }
@@ -99,15 +107,25 @@ export class FileAnalysis {
   get diagnostics(): EditorDiagnostic[] {
     if (this.lintResult !== null) return this.lintResult;
     const started = performance.now();
-    this.lintResult = lint(this.google).map((d) => ({
-      from: d.range.start,
-      to: d.range.end,
-      line: d.line,
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      docs: `${LINT_DOCS_BASE}${d.code}.md`,
-    }));
+    const found = lint(this.google);
+    this.lintResult =
+      this.bytes !== null
+        ? [
+            ...showStoredLint(
+              this.bytes,
+              found.map((d) => ({ ...d, fix: null })),
+              LINT_DOCS_BASE,
+            ).diagnostics,
+          ]
+        : found.map((d) => ({
+            from: d.range.start,
+            to: d.range.end,
+            line: d.line,
+            severity: d.severity,
+            code: d.code,
+            message: d.message,
+            docs: `${LINT_DOCS_BASE}${d.code}.md`,
+          }));
     this.lintMs += performance.now() - started;
     return this.lintResult;
   }
@@ -134,7 +152,7 @@ export function verdictsOf(
 ): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerSummary: string; crawlerNotes: string[] } {
   const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
   const other = request.dialect === 'legacy' ? file.google : file.legacy;
-  const named = request.crawlers.map((name) => resolveCrawler(name));
+  const named = request.crawlers.map((name) => resolveName(name));
   const star: ResolvedCrawler = { input: '*', label: '*', profile: null, note: null };
   const rows: VerdictRow[] = [];
   for (const url of request.urls) {

@@ -7,6 +7,7 @@
  */
 
 import { CRAWLERS } from 'robotskit';
+import { sameBytes } from '../pages/tester/source-bytes.js';
 import { FileAnalysis, verdictsOf } from './analyze.js';
 import type { AnalysisRequest, WorkerAnswer } from './protocol.js';
 
@@ -31,7 +32,8 @@ async function run(): Promise<void> {
     const request = pending;
     pending = null;
     try {
-      if (file?.text !== request.text) file = new FileAnalysis(request.text);
+      const bytes = request.bytes ?? null;
+      if (file?.text !== request.text || !sameBytes(file.bytes, bytes)) file = new FileAnalysis(request.text, bytes);
       const current = file;
       const started = performance.now();
       const verdicts = verdictsOf(current, request);
@@ -47,7 +49,8 @@ async function run(): Promise<void> {
       });
       if (!current.complete) {
         await yieldToMessages();
-        if (pending !== null && (pending as AnalysisRequest).text !== request.text) continue;
+        const next = pending as AnalysisRequest | null;
+        if (next !== null && (next.text !== request.text || !sameBytes(next.bytes ?? null, bytes))) continue;
       }
       const diagnostics = current.diagnostics;
       const differences = current.differences;

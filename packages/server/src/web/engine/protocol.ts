@@ -13,10 +13,15 @@ export interface AnalysisRequest {
   /** Increasing; the page ignores answers older than its newest request. */
   readonly id: number;
   readonly text: string;
+  /**
+   * The file's exact bytes while `text` is only their display (loaded live or from a stored version, not edited
+   * since): the engine decides on them, as a crawler does. Null or absent: the text is the file.
+   */
+  readonly bytes?: Uint8Array | null;
   readonly urls: readonly string[];
   /**
-   * The crawlers to give verdicts for (one row per URL and crawler), as typed: a catalogue name selects that
-   * crawler's profile, anything else is matched as a product token. None: the `*` group.
+   * The crawlers to give verdicts for (one row per URL and crawler), as typed, read by the engine's `resolveCrawler`
+   * (a catalogue name selects that crawler's profile; a User-Agent string, the crawler it names). None: the `*` group.
    */
   readonly crawlers: readonly string[];
   readonly dialect: Dialect;
@@ -86,8 +91,9 @@ export interface VerdictsAnswer {
   readonly matrix: readonly MatrixRow[] | null;
   /** The crawlers asked about, in words (`Google · follows Googlebot.`, `3 crawlers: …`). */
   readonly crawlerSummary: string;
-  /** What to know about the crawler choices (a name that is not a product token…). */
+  /** What to know about the crawler choices: which name was used whenever the one typed was rewritten. */
   readonly crawlerNotes: readonly string[];
+  /** Size of the file tested, in bytes (its exact bytes when it was loaded as bytes). */
   readonly bytes: number;
   readonly groups: number;
   /** Parsing this text (both readings), in milliseconds, whenever it was done. */

@@ -17,6 +17,7 @@ import { type ShownFile, showStoredLint } from '../../components/stored-lint.js'
 import type { EditorDiagnostic } from '../../engine/protocol.js';
 import { navigate } from '../../router.js';
 import { encodeState } from '../tester/share.js';
+import { needsBytes } from '../tester/source-bytes.js';
 
 /** Issues listed before "Show all". */
 const LIST_LIMIT = 200;
@@ -24,6 +25,8 @@ const LIST_LIMIT = 200;
 interface Loaded {
   readonly version: VersionDetail;
   readonly shown: ShownFile;
+  /** The version's exact bytes (`/raw`). */
+  readonly bytes: Uint8Array;
 }
 
 export function VersionContent(props: {
@@ -46,7 +49,7 @@ export function VersionContent(props: {
     ])
       .then(([version, bytes]) => {
         if (!live) return;
-        setLoaded({ version, shown: showStoredLint(bytes, version.lint?.diagnostics ?? [], LINT_DOCS_BASE) });
+        setLoaded({ version, bytes, shown: showStoredLint(bytes, version.lint?.diagnostics ?? [], LINT_DOCS_BASE) });
       })
       .catch((cause: unknown) => {
         if (live) setError(toApiError(cause));
@@ -69,9 +72,16 @@ export function VersionContent(props: {
   );
 }
 
-/** Opens the tester with this text (through its share-link state), Googlebot, and the site's home page. */
-async function openInTester(text: string, origin: string): Promise<void> {
-  navigate(`/${await encodeState({ text, urls: `${origin}/`, crawler: 'Googlebot', dialect: 'google' })}`);
+/**
+ * Opens the tester with this file (through its share-link state), Googlebot, and the site's home page. The exact bytes
+ * go along when their text is not their UTF-8 (Latin-1, UTF-16, a byte order mark, CR line ends…): the tester decides
+ * on them, as a crawler does.
+ */
+async function openInTester(text: string, bytes: Uint8Array, origin: string): Promise<void> {
+  const shared = needsBytes(bytes, text) ? bytes : null;
+  navigate(
+    `/${await encodeState({ text, bytes: shared, urls: `${origin}/`, crawler: 'Googlebot', dialect: 'google' })}`,
+  );
 }
 
 function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () => void; origin: string }) {
@@ -162,7 +172,11 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
             {shown.bom && ' · starts with a byte order mark'} · fetched {formatTime(version.fetchedAt)}
           </span>
           <span class="spacer" />
-          <button type="button" class="link-button foot-link" onClick={() => void openInTester(shown.text, origin)}>
+          <button
+            type="button"
+            class="link-button foot-link"
+            onClick={() => void openInTester(shown.text, loaded.bytes, origin)}
+          >
             Open in the tester
           </button>
           <span aria-hidden="true">·</span>

@@ -1,17 +1,20 @@
 /**
  * Loading a site's live robots.txt through the service: `GET /api/fetch?url=<site or robots.txt URL>`, which answers
- * JSON with the body text and the fetch outcome (`{ robotsUrl, finalUrl, outcome, status, error, content, truncated,
- * html, … }`). The browser never fetches other sites itself (no CORS, and the service applies its address guard).
+ * JSON with the body's bytes (`contentBase64`), its text and the fetch outcome (`{ robotsUrl, finalUrl, outcome, status,
+ * error, content, truncated, html, … }`). The bytes are what the engine decides on; the text is only shown. The browser never fetches other sites itself (no CORS, and the service applies its address guard).
  */
 
 import { ApiError, apiGet } from '../../api.js';
+import { sourceOf } from './source-bytes.js';
 
 /** What the tester shows about a load. */
 export interface LiveFile {
   /** The robots.txt URL that was fetched (after redirects when the service says). */
   readonly url: string;
-  /** The body as text, or null when there was none (404, network error…). */
+  /** The body as text for the editor, or null when there was none (404, network error…). */
   readonly text: string | null;
+  /** The body's exact bytes, what the engine decides on, when the service sent them. */
+  readonly bytes: Uint8Array | null;
   /** `rules`, `allow-all` or `disallow-all` (how a crawler must read the outcome), when the service says. */
   readonly outcome: string | null;
   readonly status: number | null;
@@ -21,11 +24,11 @@ export interface LiveFile {
   readonly notes: readonly string[];
 }
 
-function decodeBase64(text: string): string {
+function decodeBase64(text: string): Uint8Array {
   const bin = atob(text);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 function str(value: unknown): string | null {
@@ -35,11 +38,14 @@ function str(value: unknown): string | null {
 /** Reads the service's answer; tolerant of the field names the contract allows (`body` text or `bodyBase64`). */
 export function liveFileFrom(data: unknown, requested: string): LiveFile {
   const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
-  const text =
-    str(d.content) ??
-    str(d.body) ??
-    str(d.text) ??
-    (str(d.bodyBase64) !== null ? decodeBase64(d.bodyBase64 as string) : null);
+  const base64 = str(d.contentBase64) ?? str(d.bodyBase64);
+  let bytes: Uint8Array | null = null;
+  try {
+    bytes = base64 === null ? null : decodeBase64(base64);
+  } catch {
+    bytes = null;
+  }
+  const text = bytes !== null ? sourceOf(bytes).text : (str(d.content) ?? str(d.body) ?? str(d.text));
   const status = typeof d.httpStatus === 'number' ? d.httpStatus : typeof d.status === 'number' ? d.status : null;
   const error = d.error as { message?: unknown; kind?: unknown } | null | undefined;
   const outcome = str(d.outcome);
@@ -62,6 +68,7 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   return {
     url: str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested,
     text,
+    bytes,
     outcome,
     status,
     problem,

@@ -15,6 +15,7 @@ import { loadLiveRobotsTxt } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
 import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';
 import { decodeState, encodeState, MAX_HASH_LENGTH, type TesterState } from './share.js';
+import { bytesFor, needsBytes, type SourceBytes, sourceOf } from './source-bytes.js';
 
 type Tab = 'results' | 'matrix' | 'differences';
 
@@ -55,6 +56,11 @@ export default function TesterPage() {
 
 function Tester({ initial, shareError }: { initial: TesterState; shareError: string | null }) {
   const [text, setText] = useState(initial.text);
+  /** The exact bytes of a file loaded live or shared as bytes: tested while the editor still shows their text. */
+  const [source, setSource] = useState<SourceBytes | null>(() =>
+    initial.bytes ? { bytes: initial.bytes, text: initial.text } : null,
+  );
+  const bytes = bytesFor(source, text);
   const [urls, setUrls] = useState(initial.urls);
   const [crawler, setCrawler] = useState(initial.crawler);
   const [dialect, setDialect] = useState<Dialect>(initial.dialect);
@@ -101,10 +107,10 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   // Recompute after a short pause in typing; the worker keeps only the newest waiting request.
   useEffect(() => {
     const timer = setTimeout(() => {
-      latest.current = client.request({ text, urls: urlList, crawlers, dialect, matrix: wantMatrix });
+      latest.current = client.request({ text, bytes, urls: urlList, crawlers, dialect, matrix: wantMatrix });
     }, 60);
     return () => clearTimeout(timer);
-  }, [client, text, urlList, crawlers, dialect, wantMatrix]);
+  }, [client, text, bytes, urlList, crawlers, dialect, wantMatrix]);
 
   // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
   const rows = verdicts?.rows ?? [];
@@ -117,7 +123,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      encodeState({ text, urls, crawler, dialect }).then((encoded) => {
+      const shared = bytes !== null && needsBytes(bytes, text) ? bytes : null;
+      encodeState({ text, bytes: shared, urls, crawler, dialect }).then((encoded) => {
         if (!live) return;
         const fits = encoded.length <= MAX_HASH_LENGTH;
         setLinkTooLong(!fits);
@@ -134,7 +141,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
       live = false;
       clearTimeout(timer);
     };
-  }, [text, urls, crawler, dialect]);
+  }, [text, bytes, urls, crawler, dialect]);
 
   // A shared link pasted into this tab changes only the hash: load it.
   useEffect(() => {
@@ -144,6 +151,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
         .then((state) => {
           if (!state) return;
           lastHash.current = location.hash;
+          setSource(state.bytes ? { bytes: state.bytes, text: state.text } : null);
           editor.current?.replace(state.text);
           setUrls(state.urls);
           setCrawler(state.crawler);
@@ -180,8 +188,9 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
       </div>
 
       <LiveLoader
-        onLoaded={(loadedText, message) => {
-          editor.current?.replace(loadedText);
+        onLoaded={(loaded, message) => {
+          setSource(loaded);
+          editor.current?.replace(loaded.text);
           setSelected(null);
           setNotice({ kind: 'info', text: message });
         }}
@@ -440,7 +449,10 @@ function ShareBox({ tooLong }: { tooLong: boolean }) {
   );
 }
 
-function LiveLoader(props: { onLoaded: (text: string, message: string) => void; onFailed: (message: string) => void }) {
+function LiveLoader(props: {
+  onLoaded: (file: SourceBytes, message: string) => void;
+  onFailed: (message: string) => void;
+}) {
   const [site, setSite] = useState('');
   const [busy, setBusy] = useState(false);
   /** The service wants its access token for live files: the prompt shows until one is saved. */
@@ -454,12 +466,11 @@ function LiveLoader(props: { onLoaded: (text: string, message: string) => void; 
         if (file.text === null) props.onFailed(`${file.url}: ${file.problem}`);
         else {
           const status = file.status !== null ? `HTTP ${file.status}, ` : '';
+          // The bytes as fetched when the service sends them (older services send only text: its UTF-8 then).
+          const loaded = file.bytes !== null ? sourceOf(file.bytes) : sourceOf(new TextEncoder().encode(file.text));
           props.onLoaded(
-            file.text,
-            [
-              `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
-              ...file.notes,
-            ].join(' '),
+            loaded,
+            [`Loaded ${file.url} (${status}${formatBytes(loaded.bytes.length)}).`, ...file.notes].join(' '),
           );
         }
       })

@@ -1,12 +1,16 @@
 /**
  * The tester's state in the page URL: `#s=` followed by the state as JSON, deflated (the browser's own
- * `CompressionStream`) and base64url-encoded, so a link carries the file, the URLs, the crawler and the reading.
+ * `CompressionStream`) and base64url-encoded, so a link carries the file, the URLs, the crawler and the reading (and the
+ * file's exact bytes, `b`, when they are not the UTF-8 of its text: the engine decides on bytes).
  */
 
 import type { Dialect } from '../../engine/protocol.js';
+import { sourceOf } from './source-bytes.js';
 
 export interface TesterState {
   readonly text: string;
+  /** The file's exact bytes when the text is only their display (a stored version that is not plain UTF-8). */
+  readonly bytes?: Uint8Array | null;
   readonly urls: string;
   readonly crawler: string;
   readonly dialect: Dialect;
@@ -36,7 +40,14 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 /** The hash (with `#`) for a state. */
 export async function encodeState(state: TesterState): Promise<string> {
   const json = new TextEncoder().encode(
-    JSON.stringify({ v: 1, t: state.text, u: state.urls, c: state.crawler, d: state.dialect }),
+    JSON.stringify({
+      v: 1,
+      t: state.text,
+      u: state.urls,
+      c: state.crawler,
+      d: state.dialect,
+      ...(state.bytes ? { b: toBase64Url(state.bytes) } : {}),
+    }),
   );
   return `#s=${toBase64Url(await pipe(json, new CompressionStream('deflate-raw')))}`;
 }
@@ -52,8 +63,16 @@ export async function decodeState(hash: string): Promise<TesterState | null> {
   } catch {
     throw new Error('The link is damaged (it was probably cut short), so the shared state could not be restored.');
   }
+  let bytes: Uint8Array | null = null;
+  try {
+    if (typeof data.b === 'string') bytes = fromBase64Url(data.b);
+  } catch {
+    bytes = null;
+  }
   return {
-    text: typeof data.t === 'string' ? data.t : '',
+    // With bytes, the text shown is theirs (whatever `t` says): what is shown is what is tested.
+    text: bytes !== null ? sourceOf(bytes).text : typeof data.t === 'string' ? data.t : '',
+    ...(bytes === null ? {} : { bytes }),
     urls: typeof data.u === 'string' ? data.u : '',
     crawler: typeof data.c === 'string' ? data.c : '',
     dialect: data.d === 'legacy' ? 'legacy' : 'google',
