@@ -2,7 +2,6 @@
  * `RobotsTxt`: a parsed robots.txt, its groups, sitemaps and lines, and the questions a crawler asks of it.
  */
 
-import { CRAWLERS } from '../crawlers/catalogue.js';
 import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
 import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../dialects/dialect.js';
 import { googleDialect } from '../dialects/google.js';
@@ -179,7 +178,7 @@ export class RobotsTxt {
    *   percent-encoded (as `new URL(u).href` gives them).
    * @param crawler The crawler's product token (`Googlebot`), compared case-insensitively and exactly; a full
    *   User-Agent string is reduced to its product token (see {@link productToken}); several names at once pool the
-   *   rules of all their groups, as the reference does. Or a {@link CrawlerProfile} (see {@link CRAWLERS}), whose
+   *   rules of all their groups, as the reference does. Or a {@link CrawlerProfile} (see the catalogue `CRAWLERS`), whose
    *   tokens are tried in fallback order: the groups of the first token the file names apply, else the `*` group
    *   unless the crawler ignores it.
    */
@@ -208,12 +207,16 @@ export class RobotsTxt {
   }
 
   /**
-   * The verdict for every crawler of a list (by default the whole catalogue, {@link CRAWLERS}) at once: which groups
+   * The verdict for every crawler of a list (such as the whole catalogue, `CRAWLERS`) at once: which groups
    * applied to each (through which token of its fallback order) and the deciding line. Answers questions like "is
    * Googlebot allowed while AI crawlers are blocked?". Each crawler's group selection is computed once per file and
    * crawlers that land on the same groups share one matcher, so recomputing it for each edit of a file stays cheap.
+   * The list is an argument, not a default, so that code which never uses profiles does not load the catalogue.
+   * @throws TypeError when `crawlers` is not an array (a programmer error).
    */
-  crawlerMatrix(url: string | URL, crawlers: readonly CrawlerProfile[] = CRAWLERS): CrawlerVerdict[] {
+  crawlerMatrix(url: string | URL, crawlers: readonly CrawlerProfile[]): CrawlerVerdict[] {
+    if (!Array.isArray(crawlers))
+      throw new TypeError('crawlers must be an array of crawler profiles, such as CRAWLERS');
     const path = pathToMatch(url);
     const rows: CrawlerVerdict[] = [];
     for (const crawler of crawlers) {
