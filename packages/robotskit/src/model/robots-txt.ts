@@ -8,6 +8,7 @@ import { googleDialect } from '../dialects/google.js';
 import { legacyDialect } from '../dialects/legacy.js';
 import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
+import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
 import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
 import { buildModel } from './build.js';
@@ -64,15 +65,6 @@ interface AgentPlan {
   readonly matcher: PoolMatcher | null;
   /** For a crawler profile: its name, and the token whose groups applied (null for the `*` group or none). */
   readonly crawler?: { readonly name: string; readonly token: string | null };
-}
-
-function absoluteHttpUrl(value: string): string | null {
-  if (!/^https?:\/\//i.test(value)) return null;
-  try {
-    return new URL(value).href;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -144,12 +136,12 @@ export class RobotsTxt {
    */
   get sitemaps(): readonly string[] {
     if (this.cachedSitemaps === null) {
-      const urls: string[] = [];
+      const urls = new Set<string>();
       for (const value of this.sitemapValues) {
-        const url = absoluteHttpUrl(value);
-        if (url !== null && !urls.includes(url)) urls.push(url);
+        const url = normalizeHttpUrl(value);
+        if (url !== null) urls.add(url);
       }
-      this.cachedSitemaps = urls;
+      this.cachedSitemaps = [...urls];
     }
     return this.cachedSitemaps;
   }
