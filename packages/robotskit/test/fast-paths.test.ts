@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRobotsTxt } from '../src/index.js';
+import { matchPattern, parseRobotsTxt } from '../src/index.js';
+import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { normalizeHttpUrl, parseHttpUrl } from '../src/url/http-url.js';
 
 /** Pieces that make URL-ish values hit every branch of the canonical-shape check and of the WHATWG parser. */
@@ -95,5 +96,66 @@ describe('sitemap URL normalisation', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+/** The best rule of each kind by testing every rule: longest pattern first, then earliest line. */
+function plainBest(rules: readonly MatchRule[], path: string): BestMatches {
+  const out: BestMatches = { allow: null, disallow: null };
+  for (const r of rules) {
+    if (!matchPattern(r.pattern.source, path)) continue;
+    const best = r.allow ? out.allow : out.disallow;
+    if (best === null || r.priority > best.priority || (r.priority === best.priority && r.line < best.line)) {
+      if (r.allow) out.allow = r;
+      else out.disallow = r;
+    }
+  }
+  return out;
+}
+
+const ruleChars = ['/', 'a', 'b', 'ab', '/a', '/b', '-', '.php', '*', '*', '$', '?', '1', '2', '12'];
+const rulePattern = fc.array(fc.constantFrom(...ruleChars), { maxLength: 7 }).map((a) => a.join(''));
+/** Many rules sharing few prefixes, so that prefixes get crowded with wildcards (tail and trigram indexes). */
+const crowdedPattern = fc
+  .tuple(fc.constantFrom('/', '/a', ''), fc.array(fc.constantFrom(...ruleChars), { minLength: 1, maxLength: 6 }))
+  .map(([p, a]) => `${p}*${a.join('')}`);
+const pool = fc.array(fc.tuple(fc.boolean(), fc.oneof(rulePattern, crowdedPattern)), {
+  minLength: 25,
+  maxLength: 160,
+});
+const probe = fc
+  .array(fc.constantFrom('/', 'a', 'b', '-', '.php', '1', '2', '?', '$', 'x'), { maxLength: 12 })
+  .map((a) => `/${a.join('')}`);
+
+describe('indexed matcher', () => {
+  it('finds the same best allow and disallow rules as testing every rule', () => {
+    fc.assert(
+      fc.property(pool, fc.array(probe, { minLength: 1, maxLength: 20 }), (spec, paths) => {
+        const rules = spec.flatMap(([allow, pattern], i) => matchRulesFor(allow, pattern, i + 1));
+        const matcher = new RuleMatcher(rules);
+        for (const path of paths) {
+          const out: BestMatches = { allow: null, disallow: null };
+          matcher.best(path, out);
+          expect(out, path).toEqual(plainBest(rules, path));
+        }
+      }),
+      { numRuns: 1_500 },
+    );
+  });
+
+  it('indexes pools with thousands of crowded wildcards the same way', () => {
+    const rules = [];
+    for (let i = 0; i < 3000; i++) {
+      const pattern = i % 3 === 0 ? `/*/item-${i}.php$` : i % 3 === 1 ? `/*item-${i}` : `/s-${i % 700}/p`;
+      rules.push(...matchRulesFor(i % 5 === 0, pattern, i + 1));
+    }
+    const matcher = new RuleMatcher(rules);
+    for (let i = 0; i < 3000; i += 7) {
+      for (const path of [`/x/item-${i}.php`, `/s-${i % 800}/p/item-${i}`, `/item-${i}.ph`, `/s-${i}/p`]) {
+        const out: BestMatches = { allow: null, disallow: null };
+        matcher.best(path, out);
+        expect(out, path).toEqual(plainBest(rules, path));
+      }
+    }
   });
 });

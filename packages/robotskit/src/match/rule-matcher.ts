@@ -4,8 +4,10 @@
  * earliest line wins.
  *
  * Small pools are scanned in priority order. Large pools are indexed by each pattern's literal prefix (the text
- * before its first `*`) in a radix tree, so a check walks down the tree along the path and only tests the rules whose
- * prefix the path starts with, instead of testing every rule.
+ * before its first `*`): the distinct prefixes sorted, each linked to the longest other prefix it starts with. A check
+ * finds by binary search the last prefix not after the path; every prefix the path starts with is on that prefix's
+ * chain of links (a string between a prefix of the path and the path itself starts with that prefix). So a check tests
+ * only the rules whose prefix the path starts with, and the index is a few flat arrays, not a tree of objects.
  */
 
 import { type CompiledPattern, compilePattern, matchesFrom } from './pattern.js';
@@ -78,59 +80,7 @@ function scanSorted(rules: readonly MatchRule[], path: string, from: number, out
   }
 }
 
-/** A node of the radix tree of literal prefixes. */
-interface PrefixNode {
-  /** The text on the edge from the parent (empty for the root). */
-  label: string;
-  /** Children by the first char of their label. */
-  children: Map<number, PrefixNode> | null;
-  /** Rules whose literal prefix ends exactly here, in priority order. */
-  rules: MatchRule[];
-}
-
-function node(label: string): PrefixNode {
-  return { label, children: null, rules: [] };
-}
-
-/** Adds a rule under its literal prefix, splitting edges where prefixes diverge. */
-function insert(root: PrefixNode, rule: MatchRule): void {
-  const prefix = rule.pattern.prefix;
-  let at = root;
-  let i = 0;
-  for (;;) {
-    if (i === prefix.length) {
-      at.rules.push(rule);
-      return;
-    }
-    const first = prefix.charCodeAt(i);
-    at.children ??= new Map();
-    const child = at.children.get(first);
-    if (child === undefined) {
-      const leaf = node(prefix.slice(i));
-      leaf.rules.push(rule);
-      at.children.set(first, leaf);
-      return;
-    }
-    const label = child.label;
-    let k = 1;
-    while (k < label.length && i + k < prefix.length && label.charCodeAt(k) === prefix.charCodeAt(i + k)) k++;
-    if (k < label.length) {
-      const middle = node(label.slice(0, k));
-      child.label = label.slice(k);
-      middle.children = new Map([[child.label.charCodeAt(0), child]]);
-      at.children.set(first, middle);
-      at = middle;
-    } else at = child;
-    i += k;
-  }
-}
-
-function sortTree(n: PrefixNode): void {
-  n.rules.sort(byPriority);
-  if (n.children) for (const c of n.children.values()) sortTree(c);
-}
-
-/** A tree node holding more wildcard rules than this hands the ones it can to the trigram index. */
+/** A prefix holding more wildcard rules than this hands them to the tail and trigram indexes. */
 const CROWDED = 32;
 
 /** The key of the three chars at `i` of `text` (all below 256), or -1. */
@@ -207,15 +157,90 @@ class GramIndex {
   }
 }
 
-/** Moves the indexable wildcard rules of crowded nodes out of the tree; returns them. */
-function takeCrowdedWildcards(n: PrefixNode, taken: MatchRule[]): void {
-  const wild = n.rules.filter((r) => r.pattern.segments !== null && gramsOf(r.pattern).size > 0);
-  if (wild.length > CROWDED) {
-    const moved = new Set(wild);
-    n.rules = n.rules.filter((r) => !moved.has(r));
-    taken.push(...wild);
+/** At most this many distinct tail lengths are indexed by tail (each costs a lookup per check). */
+const MAX_TAIL_LENGTHS = 16;
+
+/**
+ * Anchored wildcard rules (`/*.pdf$`, `/*-item-123.php$`) indexed by their last literal, which must end the path: a
+ * check looks up the path's suffix of each indexed length instead of testing every rule.
+ */
+class TailIndex {
+  private readonly lengths: number[];
+  private readonly byTail: Map<string, MatchRule[]>[];
+  /** The last three chars of every tail, when all are at least that long: most paths end in none of them. */
+  private readonly ends: Set<number> | null;
+
+  constructor(rules: readonly MatchRule[]) {
+    this.lengths = [...new Set(rules.map((r) => r.pattern.tail.length))];
+    const ends = new Set<number>();
+    for (const r of rules)
+      ends.add(r.pattern.tail.length >= 3 ? gramAt(r.pattern.tail, r.pattern.tail.length - 3) : -1);
+    this.ends = ends.has(-1) ? null : ends;
+    this.byTail = this.lengths.map(() => new Map());
+    for (const r of rules) {
+      const map = this.byTail[this.lengths.indexOf(r.pattern.tail.length)]!;
+      const list = map.get(r.pattern.tail);
+      if (list === undefined) map.set(r.pattern.tail, [r]);
+      else list.push(r);
+    }
   }
-  if (n.children) for (const c of n.children.values()) takeCrowdedWildcards(c, taken);
+
+  /** Tests the rules whose tail ends `path`, updating `out`. */
+  collect(path: string, out: BestMatches): void {
+    if (this.ends !== null && (path.length < 3 || !this.ends.has(gramAt(path, path.length - 3)))) return;
+    const lengths = this.lengths;
+    for (let k = 0; k < lengths.length; k++) {
+      const length = lengths[k]!;
+      if (length > path.length) continue;
+      const list = this.byTail[k]!.get(path.slice(path.length - length));
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const r = list[i]!;
+        if (!improves(r, r.allow ? out.allow : out.disallow)) continue;
+        if (matchesFrom(r.pattern, path, 0)) {
+          if (r.allow) out.allow = r;
+          else out.disallow = r;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Splits the wildcard rules off a prefix that holds too many of them: anchored ones with a tail go to `tails` (at most
+ * {@link MAX_TAIL_LENGTHS} distinct tail lengths, the most common), others with a trigram to `grams`.
+ */
+function takeCrowded(bucket: MatchRule[], tails: MatchRule[], grams: MatchRule[]): MatchRule[] {
+  const wild = bucket.filter((r) => r.pattern.segments !== null);
+  if (wild.length <= CROWDED) return bucket;
+  const kept: MatchRule[] = [];
+  for (const r of bucket) {
+    if (r.pattern.segments === null) kept.push(r);
+    else if (r.pattern.anchored && r.pattern.tail.length > 0) tails.push(r);
+    else if (gramsOf(r.pattern).size > 0) grams.push(r);
+    else kept.push(r);
+  }
+  return kept;
+}
+
+/** Keeps the rules of `tails` with the most common tail lengths; hands the others to `grams` or back to `keep`. */
+function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: MatchRule) => void): MatchRule[] {
+  const counts = new Map<number, number>();
+  for (const r of tails) counts.set(r.pattern.tail.length, (counts.get(r.pattern.tail.length) ?? 0) + 1);
+  if (counts.size <= MAX_TAIL_LENGTHS) return tails;
+  const common = new Set(
+    [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, MAX_TAIL_LENGTHS)
+      .map(([length]) => length),
+  );
+  const indexed: MatchRule[] = [];
+  for (const r of tails) {
+    if (common.has(r.pattern.tail.length)) indexed.push(r);
+    else if (gramsOf(r.pattern).size > 0) grams.push(r);
+    else keep(r);
+  }
+  return indexed;
 }
 
 /**
@@ -224,27 +249,65 @@ function takeCrowdedWildcards(n: PrefixNode, taken: MatchRule[]): void {
  */
 export class RuleMatcher {
   /** Every rule, in priority order (small pools). */
-  private readonly sorted: readonly MatchRule[] | null;
-  /** Rules in a radix tree by literal prefix (large pools). */
-  private readonly root: PrefixNode | null;
-  /** Wildcard rules that crowded a node of the tree, by trigram (large pools). */
-  private readonly grams: GramIndex | null;
+  private readonly sorted: readonly MatchRule[] | null = null;
+  /** Distinct literal prefixes, in code-unit order (large pools). */
+  private readonly prefixes: readonly string[] = [];
+  /** For each prefix, the index of the longest other prefix it starts with, or -1. */
+  private readonly parent: Int32Array = new Int32Array(0);
+  /** The rules of prefix `k` are `rules[first[k]]` to `rules[first[k + 1] - 1]`, in priority order. */
+  private readonly first: Int32Array = new Int32Array(0);
+  private readonly rules: readonly MatchRule[] = [];
+  /** Wildcard rules that crowded a prefix: anchored ones by tail, others by trigram (large pools). */
+  private readonly tails: TailIndex | null = null;
+  private readonly grams: GramIndex | null = null;
 
   constructor(rules: readonly MatchRule[]) {
     if (rules.length <= SCAN_LIMIT) {
       this.sorted = [...rules].sort(byPriority);
-      this.root = null;
-      this.grams = null;
       return;
     }
-    const root = node('');
-    for (const r of rules) insert(root, r);
-    const crowded: MatchRule[] = [];
-    takeCrowdedWildcards(root, crowded);
-    sortTree(root);
-    this.sorted = null;
-    this.root = root;
-    this.grams = crowded.length > 0 ? new GramIndex(crowded) : null;
+    const byPrefix = new Map<string, MatchRule[]>();
+    for (const r of rules) {
+      const bucket = byPrefix.get(r.pattern.prefix);
+      if (bucket === undefined) byPrefix.set(r.pattern.prefix, [r]);
+      else bucket.push(r);
+    }
+    const tails: MatchRule[] = [];
+    const grams: MatchRule[] = [];
+    const buckets = new Map<string, MatchRule[]>();
+    for (const [prefix, bucket] of byPrefix) {
+      const kept = takeCrowded(bucket, tails, grams);
+      if (kept.length > 0) buckets.set(prefix, kept);
+    }
+    const indexedTails = limitTailLengths(tails, grams, (r) => {
+      const bucket = buckets.get(r.pattern.prefix);
+      if (bucket === undefined) buckets.set(r.pattern.prefix, [r]);
+      else bucket.push(r);
+    });
+    // Code-unit order, as the search below compares.
+    const prefixes = [...buckets.keys()].sort();
+    const kept: MatchRule[] = [];
+    const first: number[] = [];
+    for (const prefix of prefixes) {
+      first.push(kept.length);
+      for (const r of buckets.get(prefix)!.sort(byPriority)) kept.push(r);
+    }
+    first.push(kept.length);
+    // Sorted order puts a prefix before every string that starts with it, so a stack of the chain of the previous
+    // prefix holds every earlier prefix the current one starts with.
+    const parent = new Int32Array(prefixes.length);
+    const chain: number[] = [];
+    for (let k = 0; k < prefixes.length; k++) {
+      while (chain.length > 0 && !prefixes[k]!.startsWith(prefixes[chain[chain.length - 1]!]!)) chain.pop();
+      parent[k] = chain.length > 0 ? chain[chain.length - 1]! : -1;
+      chain.push(k);
+    }
+    this.prefixes = prefixes;
+    this.parent = parent;
+    this.first = Int32Array.from(first);
+    this.rules = kept;
+    this.tails = indexedTails.length > 0 ? new TailIndex(indexedTails) : null;
+    this.grams = grams.length > 0 ? new GramIndex(grams) : null;
   }
 
   /** Fills `out` with the best allow and disallow rules matching `path` (null where none). */
@@ -255,20 +318,51 @@ export class RuleMatcher {
       scanSorted(this.sorted, path, 0, out);
       return;
     }
+    this.tails?.collect(path, out);
     this.grams?.collect(path, out);
-    // Walk down the tree along the path: every node passed holds rules whose prefix the path starts with.
-    let at = this.root!;
-    let depth = 0;
-    for (;;) {
-      if (at.rules.length > 0) scanSorted(at.rules, path, depth, out);
-      if (at.children === null || depth >= path.length) return;
-      const child = at.children.get(path.charCodeAt(depth));
-      if (child === undefined) return;
-      const end = depth + child.label.length;
-      if (path.charCodeAt(end - 1) !== child.label.charCodeAt(child.label.length - 1)) return;
-      if (child.label.length > 1 && !path.startsWith(child.label, depth)) return;
-      depth += child.label.length;
-      at = child;
+    // Binary search for the last prefix not after the path, comparing chars (the prefixes are slices of the file's
+    // text, which the engine's string comparison handles slowly). Every prefix between the bounds shares the shorter
+    // of the bounds' common prefixes with the path, so those chars are not compared again.
+    const prefixes = this.prefixes;
+    let lo = 0;
+    let hi = prefixes.length;
+    let sameLo = 0;
+    let sameHi = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const p = prefixes[mid]!;
+      let i = sameLo < sameHi ? sameLo : sameHi;
+      while (i < p.length && i < path.length && p.charCodeAt(i) === path.charCodeAt(i)) i++;
+      if (i === p.length || (i < path.length && p.charCodeAt(i) < path.charCodeAt(i))) {
+        lo = mid + 1;
+        sameLo = i;
+      } else {
+        hi = mid;
+        sameHi = i;
+      }
+    }
+    // Every prefix the path starts with is on the chain of the last prefix not after it (whose first `sameLo` chars
+    // are the path's): exactly the links no longer than `sameLo`.
+    let k = lo - 1;
+    while (k >= 0 && prefixes[k]!.length > sameLo) k = this.parent[k]!;
+    for (; k >= 0; k = this.parent[k]!) this.scanPrefix(k, path, out);
+  }
+
+  private scanPrefix(k: number, path: string, out: BestMatches): void {
+    const rules = this.rules;
+    const from = this.prefixes[k]!.length;
+    const end = this.first[k + 1]!;
+    for (let i = this.first[k]!; i < end; i++) {
+      const r = rules[i]!;
+      const canAllow = improves(r, out.allow);
+      const canDisallow = improves(r, out.disallow);
+      // In priority order: a rule that can improve neither kind means no later rule of this prefix can.
+      if (!canAllow && !canDisallow) return;
+      if (r.allow ? !canAllow : !canDisallow) continue;
+      if (matchesFrom(r.pattern, path, from)) {
+        if (r.allow) out.allow = r;
+        else out.disallow = r;
+      }
     }
   }
 }
