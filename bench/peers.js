@@ -122,11 +122,17 @@ export function gc() {
   gcFn();
 }
 
-/** Heap bytes a parsed file keeps after answering one check, on average over `sites`. */
+/** Memory in use: the JS heap and the ArrayBuffers outside it (typed arrays keep their contents there). */
+function inUse() {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+/** Bytes a parsed file keeps (heap and ArrayBuffers) after answering one check, on average over `sites`. */
 export async function heapPerFile(peer, sites) {
   const kept = new Array(sites.length);
   gc();
-  const before = process.memoryUsage().heapUsed;
+  const before = inUse();
   for (let i = 0; i < sites.length; i++) {
     const s = sites[i];
     const check = await peer.checker(s.bytes, s.origin);
@@ -134,7 +140,7 @@ export async function heapPerFile(peer, sites) {
     kept[i] = check;
   }
   gc();
-  const after = process.memoryUsage().heapUsed;
+  const after = inUse();
   if (kept.length !== sites.length) throw new Error('unreachable');
   return (after - before) / sites.length;
 }

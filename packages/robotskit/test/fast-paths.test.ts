@@ -103,7 +103,7 @@ describe('sitemap URL normalisation', () => {
 function plainBest(rules: readonly MatchRule[], path: string): BestMatches {
   const out: BestMatches = { allow: null, disallow: null };
   for (const r of rules) {
-    if (!matchPattern(r.pattern.source, path)) continue;
+    if (!matchPattern(r.source, path)) continue;
     const best = r.allow ? out.allow : out.disallow;
     if (best === null || r.priority > best.priority || (r.priority === best.priority && r.line < best.line)) {
       if (r.allow) out.allow = r;
@@ -157,5 +157,37 @@ describe('indexed matcher', () => {
         expect(out, path).toEqual(plainBest(rules, path));
       }
     }
+  });
+});
+
+describe('cached plans and matchers', () => {
+  const agentLine = fc.constantFrom('*', 'FooBot', 'BarBot', 'foobot', 'Baz');
+  const ruleLine = fc
+    .tuple(fc.constantFrom('Allow', 'Disallow'), fc.constantFrom('/', '/a', '/a*', '/b$', '', '/a/b'))
+    .map(([k, v]) => `${k}: ${v}`);
+  const file = fc
+    .array(
+      fc.oneof(
+        agentLine.map((a) => `User-agent: ${a}`),
+        ruleLine,
+      ),
+      { maxLength: 20 },
+    )
+    .map((l) => l.join('\n'));
+  const question = fc.tuple(
+    fc.constantFrom('/a', '/a/b', '/b', '/c'),
+    fc.constantFrom<string | string[]>('FooBot', 'BarBot', 'Baz', 'other', ['FooBot', 'BarBot'], ['Baz']),
+  );
+
+  it('a file asked many questions in turn answers each as a fresh parse does', () => {
+    fc.assert(
+      fc.property(file, fc.array(question, { maxLength: 30 }), (text, questions) => {
+        const robots = parseRobotsTxt(text);
+        for (const [path, agent] of questions) {
+          expect(robots.explain(path, agent)).toEqual(parseRobotsTxt(text).explain(path, agent));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -12,7 +12,7 @@
  */
 
 import { type BestMatches, matchRulesFor, RuleMatcher } from '../match/rule-matcher.js';
-import { Group, RuleTable } from '../model/group.js';
+import { finishGroups, Group, RuleTable } from '../model/group.js';
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
@@ -63,6 +63,7 @@ class GoogleGroupBuilder implements GroupBuilder {
   blank(): void {}
 
   finish(): RobotsGroup[] {
+    finishGroups(this.groups, this.table);
     return this.groups;
   }
 }
@@ -93,8 +94,9 @@ function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[],
       for (const agent of group.agents) if (agent.global) globalLines.push(agent.line);
     }
   }
-  if (specific.length > 0) return { match: 'specific', groups: specific, agentLines: specificLines };
-  if (global.length > 0) return { match: 'global', groups: global, agentLines: globalLines };
+  // Copies: the lists are kept with the plan, and a list grown by `push` keeps room for 17 items.
+  if (specific.length > 0) return { match: 'specific', groups: [...specific], agentLines: [...specificLines] };
+  if (global.length > 0) return { match: 'global', groups: [...global], agentLines: [...globalLines] };
   return { match: 'none', groups: [], agentLines: [] };
 }
 
@@ -200,7 +202,7 @@ class LongestMatch implements PoolMatcher {
           ? null
           : {
               kind: winner.allow ? 'allow' : 'disallow',
-              pattern: winner.pattern.source,
+              pattern: winner.source,
               line: winner.line,
               indexHtml: winner.indexHtml,
             },

@@ -42,7 +42,7 @@
  * text before the first `/` (`Mozilla`).
  */
 
-import { Group, RuleTable } from '../model/group.js';
+import { finishGroups, Group, RuleTable } from '../model/group.js';
 import type { SourceText } from '../model/source-text.js';
 import type { DecidingRule, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { decodedOctets } from '../url/octets.js';
@@ -101,6 +101,7 @@ class LegacyGroupBuilder implements GroupBuilder {
 
   finish(): RobotsGroup[] {
     this.end();
+    finishGroups(this.groups, this.table);
     return this.groups;
   }
 }

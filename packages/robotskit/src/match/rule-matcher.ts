@@ -12,16 +12,20 @@
 
 import { type CompiledPattern, compilePattern, matchesFrom } from './pattern.js';
 
-/** A rule ready for matching. */
-export interface MatchRule {
+/** A rule ready for matching: its compiled pattern, with what decides between rules (one object per rule). */
+export interface MatchRule extends CompiledPattern {
   readonly allow: boolean;
   /** Match priority: the length of the normalised pattern. */
   readonly priority: number;
   /** 1-based line of the rule in the file. */
   readonly line: number;
-  readonly pattern: CompiledPattern;
   /** True for the `<dir>/$` rule Google derives from `allow: <dir>/index.htm[l]`. */
   readonly indexHtml: boolean;
+}
+
+function matchRule(allow: boolean, source: string, line: number, indexHtml: boolean): MatchRule {
+  const { prefix, segments, tail, anchored } = compilePattern(source);
+  return { source, prefix, segments, tail, anchored, allow, priority: source.length, line, indexHtml };
 }
 
 /** The best matching allow and disallow rules for a path; null where none matched. */
@@ -35,14 +39,12 @@ export interface BestMatches {
  * `/`-segment of an allow pattern starts with `/index.htm` (`allow: /d/index.html` also allows exactly `/d/`).
  */
 export function matchRulesFor(allow: boolean, pattern: string, line: number): MatchRule[] {
-  const rules: MatchRule[] = [
-    { allow, priority: pattern.length, line, pattern: compilePattern(pattern), indexHtml: false },
-  ];
+  const rules: MatchRule[] = [matchRule(allow, pattern, line, false)];
   if (allow) {
     const slash = pattern.lastIndexOf('/');
     if (slash >= 0 && pattern.startsWith('/index.htm', slash)) {
       const dir = `${pattern.slice(0, slash + 1)}$`;
-      rules.push({ allow, priority: dir.length, line, pattern: compilePattern(dir), indexHtml: true });
+      rules.push(matchRule(allow, dir, line, true));
     }
   }
   return rules;
@@ -73,7 +75,7 @@ function scanSorted(rules: readonly MatchRule[], path: string, from: number, out
     // Sorted by priority then line: a rule that can improve neither kind means no later rule can.
     if (!canAllow && !canDisallow) return;
     if (r.allow ? !canAllow : !canDisallow) continue;
-    if (matchesFrom(r.pattern, path, from)) {
+    if (matchesFrom(r, path, from)) {
       if (r.allow) out.allow = r;
       else out.disallow = r;
     }
@@ -119,7 +121,7 @@ class GramIndex {
   private query = 0;
 
   constructor(rules: readonly MatchRule[]) {
-    const grams = rules.map((r) => gramsOf(r.pattern));
+    const grams = rules.map((r) => gramsOf(r));
     const frequency = new Map<number, number>();
     for (const set of grams) for (const g of set) frequency.set(g, (frequency.get(g) ?? 0) + 1);
     rules.forEach((rule, i) => {
@@ -148,7 +150,7 @@ class GramIndex {
         entry.seen = query;
         const r = entry.rule;
         if (!improves(r, r.allow ? out.allow : out.disallow)) continue;
-        if (matchesFrom(r.pattern, path, 0)) {
+        if (matchesFrom(r, path, 0)) {
           if (r.allow) out.allow = r;
           else out.disallow = r;
         }
@@ -171,16 +173,15 @@ class TailIndex {
   private readonly ends: Set<number> | null;
 
   constructor(rules: readonly MatchRule[]) {
-    this.lengths = [...new Set(rules.map((r) => r.pattern.tail.length))];
+    this.lengths = [...new Set(rules.map((r) => r.tail.length))];
     const ends = new Set<number>();
-    for (const r of rules)
-      ends.add(r.pattern.tail.length >= 3 ? gramAt(r.pattern.tail, r.pattern.tail.length - 3) : -1);
+    for (const r of rules) ends.add(r.tail.length >= 3 ? gramAt(r.tail, r.tail.length - 3) : -1);
     this.ends = ends.has(-1) ? null : ends;
     this.byTail = this.lengths.map(() => new Map());
     for (const r of rules) {
-      const map = this.byTail[this.lengths.indexOf(r.pattern.tail.length)]!;
-      const list = map.get(r.pattern.tail);
-      if (list === undefined) map.set(r.pattern.tail, [r]);
+      const map = this.byTail[this.lengths.indexOf(r.tail.length)]!;
+      const list = map.get(r.tail);
+      if (list === undefined) map.set(r.tail, [r]);
       else list.push(r);
     }
   }
@@ -197,7 +198,7 @@ class TailIndex {
       for (let i = 0; i < list.length; i++) {
         const r = list[i]!;
         if (!improves(r, r.allow ? out.allow : out.disallow)) continue;
-        if (matchesFrom(r.pattern, path, 0)) {
+        if (matchesFrom(r, path, 0)) {
           if (r.allow) out.allow = r;
           else out.disallow = r;
         }
@@ -211,13 +212,13 @@ class TailIndex {
  * {@link MAX_TAIL_LENGTHS} distinct tail lengths, the most common), others with a trigram to `grams`.
  */
 function takeCrowded(bucket: MatchRule[], tails: MatchRule[], grams: MatchRule[]): MatchRule[] {
-  const wild = bucket.filter((r) => r.pattern.segments !== null);
+  const wild = bucket.filter((r) => r.segments !== null);
   if (wild.length <= CROWDED) return bucket;
   const kept: MatchRule[] = [];
   for (const r of bucket) {
-    if (r.pattern.segments === null) kept.push(r);
-    else if (r.pattern.anchored && r.pattern.tail.length > 0) tails.push(r);
-    else if (gramsOf(r.pattern).size > 0) grams.push(r);
+    if (r.segments === null) kept.push(r);
+    else if (r.anchored && r.tail.length > 0) tails.push(r);
+    else if (gramsOf(r).size > 0) grams.push(r);
     else kept.push(r);
   }
   return kept;
@@ -226,7 +227,7 @@ function takeCrowded(bucket: MatchRule[], tails: MatchRule[], grams: MatchRule[]
 /** Keeps the rules of `tails` with the most common tail lengths; hands the others to `grams` or back to `keep`. */
 function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: MatchRule) => void): MatchRule[] {
   const counts = new Map<number, number>();
-  for (const r of tails) counts.set(r.pattern.tail.length, (counts.get(r.pattern.tail.length) ?? 0) + 1);
+  for (const r of tails) counts.set(r.tail.length, (counts.get(r.tail.length) ?? 0) + 1);
   if (counts.size <= MAX_TAIL_LENGTHS) return tails;
   const common = new Set(
     [...counts]
@@ -236,12 +237,17 @@ function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: Matc
   );
   const indexed: MatchRule[] = [];
   for (const r of tails) {
-    if (common.has(r.pattern.tail.length)) indexed.push(r);
-    else if (gramsOf(r.pattern).size > 0) grams.push(r);
+    if (common.has(r.tail.length)) indexed.push(r);
+    else if (gramsOf(r).size > 0) grams.push(r);
     else keep(r);
   }
   return indexed;
 }
+
+// Shared empty defaults: a small pool allocates nothing for the large-pool index.
+const NO_STRINGS: readonly string[] = [];
+const NO_INTS = new Int32Array(0);
+const NO_RULES: readonly MatchRule[] = [];
 
 /**
  * Finds the best allow and disallow rule of a fixed pool for any path. Not reentrant-sensitive: `best` fills the
@@ -251,12 +257,12 @@ export class RuleMatcher {
   /** Every rule, in priority order (small pools). */
   private readonly sorted: readonly MatchRule[] | null = null;
   /** Distinct literal prefixes, in code-unit order (large pools). */
-  private readonly prefixes: readonly string[] = [];
+  private readonly prefixes: readonly string[] = NO_STRINGS;
   /** For each prefix, the index of the longest other prefix it starts with, or -1. */
-  private readonly parent: Int32Array = new Int32Array(0);
+  private readonly parent: Int32Array = NO_INTS;
   /** The rules of prefix `k` are `rules[first[k]]` to `rules[first[k + 1] - 1]`, in priority order. */
-  private readonly first: Int32Array = new Int32Array(0);
-  private readonly rules: readonly MatchRule[] = [];
+  private readonly first: Int32Array = NO_INTS;
+  private readonly rules: readonly MatchRule[] = NO_RULES;
   /** Wildcard rules that crowded a prefix: anchored ones by tail, others by trigram (large pools). */
   private readonly tails: TailIndex | null = null;
   private readonly grams: GramIndex | null = null;
@@ -268,8 +274,8 @@ export class RuleMatcher {
     }
     const byPrefix = new Map<string, MatchRule[]>();
     for (const r of rules) {
-      const bucket = byPrefix.get(r.pattern.prefix);
-      if (bucket === undefined) byPrefix.set(r.pattern.prefix, [r]);
+      const bucket = byPrefix.get(r.prefix);
+      if (bucket === undefined) byPrefix.set(r.prefix, [r]);
       else bucket.push(r);
     }
     const tails: MatchRule[] = [];
@@ -280,8 +286,8 @@ export class RuleMatcher {
       if (kept.length > 0) buckets.set(prefix, kept);
     }
     const indexedTails = limitTailLengths(tails, grams, (r) => {
-      const bucket = buckets.get(r.pattern.prefix);
-      if (bucket === undefined) buckets.set(r.pattern.prefix, [r]);
+      const bucket = buckets.get(r.prefix);
+      if (bucket === undefined) buckets.set(r.prefix, [r]);
       else bucket.push(r);
     });
     // Code-unit order, as the search below compares.
@@ -359,7 +365,7 @@ export class RuleMatcher {
       // In priority order: a rule that can improve neither kind means no later rule of this prefix can.
       if (!canAllow && !canDisallow) return;
       if (r.allow ? !canAllow : !canDisallow) continue;
-      if (matchesFrom(r.pattern, path, from)) {
+      if (matchesFrom(r, path, from)) {
         if (r.allow) out.allow = r;
         else out.disallow = r;
       }

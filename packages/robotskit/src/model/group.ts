@@ -8,6 +8,8 @@ import { normalizePatternBin, patternNeedsNormalizing } from '../match/pattern.j
 import type { SourceText } from './source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
 
+const NO_ROWS = new Int32Array(0);
+
 /** Builds the rule object for the value `[start, end)` of the parsed text. */
 export function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {
   const bin = text.source.bin;
@@ -18,15 +20,33 @@ export function makeRule(text: SourceText, allow: boolean, line: number, start: 
 
 /**
  * The allow/disallow lines of a file, four ints each (1 for allow or 0 for disallow, line, value start, value end), in
- * file order. A group's rules are always consecutive lines of this table.
+ * file order. A group's rules are always consecutive lines of this table. Stored in a typed array (4 bytes an int,
+ * written in place), grown by doubling and trimmed once the file is read.
  */
 export class RuleTable {
-  readonly data: number[] = [];
+  data: Int32Array = NO_ROWS;
   count = 0;
 
   add(allow: boolean, line: number, start: number, end: number): void {
-    this.data.push(allow ? 1 : 0, line, start, end);
+    const i = this.count << 2;
+    if (i + 4 > this.data.length) this.grow();
+    const d = this.data;
+    d[i] = allow ? 1 : 0;
+    d[i + 1] = line;
+    d[i + 2] = start;
+    d[i + 3] = end;
     this.count++;
+  }
+
+  private grow(): void {
+    const next = new Int32Array(Math.max(64, this.data.length * 2));
+    next.set(this.data);
+    this.data = next;
+  }
+
+  /** Drops the unused room at the end; call once no more rows come. */
+  trim(): void {
+    if (this.data.length > this.count << 2) this.data = this.data.slice(0, this.count << 2);
   }
 
   /** Builds the rule objects of rows `[from, to)`. */
@@ -42,8 +62,8 @@ export class RuleTable {
 /** A group of the model. See {@link RobotsGroup}. */
 export class Group implements RobotsGroup {
   readonly index: number;
-  readonly agents: RobotsAgent[] = [];
-  readonly extensions: RobotsExtension[] = [];
+  agents: RobotsAgent[] = [];
+  extensions: RobotsExtension[] = [];
   readonly startLine: number;
   endLine: number;
   private readonly text: SourceText;
@@ -70,6 +90,12 @@ export class Group implements RobotsGroup {
     this.endLine = line;
   }
 
+  /** Drops the room arrays keep for growing (an array grown by `push` holds 17 slots for one item). */
+  compact(): void {
+    if (this.agents.length > 0) this.agents = this.agents.slice();
+    if (this.extensions.length > 0) this.extensions = this.extensions.slice();
+  }
+
   /** Number of rules, without building them. */
   get ruleCount(): number {
     return this.endRule - this.firstRule;
@@ -77,9 +103,15 @@ export class Group implements RobotsGroup {
 
   get rules(): readonly RobotsRule[] {
     if (this.cachedRules === null || this.cachedRules.length !== this.ruleCount) {
-      this.cachedRules = this.table.rules(this.text, this.firstRule, this.endRule);
+      this.cachedRules = this.rulesUncached();
     }
     return this.cachedRules;
+  }
+
+  /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
+  rulesUncached(): RobotsRule[] {
+    if (this.cachedRules !== null && this.cachedRules.length === this.ruleCount) return [...this.cachedRules];
+    return this.table.rules(this.text, this.firstRule, this.endRule);
   }
 
   /** A plain-data copy, for JSON. */
@@ -87,4 +119,15 @@ export class Group implements RobotsGroup {
     const { index, agents, rules, extensions, startLine, endLine } = this;
     return { index, agents, rules, extensions, startLine, endLine };
   }
+}
+
+/** A group's rules for building a matcher: model groups build them without keeping them. */
+export function rulesForMatching(group: RobotsGroup): readonly RobotsRule[] {
+  return group instanceof Group ? group.rulesUncached() : group.rules;
+}
+
+/** Called once a file is read: trims the rule table and the groups' arrays to their contents. */
+export function finishGroups(groups: readonly Group[], table: RuleTable): void {
+  table.trim();
+  for (const group of groups) group.compact();
 }

@@ -12,7 +12,8 @@ import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
 import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
 import { buildModel } from './build.js';
-import type { RuleTable } from './group.js';
+import { type RuleTable, rulesForMatching } from './group.js';
+import { RecentCache } from './recent-cache.js';
 import { buildRecords } from './records.js';
 import { SourceText } from './source-text.js';
 import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from './types.js';
@@ -101,8 +102,8 @@ export class RobotsTxt {
   private readonly sitemapValues: readonly string[];
   private cachedSitemaps: readonly string[] | null = null;
   private cachedRecords: readonly RobotsRecord[] | null = null;
-  private plans: Map<string, AgentPlan> | null = null;
-  private matchers: Map<string, PoolMatcher> | null = null;
+  private plans: RecentCache<AgentPlan> | null = null;
+  private matchers: RecentCache<PoolMatcher> | null = null;
   /** State for crawler profiles and other dialects, created on first use: most files never need it. */
   private extras: Extras | null = null;
 
@@ -271,7 +272,7 @@ export class RobotsTxt {
       throw new TypeError('userAgent must be a string, an array of strings or a crawler profile');
     }
     const key = typeof userAgent === 'string' ? userAgent : (userAgent as readonly string[]).join('\n');
-    this.plans ??= new Map();
+    this.plans ??= new RecentCache(MAX_CACHED_AGENTS);
     const cached = this.plans.get(key);
     if (cached !== undefined) return cached;
     const names: readonly string[] = typeof userAgent === 'string' ? [userAgent] : (userAgent as readonly string[]);
@@ -284,7 +285,6 @@ export class RobotsTxt {
       tokens.map((t) => asciiLower(t)),
     );
     const plan: AgentPlan = { tokens, selection, matcher: this.matcherFor(selection) };
-    if (this.plans.size >= MAX_CACHED_AGENTS) this.plans.clear();
     this.plans.set(key, plan);
     return plan;
   }
@@ -340,13 +340,12 @@ export class RobotsTxt {
   private matcherFor(selection: Selection): PoolMatcher | null {
     if (selection.match === 'none') return null;
     const key = selection.groups.join(',');
-    this.matchers ??= new Map();
+    this.matchers ??= new RecentCache(MAX_CACHED_AGENTS);
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules = selection.groups.flatMap((i) => this.groups[i]!.rules);
+      const rules = selection.groups.flatMap((i) => rulesForMatching(this.groups[i]!));
       rules.sort((a, b) => a.line - b.line);
       matcher = this.impl.matcher(rules);
-      if (this.matchers.size >= MAX_CACHED_AGENTS) this.matchers.clear();
       this.matchers.set(key, matcher);
     }
     return matcher;
