@@ -159,6 +159,9 @@ class GramIndex {
   }
 }
 
+/** Prefix ids fit below this in a sort key (a pool never has this many distinct prefixes: 2^21 rules). */
+const ID_RANGE = 2 ** 21;
+
 /** At most this many distinct tail lengths are indexed by tail (each costs a lookup per check). */
 const MAX_TAIL_LENGTHS = 16;
 
@@ -207,23 +210,6 @@ class TailIndex {
   }
 }
 
-/**
- * Splits the wildcard rules off a prefix that holds too many of them: anchored ones with a tail go to `tails` (at most
- * {@link MAX_TAIL_LENGTHS} distinct tail lengths, the most common), others with a trigram to `grams`.
- */
-function takeCrowded(bucket: MatchRule[], tails: MatchRule[], grams: MatchRule[]): MatchRule[] {
-  const wild = bucket.filter((r) => r.segments !== null);
-  if (wild.length <= CROWDED) return bucket;
-  const kept: MatchRule[] = [];
-  for (const r of bucket) {
-    if (r.segments === null) kept.push(r);
-    else if (r.anchored && r.tail.length > 0) tails.push(r);
-    else if (gramsOf(r).size > 0) grams.push(r);
-    else kept.push(r);
-  }
-  return kept;
-}
-
 /** Keeps the rules of `tails` with the most common tail lengths; hands the others to `grams` or back to `keep`. */
 function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: MatchRule) => void): MatchRule[] {
   const counts = new Map<number, number>();
@@ -245,7 +231,6 @@ function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: Matc
 }
 
 // Shared empty defaults: a small pool allocates nothing for the large-pool index.
-const NO_STRINGS: readonly string[] = [];
 const NO_INTS = new Int32Array(0);
 const NO_RULES: readonly MatchRule[] = [];
 
@@ -256,8 +241,11 @@ const NO_RULES: readonly MatchRule[] = [];
 export class RuleMatcher {
   /** Every rule, in priority order (small pools). */
   private readonly sorted: readonly MatchRule[] | null = null;
-  /** Distinct literal prefixes, in code-unit order (large pools). */
-  private readonly prefixes: readonly string[] = NO_STRINGS;
+  /** The distinct literal prefixes, one after the other (large pools). */
+  private readonly flat: string = '';
+  /** Where the `k`th prefix in code-unit order starts in `flat`, and its length. */
+  private readonly start: Int32Array = NO_INTS;
+  private readonly length: Int32Array = NO_INTS;
   /** For each prefix, the index of the longest other prefix it starts with, or -1. */
   private readonly parent: Int32Array = NO_INTS;
   /** The rules of prefix `k` are `rules[first[k]]` to `rules[first[k + 1] - 1]`, in priority order. */
@@ -272,45 +260,134 @@ export class RuleMatcher {
       this.sorted = [...rules].sort(byPriority);
       return;
     }
-    const byPrefix = new Map<string, MatchRule[]>();
-    for (const r of rules) {
-      const bucket = byPrefix.get(r.prefix);
-      if (bucket === undefined) byPrefix.set(r.prefix, [r]);
-      else bucket.push(r);
+    // Distinct prefixes, copied into one flat string: the prefixes are slices of the file's text, whose chars the
+    // engine reads several times slower than a flat string's, and sorting and searching read many chars.
+    const ids = new Map<string, number>();
+    const distinct: string[] = [];
+    /** The prefix id of each rule, then its rank in code-unit order. */
+    const idOf = new Int32Array(rules.length);
+    for (let i = 0; i < rules.length; i++) {
+      const prefix = rules[i]!.prefix;
+      let id = ids.get(prefix);
+      if (id === undefined) {
+        id = distinct.length;
+        ids.set(prefix, id);
+        distinct.push(prefix);
+      }
+      idOf[i] = id;
     }
+    const n = distinct.length;
+    const flat = distinct.join('');
+    const startOf = new Int32Array(n + 1);
+    for (let id = 0; id < n; id++) startOf[id + 1] = startOf[id]! + distinct[id]!.length;
+    // Code-unit order, as the search compares: first by the first four chars, packed with the id into a number that
+    // a typed array sorts natively, then runs that share those chars by comparing the rest.
+    const compare = (a: number, b: number): number => {
+      const as = startOf[a]!;
+      const bs = startOf[b]!;
+      const al = startOf[a + 1]! - as;
+      const bl = startOf[b + 1]! - bs;
+      const m = al < bl ? al : bl;
+      for (let i = 0; i < m; i++) {
+        const d = flat.charCodeAt(as + i) - flat.charCodeAt(bs + i);
+        if (d !== 0) return d;
+      }
+      return al - bl;
+    };
+    let order: number[];
+    if (n >= ID_RANGE) order = Array.from({ length: n }, (_, id) => id).sort(compare);
+    else {
+      order = new Array<number>(n);
+      const keys = new Float64Array(n);
+      for (let id = 0; id < n; id++) {
+        let key = 0;
+        for (let i = 0; i < 4; i++) {
+          // 0 past the end (a shorter string comes first); chars above 254 share the top value and go to the tie sort.
+          const at = startOf[id]! + i;
+          const c = at < startOf[id + 1]! ? flat.charCodeAt(at) + 1 : 0;
+          key = key * 256 + (c > 255 ? 255 : c);
+        }
+        keys[id] = key * ID_RANGE + id;
+      }
+      keys.sort();
+      for (let k = 0; k < n; ) {
+        const lead = Math.floor(keys[k]! / ID_RANGE);
+        let end = k + 1;
+        while (end < n && Math.floor(keys[end]! / ID_RANGE) === lead) end++;
+        for (let i = k; i < end; i++) order[i] = keys[i]! % ID_RANGE;
+        if (end - k > 1) {
+          const run = order.slice(k, end).sort(compare);
+          for (let i = k; i < end; i++) order[i] = run[i - k]!;
+        }
+        k = end;
+      }
+    }
+    const rank = new Int32Array(n);
+    const start = new Int32Array(n);
+    const length = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const id = order[k]!;
+      rank[id] = k;
+      start[k] = startOf[id]!;
+      length[k] = startOf[id + 1]! - startOf[id]!;
+    }
+    for (let i = 0; i < rules.length; i++) idOf[i] = rank[idOf[i]!]!;
+    const wild = new Int32Array(n);
+    for (let i = 0; i < rules.length; i++) if (rules[i]!.segments !== null) wild[idOf[i]!]!++;
+    // Rules of crowded prefixes go to the tail and trigram indexes; the others stay under their prefix.
     const tails: MatchRule[] = [];
     const grams: MatchRule[] = [];
-    const buckets = new Map<string, MatchRule[]>();
-    for (const [prefix, bucket] of byPrefix) {
-      const kept = takeCrowded(bucket, tails, grams);
-      if (kept.length > 0) buckets.set(prefix, kept);
+    const stay: MatchRule[] = [];
+    const stayRank: number[] = [];
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i]!;
+      if (r.segments === null || wild[idOf[i]!]! <= CROWDED) {
+        stay.push(r);
+        stayRank.push(idOf[i]!);
+      } else if (r.anchored && r.tail.length > 0) tails.push(r);
+      else if (gramsOf(r).size > 0) grams.push(r);
+      else {
+        stay.push(r);
+        stayRank.push(idOf[i]!);
+      }
     }
     const indexedTails = limitTailLengths(tails, grams, (r) => {
-      const bucket = buckets.get(r.prefix);
-      if (bucket === undefined) buckets.set(r.prefix, [r]);
-      else bucket.push(r);
+      stay.push(r);
+      stayRank.push(rank[ids.get(r.prefix)!]!);
     });
-    // Code-unit order, as the search below compares.
-    const prefixes = [...buckets.keys()].sort();
-    const kept: MatchRule[] = [];
-    const first: number[] = [];
-    for (const prefix of prefixes) {
-      first.push(kept.length);
-      for (const r of buckets.get(prefix)!.sort(byPriority)) kept.push(r);
+    // Counting sort by prefix, then priority order within each prefix.
+    const first = new Int32Array(n + 1);
+    for (const k of stayRank) first[k + 1]!++;
+    for (let k = 0; k < n; k++) first[k + 1]! += first[k]!;
+    const next = first.slice(0, n);
+    const kept = new Array<MatchRule>(stay.length);
+    for (let i = 0; i < stay.length; i++) kept[next[stayRank[i]!]!++] = stay[i]!;
+    for (let k = 0; k < n; k++) {
+      if (first[k + 1]! - first[k]! < 2) continue;
+      const bucket = kept.slice(first[k], first[k + 1]).sort(byPriority);
+      for (let i = 0; i < bucket.length; i++) kept[first[k]! + i] = bucket[i]!;
     }
-    first.push(kept.length);
     // Sorted order puts a prefix before every string that starts with it, so a stack of the chain of the previous
-    // prefix holds every earlier prefix the current one starts with.
-    const parent = new Int32Array(prefixes.length);
+    // prefix holds every earlier prefix the current one starts with: those no longer than what the two share.
+    const parent = new Int32Array(n);
     const chain: number[] = [];
-    for (let k = 0; k < prefixes.length; k++) {
-      while (chain.length > 0 && !prefixes[k]!.startsWith(prefixes[chain[chain.length - 1]!]!)) chain.pop();
+    for (let k = 0; k < n; k++) {
+      if (k > 0) {
+        const a = start[k - 1]!;
+        const b = start[k]!;
+        const m = length[k - 1]! < length[k]! ? length[k - 1]! : length[k]!;
+        let same = 0;
+        while (same < m && flat.charCodeAt(a + same) === flat.charCodeAt(b + same)) same++;
+        while (chain.length > 0 && length[chain[chain.length - 1]!]! > same) chain.pop();
+      }
       parent[k] = chain.length > 0 ? chain[chain.length - 1]! : -1;
       chain.push(k);
     }
-    this.prefixes = prefixes;
+    this.flat = flat;
+    this.start = start;
+    this.length = length;
     this.parent = parent;
-    this.first = Int32Array.from(first);
+    this.first = first;
     this.rules = kept;
     this.tails = indexedTails.length > 0 ? new TailIndex(indexedTails) : null;
     this.grams = grams.length > 0 ? new GramIndex(grams) : null;
@@ -326,20 +403,22 @@ export class RuleMatcher {
     }
     this.tails?.collect(path, out);
     this.grams?.collect(path, out);
-    // Binary search for the last prefix not after the path, comparing chars (the prefixes are slices of the file's
-    // text, which the engine's string comparison handles slowly). Every prefix between the bounds shares the shorter
-    // of the bounds' common prefixes with the path, so those chars are not compared again.
-    const prefixes = this.prefixes;
+    // Binary search for the last prefix not after the path. Every prefix between the bounds shares the shorter of the
+    // bounds' common prefixes with the path, so those chars are not compared again.
+    const flat = this.flat;
+    const start = this.start;
+    const length = this.length;
     let lo = 0;
-    let hi = prefixes.length;
+    let hi = start.length;
     let sameLo = 0;
     let sameHi = 0;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const p = prefixes[mid]!;
+      const at = start[mid]!;
+      const len = length[mid]!;
       let i = sameLo < sameHi ? sameLo : sameHi;
-      while (i < p.length && i < path.length && p.charCodeAt(i) === path.charCodeAt(i)) i++;
-      if (i === p.length || (i < path.length && p.charCodeAt(i) < path.charCodeAt(i))) {
+      while (i < len && i < path.length && flat.charCodeAt(at + i) === path.charCodeAt(i)) i++;
+      if (i === len || (i < path.length && flat.charCodeAt(at + i) < path.charCodeAt(i))) {
         lo = mid + 1;
         sameLo = i;
       } else {
@@ -350,13 +429,13 @@ export class RuleMatcher {
     // Every prefix the path starts with is on the chain of the last prefix not after it (whose first `sameLo` chars
     // are the path's): exactly the links no longer than `sameLo`.
     let k = lo - 1;
-    while (k >= 0 && prefixes[k]!.length > sameLo) k = this.parent[k]!;
+    while (k >= 0 && length[k]! > sameLo) k = this.parent[k]!;
     for (; k >= 0; k = this.parent[k]!) this.scanPrefix(k, path, out);
   }
 
   private scanPrefix(k: number, path: string, out: BestMatches): void {
     const rules = this.rules;
-    const from = this.prefixes[k]!.length;
+    const from = this.length[k]!;
     const end = this.first[k + 1]!;
     for (let i = this.first[k]!; i < end; i++) {
       const r = rules[i]!;

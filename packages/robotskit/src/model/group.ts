@@ -9,6 +9,10 @@ import type { SourceText } from './source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
 
 const NO_ROWS = new Int32Array(0);
+/** Scratch buffers of tables being filled, reused from parse to parse (a parse is synchronous and fills two). */
+const SCRATCH: Int32Array[] = [];
+/** Larger scratch buffers (of huge files) are not kept. */
+const MAX_SCRATCH = 1 << 16;
 
 /** Builds the rule object for the value `[start, end)` of the parsed text. */
 export function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {
@@ -20,12 +24,18 @@ export function makeRule(text: SourceText, allow: boolean, line: number, start: 
 
 /**
  * The allow/disallow lines of a file, four ints each (1 for allow or 0 for disallow, line, value start, value end), in
- * file order. A group's rules are always consecutive lines of this table. Stored in a typed array (4 bytes an int,
- * written in place), grown by doubling and trimmed once the file is read.
+ * file order. A group's rules are always consecutive lines of this table. While the file is read, rows go into a
+ * reused scratch buffer; {@link RuleTable.trim} then copies them into a typed array of their size (4 bytes an int),
+ * so a parse allocates the table once.
  */
 export class RuleTable {
   data: Int32Array = NO_ROWS;
   count = 0;
+  private scratch = true;
+
+  constructor() {
+    this.data = SCRATCH.pop() ?? new Int32Array(256);
+  }
 
   add(allow: boolean, line: number, start: number, end: number): void {
     const i = this.count << 2;
@@ -39,14 +49,18 @@ export class RuleTable {
   }
 
   private grow(): void {
-    const next = new Int32Array(Math.max(64, this.data.length * 2));
+    const next = new Int32Array(this.data.length * 2);
     next.set(this.data);
     this.data = next;
   }
 
-  /** Drops the unused room at the end; call once no more rows come. */
+  /** Moves the rows out of the scratch buffer into an array of their size; call once no more rows come. */
   trim(): void {
-    if (this.data.length > this.count << 2) this.data = this.data.slice(0, this.count << 2);
+    if (!this.scratch) return;
+    const buffer = this.data;
+    this.data = this.count === 0 ? NO_ROWS : buffer.slice(0, this.count << 2);
+    this.scratch = false;
+    if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
   /** Builds the rule objects of rows `[from, to)`. */
