@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { matchPattern, parseRobotsTxt } from '../src/index.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { normalizeHttpUrl, parseHttpUrl } from '../src/url/http-url.js';
+import { pathOfAnyUrl, pathOfUrl } from '../src/url/path.js';
 
 /** Pieces that make URL-ish values hit every branch of the canonical-shape check and of the WHATWG parser. */
 const urlPieces = [
@@ -188,6 +189,35 @@ describe('cached plans and matchers', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('path of a URL', () => {
+  const piece = fc.constantFrom(
+    'http',
+    'https',
+    'HTTP',
+    '://',
+    ':',
+    '/',
+    '//',
+    '?',
+    ';',
+    '#',
+    'a',
+    '.',
+    'h',
+    's',
+    'x=1',
+  );
+  const url = fc.array(piece, { maxLength: 10 }).map((a) => a.join(''));
+  it('the http(s) shortcut gives what the reference algorithm gives', () => {
+    fc.assert(
+      fc.property(fc.oneof(url, fc.string({ maxLength: 20 })), (u) => {
+        expect(pathOfUrl(u)).toBe(pathOfAnyUrl(u));
+      }),
+      { numRuns: 20_000 },
     );
   });
 });

@@ -8,7 +8,9 @@ import { normalizePatternBin, patternNeedsNormalizing } from '../match/pattern.j
 import type { SourceText } from './source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
 
-const NO_ROWS = new Int32Array(0);
+const NO_ROWS: number[] = [];
+/** Tables of at most this many ints (12 rules) are kept as plain arrays. */
+const SMALL_TABLE = 48;
 /** Scratch buffers of tables being filled, reused from parse to parse (a parse is synchronous and fills two). */
 const SCRATCH: Int32Array[] = [];
 /** Larger scratch buffers (of huge files) are not kept. */
@@ -29,7 +31,7 @@ export function makeRule(text: SourceText, allow: boolean, line: number, start: 
  * so a parse allocates the table once.
  */
 export class RuleTable {
-  data: Int32Array = NO_ROWS;
+  data: Int32Array | number[] = NO_ROWS;
   count = 0;
   private scratch = true;
 
@@ -40,7 +42,7 @@ export class RuleTable {
   add(allow: boolean, line: number, start: number, end: number): void {
     const i = this.count << 2;
     if (i + 4 > this.data.length) this.grow();
-    const d = this.data;
+    const d = this.data as Int32Array;
     d[i] = allow ? 1 : 0;
     d[i + 1] = line;
     d[i + 2] = start;
@@ -49,7 +51,7 @@ export class RuleTable {
   }
 
   private grow(): void {
-    const next = new Int32Array(this.data.length * 2);
+    const next = new Int32Array(Math.max(256, this.data.length * 2));
     next.set(this.data);
     this.data = next;
   }
@@ -57,8 +59,15 @@ export class RuleTable {
   /** Moves the rows out of the scratch buffer into an array of their size; call once no more rows come. */
   trim(): void {
     if (!this.scratch) return;
-    const buffer = this.data;
-    this.data = this.count === 0 ? NO_ROWS : buffer.slice(0, this.count << 2);
+    const buffer = this.data as Int32Array;
+    const size = this.count << 2;
+    if (size === 0) this.data = NO_ROWS;
+    else if (size <= SMALL_TABLE) {
+      // A typed array costs more to create than a short plain array of small integers, and takes more room.
+      const rows = new Array<number>(size);
+      for (let i = 0; i < size; i++) rows[i] = buffer[i]!;
+      this.data = rows;
+    } else this.data = buffer.slice(0, size);
     this.scratch = false;
     if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
