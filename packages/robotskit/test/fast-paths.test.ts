@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LruMap } from '../src/fetch/lru.js';
 import { matchPattern, parseRobotsTxt } from '../src/index.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { normalizeHttpUrl, parseHttpUrl } from '../src/url/http-url.js';
@@ -218,6 +219,65 @@ describe('path of a URL', () => {
         expect(pathOfUrl(u)).toBe(pathOfAnyUrl(u));
       }),
       { numRuns: 20_000 },
+    );
+  });
+});
+
+describe('LRU map', () => {
+  /** The plain model: entries in use order, oldest first, trimmed from the front (never the one just set). */
+  class PlainLru {
+    entries: [string, number, number][] = [];
+    constructor(
+      private readonly maxEntries: number,
+      private readonly maxWeight: number,
+    ) {}
+    get(key: string): number | undefined {
+      const i = this.entries.findIndex((e) => e[0] === key);
+      if (i < 0) return undefined;
+      const [entry] = this.entries.splice(i, 1);
+      this.entries.push(entry!);
+      return entry![1];
+    }
+    set(key: string, value: number, weight: number): void {
+      this.entries = this.entries.filter((e) => e[0] !== key);
+      this.entries.push([key, value, weight]);
+      const total = () => this.entries.reduce((n, e) => n + e[2], 0);
+      while ((this.entries.length > this.maxEntries || total() > this.maxWeight) && this.entries.length > 1) {
+        this.entries.shift();
+      }
+    }
+    delete(key: string): void {
+      this.entries = this.entries.filter((e) => e[0] !== key);
+    }
+  }
+  const op = fc.tuple(
+    fc.constantFrom('get', 'get', 'set', 'delete', 'clear'),
+    fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    fc.integer({ min: 0, max: 5 }),
+  );
+
+  it('keeps and forgets exactly what a plain list in use order does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(op, { maxLength: 60 }), (max, ops) => {
+        const lru = new LruMap<string, number>(max, 8);
+        let plain = new PlainLru(max, 8);
+        ops.forEach(([kind, key, n], i) => {
+          if (kind === 'get') expect(lru.get(key)).toBe(plain.get(key));
+          else if (kind === 'set') {
+            lru.set(key, i, n);
+            plain.set(key, i, n);
+          } else if (kind === 'delete') {
+            lru.delete(key);
+            plain.delete(key);
+          } else {
+            lru.clear();
+            plain = new PlainLru(max, 8);
+          }
+          expect(lru.size).toBe(plain.entries.length);
+        });
+        for (const [key, value] of plain.entries) expect(lru.get(key)).toBe(value);
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

@@ -186,17 +186,14 @@ export class RobotsTxt {
     const path = pathToMatch(url);
     const plan = this.plan(crawler);
     const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
-    const explanation: Explanation = {
-      allowed: verdict.allowed,
-      line: verdict.rule === null ? 0 : verdict.rule.line,
-      rule: verdict.rule,
-      groupLines: plan.selection.agentLines,
-      groups: plan.selection.match,
-      userAgent: plan.tokens.join(','),
-      userAgents: plan.tokens,
-      path,
-    };
-    return plan.crawler === undefined ? explanation : { ...explanation, crawler: plan.crawler };
+    const { allowed, rule } = verdict;
+    const line = rule === null ? 0 : rule.line;
+    const { agentLines: groupLines, match: groups } = plan.selection;
+    const userAgents = plan.tokens;
+    const userAgent = userAgents.length === 1 ? userAgents[0]! : userAgents.join(',');
+    // Two literals rather than a spread: copying an object per call was most of explain's own time in batch runs.
+    if (plan.crawler === undefined) return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path };
+    return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path, crawler: plan.crawler };
   }
 
   /**
