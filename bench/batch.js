@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDir, fmt, table } from './harness.js';
+import { corpusDir, fmt, goal, table } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -135,6 +135,12 @@ export async function runBatchBench() {
   );
   console.log(
     `robotskit batch is ${fmt(median(ratios), 2)}x the speed of the hand-written loop (median of per-round ratios)`,
+  );
+  goal(
+    `batch at ${urls.toLocaleString('en-US')} URLs, vs the hand-written loop`,
+    median(ratios),
+    '>= 2x',
+    median(ratios) >= 2,
   );
   table(
     `the same workload once more with the V8 old generation capped at ${CAP} MB (--max-old-space-size)`,
