@@ -11,7 +11,7 @@
  *   (it never beats a real match, but can be the reported line), and `allow: <dir>/index.htm[l]` also allows `<dir>/`.
  */
 
-import { type BestMatches, matchRulesFor, RuleMatcher } from '../match/rule-matcher.js';
+import { addMatchRules, type BestMatches, type MatchRule, RuleMatcher } from '../match/rule-matcher.js';
 import { finishGroups, Group, RuleTable } from '../model/group.js';
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
@@ -175,7 +175,9 @@ class LongestMatch implements PoolMatcher {
   private readonly scratch: BestMatches = { allow: null, disallow: null };
 
   constructor(rules: readonly RobotsRule[]) {
-    this.rules = new RuleMatcher(rules.flatMap((r) => matchRulesFor(r.kind === 'allow', r.pattern, r.line)));
+    const matchRules: MatchRule[] = [];
+    for (const r of rules) addMatchRules(matchRules, r.kind === 'allow', r.pattern, r.line);
+    this.rules = new RuleMatcher(matchRules);
   }
 
   allows(path: string): boolean {

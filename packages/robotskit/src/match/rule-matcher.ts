@@ -39,15 +39,21 @@ export interface BestMatches {
  * `/`-segment of an allow pattern starts with `/index.htm` (`allow: /d/index.html` also allows exactly `/d/`).
  */
 export function matchRulesFor(allow: boolean, pattern: string, line: number): MatchRule[] {
-  const rules: MatchRule[] = [matchRule(allow, pattern, line, false)];
+  const rules: MatchRule[] = [];
+  addMatchRules(rules, allow, pattern, line);
+  return rules;
+}
+
+/** {@link matchRulesFor}, appending to `out` (no array per rule). */
+export function addMatchRules(out: MatchRule[], allow: boolean, pattern: string, line: number): void {
+  out.push(matchRule(allow, pattern, line, false));
   if (allow) {
     const slash = pattern.lastIndexOf('/');
     if (slash >= 0 && pattern.startsWith('/index.htm', slash)) {
       const dir = `${pattern.slice(0, slash + 1)}$`;
-      rules.push(matchRule(allow, dir, line, true));
+      out.push(matchRule(allow, dir, line, true));
     }
   }
-  return rules;
 }
 
 /** Priority order: longer first, then earlier line. */

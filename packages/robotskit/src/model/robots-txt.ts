@@ -341,7 +341,8 @@ export class RobotsTxt {
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
       const rules = selection.groups.flatMap((i) => rulesForMatching(this.groups[i]!));
-      rules.sort((a, b) => a.line - b.line);
+      // One group's rules already are in line order.
+      if (selection.groups.length > 1) rules.sort((a, b) => a.line - b.line);
       matcher = this.impl.matcher(rules);
       this.matchers.set(key, matcher);
     }
