@@ -62,6 +62,7 @@ export async function runBatchBench() {
   const rounds = Number(process.env.BENCH_BATCH_ROUNDS ?? 3);
   const sites = corpusSites(origins);
   const server = fork(join(here, 'batch-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await once(server, (m) => m.ready === true);
   server.send({ count: origins, bodies: sites.map((s) => s.body) });
   const { ports } = await once(server, (m) => m.ports !== undefined);
   const paths = sites.map((s) => s.paths);
@@ -80,6 +81,7 @@ export async function runBatchBench() {
     child.stderr?.on('data', (chunk) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
+    await once(child, (m) => m.ready === true);
     child.send({ contender, total: urls, ports, paths });
     const result = await once(child, (m) => m.ms !== undefined).catch((error) => {
       if (/heap out of memory/.test(stderr)) throw new Error('out of memory');
