@@ -6,8 +6,12 @@
 
 import { createServer } from 'node:http';
 
-// The setup comes over IPC (the corpus files are too big for argv).
-const setup = await new Promise((resolve) => process.once('message', resolve));
+// The setup comes over IPC (the corpus files are too big for argv), asked for once the listener is in place: a
+// message sent before the child listens is lost, which on a busy machine left the bench waiting forever.
+const setup = await new Promise((resolve) => {
+  process.once('message', resolve);
+  process.send({ ready: true });
+});
 const count = setup.count;
 const bodies = setup.bodies.map((b) => Buffer.from(b, 'base64'));
 let robotsRequests = 0;

@@ -11,7 +11,11 @@ import robotsParser from 'robots-parser';
 import { runBatch } from '../packages/cli/dist/batch/run.js';
 
 // The workload comes over IPC (too big for argv).
-const { contender, total, ports, paths } = await new Promise((resolve) => process.once('message', resolve));
+// Asked for once the listener is in place (a message sent before the child listens is lost).
+const { contender, total, ports, paths } = await new Promise((resolve) => {
+  process.once('message', resolve);
+  process.send({ ready: true });
+});
 const UA = 'Googlebot';
 
 /** The workload, generated as it is read (its memory does not count): origins interleaved, each with its paths. */

@@ -11,7 +11,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusDir, fmt, table } from './harness.js';
+import { corpusDir, fmt, goal, table } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -62,6 +62,7 @@ export async function runBatchBench() {
   const rounds = Number(process.env.BENCH_BATCH_ROUNDS ?? 3);
   const sites = corpusSites(origins);
   const server = fork(join(here, 'batch-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await once(server, (m) => m.ready === true);
   server.send({ count: origins, bodies: sites.map((s) => s.body) });
   const { ports } = await once(server, (m) => m.ports !== undefined);
   const paths = sites.map((s) => s.paths);
@@ -80,6 +81,7 @@ export async function runBatchBench() {
     child.stderr?.on('data', (chunk) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
+    await once(child, (m) => m.ready === true);
     child.send({ contender, total: urls, ports, paths });
     const result = await once(child, (m) => m.ms !== undefined).catch((error) => {
       if (/heap out of memory/.test(stderr)) throw new Error('out of memory');
@@ -135,6 +137,12 @@ export async function runBatchBench() {
   );
   console.log(
     `robotskit batch is ${fmt(median(ratios), 2)}x the speed of the hand-written loop (median of per-round ratios)`,
+  );
+  goal(
+    `batch at ${urls.toLocaleString('en-US')} URLs, vs the hand-written loop`,
+    median(ratios),
+    '>= 2x',
+    median(ratios) >= 2,
   );
   table(
     `the same workload once more with the V8 old generation capped at ${CAP} MB (--max-old-space-size)`,

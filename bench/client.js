@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import robotsParser from 'robots-parser';
 import { createRobotsClient, parseRobotsTxt } from 'robotskit';
-import { corpusDir, fmt, table } from './harness.js';
+import { corpusDir, fmt, goal, table } from './harness.js';
 
 function loadSites() {
   const dir = corpusDir();
@@ -101,6 +101,7 @@ export async function runClientBench() {
   await handwrittenRun();
   const coldTimes = [];
   const handwrittenTimes = [];
+  const coldRatios = [];
   let client;
   let coldFetches = 0;
   let handwrittenFetches = 0;
@@ -116,6 +117,7 @@ export async function runClientBench() {
     served = 0;
     handwrittenTimes.push(await elapsed(handwrittenRun));
     handwrittenFetches = served;
+    coldRatios.push(handwrittenTimes.at(-1) / coldTimes.at(-1));
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const cold = median(coldTimes);
@@ -155,5 +157,10 @@ export async function runClientBench() {
   );
   // Loopback fetches can fail too (a kept-alive socket closed by the server as it is reused): counted, not hidden.
   console.log(`failed robots.txt requests over the 10 measured runs: ${failed}`);
+  const coldRatio = median(coldRatios);
+  console.log(`crawl client cold is ${fmt(coldRatio, 2)}x the hand-written loop (median of per-round ratios)`);
+  goal('crawl client cold, vs the hand-written loop', coldRatio, '>= 1.2x', coldRatio >= 1.2);
+  const warmRate = urls.length / (warm / 1000);
+  goal('crawl client warm (URLs/s)', warmRate / 1e6, '>= 1 M/s', warmRate >= 1e6, 'M/s');
   console.log(`client overhead per cached check: ${fmt(((warm - bare) * 1e6) / urls.length, 0)} ns (sink ${sink > 0})`);
 }

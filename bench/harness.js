@@ -78,3 +78,16 @@ export function table(title, header, rows) {
 
 /** Formats a number with a fixed number of decimals. */
 export const fmt = (n, d = 1) => n.toFixed(d);
+
+/** Goals of the issues, collected while the benchmarks run and printed together at the end. */
+const goals = [];
+
+/** Records a measured value beside its goal. `unit` empty means a ratio (printed as `2.50x`). */
+export function goal(name, value, target, met, unit = '') {
+  goals.push([name, unit === '' ? `${fmt(value, 2)}x` : `${fmt(value, 1)} ${unit}`, target, met ? 'met' : 'NOT MET']);
+}
+
+/** Prints every recorded goal. */
+export function printGoals() {
+  if (goals.length > 0) table('goals (measured in this run)', ['goal', 'measured', 'target', ''], goals);
+}

@@ -4,11 +4,14 @@
  */
 
 import { runBatchBench } from './batch.js';
+import { runBundleBench } from './bundle.js';
 import { runClientBench } from './client.js';
 import { runCrawlersBench } from './crawlers.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
+import { printGoals } from './harness.js';
 import { runLintBench } from './lint.js';
+import { runPeersBench } from './peers.js';
 import { runServerBench } from './server.js';
 import { runSitemapsBench } from './sitemaps.js';
 
@@ -16,7 +19,9 @@ const only = new Set(process.argv.slice(2));
 const want = (name) => only.size === 0 || only.has(name);
 
 console.log(`robotskit benchmarks: node ${process.version}, ${new Date().toISOString()}`);
-if (want('engine')) runEngineBench();
+if (want('engine')) await runEngineBench();
+if (want('peers')) await runPeersBench();
+if (want('bundle')) await runBundleBench();
 if (want('dialects')) runDialectsBench();
 if (want('crawlers')) runCrawlersBench();
 if (want('client')) await runClientBench();
@@ -24,3 +29,4 @@ if (want('lint')) runLintBench();
 if (want('server')) await runServerBench();
 if (want('batch')) await runBatchBench();
 if (want('sitemaps')) await runSitemapsBench();
+printGoals();

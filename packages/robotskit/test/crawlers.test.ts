@@ -330,7 +330,7 @@ describe('crawlerMatrix', () => {
 
   it('answers for every known crawler at once, as isAllowed and explain do one by one', () => {
     const url = 'https://example.com/private/page';
-    const rows = robots.crawlerMatrix(url);
+    const rows = robots.crawlerMatrix(url, CRAWLERS);
     expect(rows.map((r) => r.crawler)).toEqual(CRAWLERS);
     for (const row of rows) {
       const why = robots.explain(url, row.crawler);
@@ -345,7 +345,7 @@ describe('crawlerMatrix', () => {
   });
 
   it('tells whether Googlebot is allowed while AI crawlers are blocked', () => {
-    const rows = robots.crawlerMatrix('https://example.com/article');
+    const rows = robots.crawlerMatrix('https://example.com/article', CRAWLERS);
     const verdict = (name: string) => rows.find((r) => r.crawler.name === name)!;
     expect(verdict('Googlebot')).toMatchObject({ allowed: true, groups: 'specific', token: 'Googlebot' });
     expect(verdict('Googlebot-Image')).toMatchObject({ allowed: true, token: 'Googlebot' });

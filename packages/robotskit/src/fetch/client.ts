@@ -433,10 +433,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return startLoad(origin, known, force);
   }
 
-  function policyOf(entry: CachedOrigin): EffectivePolicy<RetrievalResult> {
+  /** `clockNow`: the clock's reading, when the caller has just read it (one read per URL). */
+  function policyOf(entry: CachedOrigin, clockNow = clock.now()): EffectivePolicy<RetrievalResult> {
     // Everything in the history is known now, even if the clock says otherwise (a store written by another machine).
     const latest = entry.history[entry.history.length - 1];
-    const now = Math.max(clock.now(), latest === undefined ? 0 : latest.fetchedAt);
+    const now = Math.max(clockNow, latest === undefined ? 0 : latest.fetchedAt);
     const cached = entry.policy;
     if (cached !== null && (cached.until === null || now < cached.until)) return cached;
     entry.policy = effectivePolicy(entry.history, now, availability);
@@ -466,8 +467,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return { origin: `${parsedUrl.protocol}//${parsedUrl.host}`, parsed: parsedUrl };
   }
 
-  function verdictOf(entry: CachedOrigin, origin: string, target: URL, ua: CrawlerInput): UrlVerdict {
-    const policy = policyOf(entry);
+  function verdictOf(entry: CachedOrigin, origin: string, target: URL, ua: CrawlerInput, now?: number): UrlVerdict {
+    const policy = policyOf(entry, now);
     const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
     const explanation = robots === null ? null : robots.explain(target, ua);
     return {
@@ -503,9 +504,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       const { origin, parsed: target } = originKey(url);
       if (inflight.has(origin)) return null;
       const known = cache.get(origin);
-      if (known === undefined || clock.now() >= known.nextFetchAt) return null;
+      if (known === undefined) return null;
+      const now = clock.now();
+      if (now >= known.nextFetchAt) return null;
       counters.hits++;
-      return verdictOf(known, origin, target, ua);
+      return verdictOf(known, origin, target, ua, now);
     },
     async crawlDelay(url, ua = crawler) {
       const entry = await stateOf(originKey(url).origin, false);

@@ -23,12 +23,19 @@ export class LruMap<K, V> {
     return this.total;
   }
 
+  /** The most recently used key (the map's last), which a hit need not move; undefined when unknown. */
+  private newest: K | undefined = undefined;
+
   /** The value, marked as just used. */
   get(key: K): V | undefined {
     const slot = this.map.get(key);
     if (slot === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, slot);
+    // Moving the entry to the end is a delete and an insert: skipped when it already is the last (runs of one key).
+    if (key !== this.newest) {
+      this.map.delete(key);
+      this.map.set(key, slot);
+      this.newest = key;
+    }
     return slot.value;
   }
 
@@ -40,6 +47,7 @@ export class LruMap<K, V> {
       this.map.delete(key);
     }
     this.map.set(key, { value, weight });
+    this.newest = key;
     this.total += weight;
     for (const [k, slot] of this.map) {
       if (this.map.size <= this.maxEntries && this.total <= this.maxWeight) break;
@@ -53,12 +61,14 @@ export class LruMap<K, V> {
   delete(key: K): boolean {
     const slot = this.map.get(key);
     if (slot === undefined) return false;
+    if (key === this.newest) this.newest = undefined;
     this.total -= slot.weight;
     return this.map.delete(key);
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
     this.total = 0;
   }
 }

@@ -68,5 +68,6 @@ export function buildModel(text: SourceText, dialect: Dialect): Model {
       builder.extension({ line, key, name: key.toLowerCase(), value: text.slice(vs, ve) });
     }
   });
+  orphans.trim();
   return { groups: builder.finish(), sitemapValues, orphans, lineCount };
 }

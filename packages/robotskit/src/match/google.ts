@@ -23,8 +23,8 @@ import type {
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
-import { Group, RuleTable } from './group.js';
-import { type BestMatches, matchRulesFor, RuleMatcher } from './rule-matcher.js';
+import { finishGroups, Group, RuleTable } from './group.js';
+import { addMatchRules, type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -63,6 +63,7 @@ class GoogleGroupBuilder implements GroupBuilder {
   blank(): void {}
 
   finish(): RobotsGroup[] {
+    finishGroups(this.groups, this.table);
     return this.groups;
   }
 }
@@ -93,8 +94,9 @@ function selectGoogle(groups: readonly RobotsGroup[], agents: readonly string[],
       for (const agent of group.agents) if (agent.global) globalLines.push(agent.line);
     }
   }
-  if (specific.length > 0) return { match: 'specific', groups: specific, agentLines: specificLines };
-  if (global.length > 0) return { match: 'global', groups: global, agentLines: globalLines };
+  // Copies: the lists are kept with the plan, and a list grown by `push` keeps room for 17 items.
+  if (specific.length > 0) return { match: 'specific', groups: [...specific], agentLines: [...specificLines] };
+  if (global.length > 0) return { match: 'global', groups: [...global], agentLines: [...globalLines] };
   return { match: 'none', groups: [], agentLines: [] };
 }
 
@@ -173,7 +175,9 @@ class LongestMatch implements PoolMatcher {
   private readonly scratch: BestMatches = { allow: null, disallow: null };
 
   constructor(rules: readonly RobotsRule[]) {
-    this.rules = new RuleMatcher(rules.flatMap((r) => matchRulesFor(r.kind === 'allow', r.pattern, r.line)));
+    const matchRules: MatchRule[] = [];
+    for (const r of rules) addMatchRules(matchRules, r.kind === 'allow', r.pattern, r.line);
+    this.rules = new RuleMatcher(matchRules);
   }
 
   allows(path: string): boolean {
@@ -200,7 +204,7 @@ class LongestMatch implements PoolMatcher {
           ? null
           : {
               kind: winner.allow ? 'allow' : 'disallow',
-              pattern: winner.pattern.source,
+              pattern: winner.source,
               line: winner.line,
               indexHtml: winner.indexHtml,
             },

@@ -8,6 +8,14 @@ import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { normalizePatternBin, patternNeedsNormalizing } from './pattern.js';
 
+const NO_ROWS: number[] = [];
+/** Tables of at most this many ints (12 rules) are kept as plain arrays. */
+const SMALL_TABLE = 48;
+/** Scratch buffers of tables being filled, reused from parse to parse (a parse is synchronous and fills two). */
+const SCRATCH: Int32Array[] = [];
+/** Larger scratch buffers (of huge files) are not kept. */
+const MAX_SCRATCH = 1 << 16;
+
 /** Builds the rule object for the value `[start, end)` of the parsed text. */
 export function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {
   const bin = text.source.bin;
@@ -18,15 +26,50 @@ export function makeRule(text: SourceText, allow: boolean, line: number, start: 
 
 /**
  * The allow/disallow lines of a file, four ints each (1 for allow or 0 for disallow, line, value start, value end), in
- * file order. A group's rules are always consecutive lines of this table.
+ * file order. A group's rules are always consecutive lines of this table. While the file is read, rows go into a
+ * reused scratch buffer; {@link RuleTable.trim} then copies them into a typed array of their size (4 bytes an int),
+ * so a parse allocates the table once.
  */
 export class RuleTable {
-  readonly data: number[] = [];
+  data: Int32Array | number[] = NO_ROWS;
   count = 0;
+  private scratch = true;
+
+  constructor() {
+    this.data = SCRATCH.pop() ?? new Int32Array(256);
+  }
 
   add(allow: boolean, line: number, start: number, end: number): void {
-    this.data.push(allow ? 1 : 0, line, start, end);
+    const i = this.count << 2;
+    if (i + 4 > this.data.length) this.grow();
+    const d = this.data as Int32Array;
+    d[i] = allow ? 1 : 0;
+    d[i + 1] = line;
+    d[i + 2] = start;
+    d[i + 3] = end;
     this.count++;
+  }
+
+  private grow(): void {
+    const next = new Int32Array(Math.max(256, this.data.length * 2));
+    next.set(this.data);
+    this.data = next;
+  }
+
+  /** Moves the rows out of the scratch buffer into an array of their size; call once no more rows come. */
+  trim(): void {
+    if (!this.scratch) return;
+    const buffer = this.data as Int32Array;
+    const size = this.count << 2;
+    if (size === 0) this.data = NO_ROWS;
+    else if (size <= SMALL_TABLE) {
+      // A typed array costs more to create than a short plain array of small integers, and takes more room.
+      const rows = new Array<number>(size);
+      for (let i = 0; i < size; i++) rows[i] = buffer[i]!;
+      this.data = rows;
+    } else this.data = buffer.slice(0, size);
+    this.scratch = false;
+    if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
   /** Builds the rule objects of rows `[from, to)`. */
@@ -42,8 +85,8 @@ export class RuleTable {
 /** A group of the model. See {@link RobotsGroup}. */
 export class Group implements RobotsGroup {
   readonly index: number;
-  readonly agents: RobotsAgent[] = [];
-  readonly extensions: RobotsExtension[] = [];
+  agents: RobotsAgent[] = [];
+  extensions: RobotsExtension[] = [];
   readonly startLine: number;
   endLine: number;
   private readonly text: SourceText;
@@ -70,6 +113,12 @@ export class Group implements RobotsGroup {
     this.endLine = line;
   }
 
+  /** Drops the room arrays keep for growing (an array grown by `push` holds 17 slots for one item). */
+  compact(): void {
+    if (this.agents.length > 0) this.agents = this.agents.slice();
+    if (this.extensions.length > 0) this.extensions = this.extensions.slice();
+  }
+
   /** Number of rules, without building them. */
   get ruleCount(): number {
     return this.endRule - this.firstRule;
@@ -77,9 +126,15 @@ export class Group implements RobotsGroup {
 
   get rules(): readonly RobotsRule[] {
     if (this.cachedRules === null || this.cachedRules.length !== this.ruleCount) {
-      this.cachedRules = this.table.rules(this.text, this.firstRule, this.endRule);
+      this.cachedRules = this.rulesUncached();
     }
     return this.cachedRules;
+  }
+
+  /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
+  rulesUncached(): RobotsRule[] {
+    if (this.cachedRules !== null && this.cachedRules.length === this.ruleCount) return [...this.cachedRules];
+    return this.table.rules(this.text, this.firstRule, this.endRule);
   }
 
   /** A plain-data copy, for JSON. */
@@ -87,4 +142,15 @@ export class Group implements RobotsGroup {
     const { index, agents, rules, extensions, startLine, endLine } = this;
     return { index, agents, rules, extensions, startLine, endLine };
   }
+}
+
+/** A group's rules for building a matcher: model groups build them without keeping them. */
+export function rulesForMatching(group: RobotsGroup): readonly RobotsRule[] {
+  return group instanceof Group ? group.rulesUncached() : group.rules;
+}
+
+/** Called once a file is read: trims the rule table and the groups' arrays to their contents. */
+export function finishGroups(groups: readonly Group[], table: RuleTable): void {
+  table.trim();
+  for (const group of groups) group.compact();
 }

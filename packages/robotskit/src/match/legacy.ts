@@ -47,7 +47,7 @@ import type { SourceText } from '../model/source-text.js';
 import type { DecidingRule, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { decodedOctets } from '../url/octets.js';
 import { asciiLower } from '../url/user-agent.js';
-import { Group, RuleTable } from './group.js';
+import { finishGroups, Group, RuleTable } from './group.js';
 
 /** Fields that make a record complete, besides allow and disallow (as urllib counts them). */
 const RECORD_FIELDS = new Set(['crawl-delay', 'request-rate']);
@@ -101,6 +101,7 @@ class LegacyGroupBuilder implements GroupBuilder {
 
   finish(): RobotsGroup[] {
     this.end();
+    finishGroups(this.groups, this.table);
     return this.groups;
   }
 }

@@ -2,11 +2,10 @@
  * `RobotsTxt`: a parsed robots.txt, its groups, sitemaps and lines, and the questions a crawler asks of it.
  */
 
-import { CRAWLERS } from '../crawlers/catalogue.js';
 import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
 import { buildModel } from '../match/build.js';
 import { googleDialect } from '../match/google.js';
-import type { RuleTable } from '../match/group.js';
+import { type RuleTable, rulesForMatching } from '../match/group.js';
 import { legacyDialect } from '../match/legacy.js';
 import { crawlDelaySeconds } from '../model/crawl-delay.js';
 import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../model/dialect.js';
@@ -15,8 +14,10 @@ import { SourceText } from '../model/source-text.js';
 import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
 import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
+import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
 import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
+import { RecentCache } from './recent-cache.js';
 
 /** Options of {@link parseRobotsTxt}. */
 export interface ParseOptions {
@@ -65,15 +66,6 @@ interface AgentPlan {
   readonly crawler?: { readonly name: string; readonly token: string | null };
 }
 
-function absoluteHttpUrl(value: string): string | null {
-  if (!/^https?:\/\//i.test(value)) return null;
-  try {
-    return new URL(value).href;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * @internal The parsed source behind a {@link RobotsTxt}, for the linter, which needs the text and its offsets. Set by
  * the class's static block (which may read private fields), so the public class carries no extra member.
@@ -109,10 +101,10 @@ export class RobotsTxt {
   private cachedSitemaps: readonly string[] | null = null;
   private cachedRecords: readonly RobotsRecord[] | null = null;
   /** Plans for a single string agent, by the string as given. */
-  private plans: Map<string, AgentPlan> | null = null;
+  private plans: RecentCache<AgentPlan> | null = null;
   /** Plans for arrays of agents, by their JSON (so `['A', 'B']` and the string `'A\nB'` never share one). */
-  private listPlans: Map<string, AgentPlan> | null = null;
-  private matchers: Map<string, PoolMatcher> | null = null;
+  private listPlans: RecentCache<AgentPlan> | null = null;
+  private matchers: RecentCache<PoolMatcher> | null = null;
   /** State for crawler profiles and other dialects, created on first use: most files never need it. */
   private extras: Extras | null = null;
 
@@ -146,12 +138,12 @@ export class RobotsTxt {
    */
   get sitemaps(): readonly string[] {
     if (this.cachedSitemaps === null) {
-      const urls: string[] = [];
+      const urls = new Set<string>();
       for (const value of this.sitemapValues) {
-        const url = absoluteHttpUrl(value);
-        if (url !== null && !urls.includes(url)) urls.push(url);
+        const url = normalizeHttpUrl(value);
+        if (url !== null) urls.add(url);
       }
-      this.cachedSitemaps = urls;
+      this.cachedSitemaps = [...urls];
     }
     return this.cachedSitemaps;
   }
@@ -180,7 +172,7 @@ export class RobotsTxt {
    *   percent-encoded (as `new URL(u).href` gives them).
    * @param crawler The crawler's product token (`Googlebot`), compared case-insensitively and exactly; a full
    *   User-Agent string is reduced to its product token (see {@link productToken}); several names at once pool the
-   *   rules of all their groups, as the reference does. Or a {@link CrawlerProfile} (see {@link CRAWLERS}), whose
+   *   rules of all their groups, as the reference does. Or a {@link CrawlerProfile} (see the catalogue `CRAWLERS`), whose
    *   tokens are tried in fallback order: the groups of the first token the file names apply, else the `*` group
    *   unless the crawler ignores it.
    */
@@ -195,26 +187,27 @@ export class RobotsTxt {
     const path = pathToMatch(url);
     const plan = this.plan(crawler);
     const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
-    const explanation: Explanation = {
-      allowed: verdict.allowed,
-      line: verdict.rule === null ? 0 : verdict.rule.line,
-      rule: verdict.rule,
-      groupLines: plan.selection.agentLines,
-      groups: plan.selection.match,
-      userAgent: plan.tokens.join(','),
-      userAgents: plan.tokens,
-      path,
-    };
-    return plan.crawler === undefined ? explanation : { ...explanation, crawler: plan.crawler };
+    const { allowed, rule } = verdict;
+    const line = rule === null ? 0 : rule.line;
+    const { agentLines: groupLines, match: groups } = plan.selection;
+    const userAgents = plan.tokens;
+    const userAgent = userAgents.length === 1 ? userAgents[0]! : userAgents.join(',');
+    // Two literals rather than a spread: copying an object per call was most of explain's own time in batch runs.
+    if (plan.crawler === undefined) return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path };
+    return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path, crawler: plan.crawler };
   }
 
   /**
-   * The verdict for every crawler of a list (by default the whole catalogue, {@link CRAWLERS}) at once: which groups
+   * The verdict for every crawler of a list (such as the whole catalogue, `CRAWLERS`) at once: which groups
    * applied to each (through which token of its fallback order) and the deciding line. Answers questions like "is
    * Googlebot allowed while AI crawlers are blocked?". Each crawler's group selection is computed once per file and
    * crawlers that land on the same groups share one matcher, so recomputing it for each edit of a file stays cheap.
+   * The list is an argument, not a default, so that code which never uses profiles does not load the catalogue.
+   * @throws TypeError when `crawlers` is not an array (a programmer error).
    */
-  crawlerMatrix(url: string | URL, crawlers: readonly CrawlerProfile[] = CRAWLERS): CrawlerVerdict[] {
+  crawlerMatrix(url: string | URL, crawlers: readonly CrawlerProfile[]): CrawlerVerdict[] {
+    if (!Array.isArray(crawlers))
+      throw new TypeError('crawlers must be an array of crawler profiles, such as CRAWLERS');
     const path = pathToMatch(url);
     const rows: CrawlerVerdict[] = [];
     for (const crawler of crawlers) {
@@ -279,8 +272,8 @@ export class RobotsTxt {
     }
     const single = typeof userAgent === 'string';
     const key = single ? userAgent : JSON.stringify(userAgent);
-    if (single) this.plans ??= new Map();
-    else this.listPlans ??= new Map();
+    if (single) this.plans ??= new RecentCache(MAX_CACHED_AGENTS);
+    else this.listPlans ??= new RecentCache(MAX_CACHED_AGENTS);
     const plans = (single ? this.plans : this.listPlans)!;
     const cached = plans.get(key);
     if (cached !== undefined) return cached;
@@ -297,7 +290,6 @@ export class RobotsTxt {
       tokens.filter((t, i) => t !== '' || names[i] === '').map((t) => asciiLower(t)),
     );
     const plan: AgentPlan = { tokens, selection, matcher: this.matcherFor(selection) };
-    if (plans.size >= MAX_CACHED_AGENTS) plans.clear();
     plans.set(key, plan);
     return plan;
   }
@@ -353,13 +345,13 @@ export class RobotsTxt {
   private matcherFor(selection: Selection): PoolMatcher | null {
     if (selection.match === 'none') return null;
     const key = selection.groups.join(',');
-    this.matchers ??= new Map();
+    this.matchers ??= new RecentCache(MAX_CACHED_AGENTS);
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules = selection.groups.flatMap((i) => this.groups[i]!.rules);
-      rules.sort((a, b) => a.line - b.line);
+      const rules = selection.groups.flatMap((i) => rulesForMatching(this.groups[i]!));
+      // One group's rules already are in line order.
+      if (selection.groups.length > 1) rules.sort((a, b) => a.line - b.line);
       matcher = this.impl.matcher(rules);
-      if (this.matchers.size >= MAX_CACHED_AGENTS) this.matchers.clear();
       this.matchers.set(key, matcher);
     }
     return matcher;

@@ -22,6 +22,38 @@ function firstPathChar(url: string, from: number): number {
  * @example pathOfUrl('https://example.com/a/b?c=d#frag') === '/a/b?c=d'
  */
 export function pathOfUrl(url: string): string {
+  const hostStart = httpHostStart(url);
+  return hostStart > 0 ? pathAfterHost(url, hostStart) : pathOfAnyUrl(url);
+}
+
+/** 7 or 8 when `url` starts with `http://` or `https://` (lower case), else 0. */
+function httpHostStart(url: string): number {
+  if (url.charCodeAt(0) !== 0x68 || !url.startsWith('http')) return 0;
+  if (url.startsWith('://', 4)) return 7;
+  return url.charCodeAt(4) === 0x73 && url.startsWith('://', 5) ? 8 : 0;
+}
+
+/**
+ * {@link pathOfAnyUrl} for the common case, a URL starting with `http://` or `https://`: the host starts at
+ * `hostStart`, and the first `/`, `?` or `;` after it starts the path unless a `#` comes first. Found with native
+ * `indexOf`, which is much faster than reading the chars one by one (URLs are often slices of a larger text).
+ */
+function pathAfterHost(url: string, hostStart: number): string {
+  let pathStart = url.indexOf('/', hostStart);
+  const query = url.indexOf('?', hostStart);
+  if (query >= 0 && (pathStart < 0 || query < pathStart)) pathStart = query;
+  const semicolon = url.indexOf(';', hostStart);
+  if (semicolon >= 0 && (pathStart < 0 || semicolon < pathStart)) pathStart = semicolon;
+  if (pathStart < 0) return '/';
+  const hash = url.indexOf('#', hostStart);
+  if (hash < 0) return url.charCodeAt(pathStart) === 0x2f ? url.slice(pathStart) : `/${url.slice(pathStart)}`;
+  if (hash < pathStart) return '/';
+  const path = url.slice(pathStart, hash);
+  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+}
+
+/** {@link pathOfUrl} for any string: the reference's algorithm step by step. */
+export function pathOfAnyUrl(url: string): string {
   // Initial two slashes are ignored.
   const searchStart = url.length >= 2 && url.charCodeAt(0) === 0x2f && url.charCodeAt(1) === 0x2f ? 2 : 0;
   const earlyPath = firstPathChar(url, searchStart);

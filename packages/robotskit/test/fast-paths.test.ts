@@ -1,0 +1,283 @@
+/**
+ * Every fast path of the engine against the plain computation it replaces, over generated inputs: the answers must be
+ * identical, whatever the input.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LruMap } from '../src/fetch/lru.js';
+import { matchPattern, parseRobotsTxt } from '../src/index.js';
+import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
+import { normalizeHttpUrl, parseHttpUrl } from '../src/url/http-url.js';
+import { pathOfAnyUrl, pathOfUrl } from '../src/url/path.js';
+
+/** Pieces that make URL-ish values hit every branch of the canonical-shape check and of the WHATWG parser. */
+const urlPieces = [
+  'http://',
+  'https://',
+  'HTTP://',
+  'ftp://',
+  'a',
+  'Z',
+  '0',
+  '9',
+  '1.2.3.4',
+  '0x7f',
+  '.',
+  '..',
+  '-',
+  'xn--',
+  'xn--abc',
+  'example.com',
+  ':80',
+  ':443',
+  ':8080',
+  '@',
+  'user:pw@',
+  '/',
+  '//',
+  '\\',
+  '/./',
+  '/../',
+  '/.',
+  '%2e',
+  '%2E',
+  '%41',
+  '%',
+  '?',
+  '#',
+  ' ',
+  '\t',
+  '~',
+  "'",
+  '"',
+  '<',
+  '`',
+  '{',
+  'é',
+  'ß',
+  '[::1]',
+  ';',
+  '=',
+  '&',
+  '*',
+  '$',
+];
+const urlValue = fc.array(fc.constantFrom(...urlPieces), { maxLength: 10 }).map((a) => a.join(''));
+const likelyUrl = fc
+  .tuple(fc.constantFrom('http://', 'https://'), fc.array(fc.constantFrom(...urlPieces), { maxLength: 8 }))
+  .map(([s, a]) => s + a.join(''));
+
+describe('sitemap URL normalisation', () => {
+  it('the canonical-shape shortcut gives what the WHATWG parser gives', () => {
+    fc.assert(
+      fc.property(fc.oneof(urlValue, likelyUrl, fc.string({ maxLength: 30 })), (value) => {
+        expect(normalizeHttpUrl(value)).toBe(parseHttpUrl(value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('takes the shortcut for common canonical values', () => {
+    for (const value of ['https://example.com/sitemap.xml', 'http://www.a-b.example/s/x_1.xml.gz', 'https://a.io']) {
+      expect(normalizeHttpUrl(value)).toBe(new URL(value).href);
+    }
+  });
+
+  it('the sitemaps getter is the plain algorithm: every normalised value, first occurrences, file order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(urlValue, likelyUrl), { maxLength: 12 }), (values) => {
+        const text = values.map((v) => `Sitemap: ${v}`).join('\n');
+        const robots = parseRobotsTxt(text);
+        const plain: string[] = [];
+        for (const record of robots.records) {
+          if (record.field !== 'sitemap') continue;
+          const url = parseHttpUrl(record.value);
+          if (url !== null && !plain.includes(url)) plain.push(url);
+        }
+        expect(robots.sitemaps).toEqual(plain);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+/** The best rule of each kind by testing every rule: longest pattern first, then earliest line. */
+function plainBest(rules: readonly MatchRule[], path: string): BestMatches {
+  const out: BestMatches = { allow: null, disallow: null };
+  for (const r of rules) {
+    if (!matchPattern(r.source, path)) continue;
+    const best = r.allow ? out.allow : out.disallow;
+    if (best === null || r.priority > best.priority || (r.priority === best.priority && r.line < best.line)) {
+      if (r.allow) out.allow = r;
+      else out.disallow = r;
+    }
+  }
+  return out;
+}
+
+const ruleChars = ['/', 'a', 'b', 'ab', '/a', '/b', '-', '.php', '*', '*', '$', '?', '1', '2', '12'];
+const rulePattern = fc.array(fc.constantFrom(...ruleChars), { maxLength: 7 }).map((a) => a.join(''));
+/** Many rules sharing few prefixes, so that prefixes get crowded with wildcards (tail and trigram indexes). */
+const crowdedPattern = fc
+  .tuple(fc.constantFrom('/', '/a', ''), fc.array(fc.constantFrom(...ruleChars), { minLength: 1, maxLength: 6 }))
+  .map(([p, a]) => `${p}*${a.join('')}`);
+const pool = fc.array(fc.tuple(fc.boolean(), fc.oneof(rulePattern, crowdedPattern)), {
+  minLength: 25,
+  maxLength: 160,
+});
+const probe = fc
+  .array(fc.constantFrom('/', 'a', 'b', '-', '.php', '1', '2', '?', '$', 'x'), { maxLength: 12 })
+  .map((a) => `/${a.join('')}`);
+
+describe('indexed matcher', () => {
+  it('finds the same best allow and disallow rules as testing every rule', () => {
+    fc.assert(
+      fc.property(pool, fc.array(probe, { minLength: 1, maxLength: 20 }), (spec, paths) => {
+        const rules = spec.flatMap(([allow, pattern], i) => matchRulesFor(allow, pattern, i + 1));
+        const matcher = new RuleMatcher(rules);
+        for (const path of paths) {
+          const out: BestMatches = { allow: null, disallow: null };
+          matcher.best(path, out);
+          expect(out, path).toEqual(plainBest(rules, path));
+        }
+      }),
+      { numRuns: 1_500 },
+    );
+  });
+
+  it('indexes pools with thousands of crowded wildcards the same way', () => {
+    const rules = [];
+    for (let i = 0; i < 3000; i++) {
+      const pattern = i % 3 === 0 ? `/*/item-${i}.php$` : i % 3 === 1 ? `/*item-${i}` : `/s-${i % 700}/p`;
+      rules.push(...matchRulesFor(i % 5 === 0, pattern, i + 1));
+    }
+    const matcher = new RuleMatcher(rules);
+    for (let i = 0; i < 3000; i += 7) {
+      for (const path of [`/x/item-${i}.php`, `/s-${i % 800}/p/item-${i}`, `/item-${i}.ph`, `/s-${i}/p`]) {
+        const out: BestMatches = { allow: null, disallow: null };
+        matcher.best(path, out);
+        expect(out, path).toEqual(plainBest(rules, path));
+      }
+    }
+  });
+});
+
+describe('cached plans and matchers', () => {
+  const agentLine = fc.constantFrom('*', 'FooBot', 'BarBot', 'foobot', 'Baz');
+  const ruleLine = fc
+    .tuple(fc.constantFrom('Allow', 'Disallow'), fc.constantFrom('/', '/a', '/a*', '/b$', '', '/a/b'))
+    .map(([k, v]) => `${k}: ${v}`);
+  const file = fc
+    .array(
+      fc.oneof(
+        agentLine.map((a) => `User-agent: ${a}`),
+        ruleLine,
+      ),
+      { maxLength: 20 },
+    )
+    .map((l) => l.join('\n'));
+  const question = fc.tuple(
+    fc.constantFrom('/a', '/a/b', '/b', '/c'),
+    fc.constantFrom<string | string[]>('FooBot', 'BarBot', 'Baz', 'other', ['FooBot', 'BarBot'], ['Baz']),
+  );
+
+  it('a file asked many questions in turn answers each as a fresh parse does', () => {
+    fc.assert(
+      fc.property(file, fc.array(question, { maxLength: 30 }), (text, questions) => {
+        const robots = parseRobotsTxt(text);
+        for (const [path, agent] of questions) {
+          expect(robots.explain(path, agent)).toEqual(parseRobotsTxt(text).explain(path, agent));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('path of a URL', () => {
+  const piece = fc.constantFrom(
+    'http',
+    'https',
+    'HTTP',
+    '://',
+    ':',
+    '/',
+    '//',
+    '?',
+    ';',
+    '#',
+    'a',
+    '.',
+    'h',
+    's',
+    'x=1',
+  );
+  const url = fc.array(piece, { maxLength: 10 }).map((a) => a.join(''));
+  it('the http(s) shortcut gives what the reference algorithm gives', () => {
+    fc.assert(
+      fc.property(fc.oneof(url, fc.string({ maxLength: 20 })), (u) => {
+        expect(pathOfUrl(u)).toBe(pathOfAnyUrl(u));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
+describe('LRU map', () => {
+  /** The plain model: entries in use order, oldest first, trimmed from the front (never the one just set). */
+  class PlainLru {
+    entries: [string, number, number][] = [];
+    constructor(
+      private readonly maxEntries: number,
+      private readonly maxWeight: number,
+    ) {}
+    get(key: string): number | undefined {
+      const i = this.entries.findIndex((e) => e[0] === key);
+      if (i < 0) return undefined;
+      const [entry] = this.entries.splice(i, 1);
+      this.entries.push(entry!);
+      return entry![1];
+    }
+    set(key: string, value: number, weight: number): void {
+      this.entries = this.entries.filter((e) => e[0] !== key);
+      this.entries.push([key, value, weight]);
+      const total = () => this.entries.reduce((n, e) => n + e[2], 0);
+      while ((this.entries.length > this.maxEntries || total() > this.maxWeight) && this.entries.length > 1) {
+        this.entries.shift();
+      }
+    }
+    delete(key: string): void {
+      this.entries = this.entries.filter((e) => e[0] !== key);
+    }
+  }
+  const op = fc.tuple(
+    fc.constantFrom('get', 'get', 'set', 'delete', 'clear'),
+    fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    fc.integer({ min: 0, max: 5 }),
+  );
+
+  it('keeps and forgets exactly what a plain list in use order does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(op, { maxLength: 60 }), (max, ops) => {
+        const lru = new LruMap<string, number>(max, 8);
+        let plain = new PlainLru(max, 8);
+        ops.forEach(([kind, key, n], i) => {
+          if (kind === 'get') expect(lru.get(key)).toBe(plain.get(key));
+          else if (kind === 'set') {
+            lru.set(key, i, n);
+            plain.set(key, i, n);
+          } else if (kind === 'delete') {
+            lru.delete(key);
+            plain.delete(key);
+          } else {
+            lru.clear();
+            plain = new PlainLru(max, 8);
+          }
+          expect(lru.size).toBe(plain.entries.length);
+        });
+        for (const [key, value] of plain.entries) expect(lru.get(key)).toBe(value);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
