@@ -7,7 +7,7 @@
  * cannot be read (the robots.txt, or with `--sitemap` the sitemap itself: network error, timeout, 5xx).
  */
 
-import { RobotsUrlError } from 'robotskit';
+import { describeFetchOutcome, RobotsUrlError } from 'robotskit';
 import {
   readSitemaps,
   type SitemapDiagnostic,
@@ -251,11 +251,8 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
         case 'robots': {
           const { retrieval, sitemaps, robotsUrl } = event.site;
           if (retrieval.outcome === 'disallow-all') {
-            const why =
-              retrieval.error === null
-                ? `HTTP ${retrieval.status}`
-                : `${retrieval.error.kind}: ${retrieval.error.message}`;
-            throw new CliError(`cannot read ${robotsUrl}: ${why}`);
+            const words = describeFetchOutcome(retrieval, timeouts?.total === undefined ? {} : { timeoutMs: timeouts.total });
+            throw new CliError(`cannot read ${robotsUrl}: ${words.summary}`);
           }
           robotsTxt = { url: robotsUrl, status: retrieval.status, sitemaps };
           if (sitemaps.length === 0) {
