@@ -32,6 +32,7 @@ interface AlertJson {
   versionId: number;
   previousVersionId: number;
   diffUrl: string;
+  details: Record<string, unknown>;
 }
 
 /** A webhook receiver on 127.0.0.1 that answers with `status` and keeps what it got. */
@@ -116,6 +117,24 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       return (await get<{ alerts: AlertJson[] }>(`/api/alerts${query}`)).alerts;
     }
 
+    it('alerts on a file that fails from its very first fetch, once, and on its recovery', async () => {
+      origin.answer = { status: 503 };
+      await fetchNow();
+      const first = await alerts();
+      expect(first.map((a) => [a.kind, a.severity])).toEqual([['file-unreachable', 'critical']]);
+      expect(first[0]!.message).toBe(
+        'robots.txt could not be fetched from its first fetch on: server error (HTTP 503). Google does not crawl ' +
+          'the site until a fetch succeeds',
+      );
+      expect(first[0]!.details).toEqual({ firstFetch: true });
+      expect(first[0]!.previousVersionId).toBeNull();
+      await fetchNow();
+      expect(await alerts()).toHaveLength(1);
+      origin.answer = { status: 200, body: 'User-agent: *\nDisallow:\n' };
+      await fetchNow();
+      expect((await alerts()).map((a) => a.kind)).toContain('file-recovered');
+    });
+
     it('says what changed: whole site blocked, sitemap removed, scripts blocked; unreachable, recovered, HTML', async () => {
       await fetchNow();
       expect(await alerts()).toEqual([]);
@@ -130,10 +149,10 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       const second = await alerts();
       expect(second.map((a) => [a.kind, a.severity]).sort()).toEqual(
         [
-          ['assets-blocked', 'critical'],
+          ['assets-blocked', 'warning'],
           ['disallow-all-added', 'critical'],
           ['file-changed', 'info'],
-          ['sitemap-removed', 'critical'],
+          ['sitemap-removed', 'warning'],
         ].sort(),
       );
       const byKind = Object.fromEntries(second.map((a) => [a.kind, a]));
@@ -173,7 +192,7 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       await fetchNow();
       const unreachable = await alerts('?kind=file-unreachable');
       expect(unreachable).toHaveLength(1);
-      expect(unreachable[0]!.message).toContain('robots.txt became unreachable: unreachable (HTTP 500)');
+      expect(unreachable[0]!.message).toContain('robots.txt became unreachable: server error (HTTP 500)');
       origin.answer = { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Hello</p>' };
       await fetchNow();
       const latest = (await alerts()).slice(0, 4);
@@ -185,10 +204,12 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       ]);
       // Rules are compared with the last good version, across the outage: / is allowed again, nothing critical.
       expect((await alerts('?severity=critical')).map((a) => a.kind).sort()).toEqual([
-        'assets-blocked',
-        'became-html',
         'disallow-all-added',
         'file-unreachable',
+      ]);
+      expect((await alerts('?severity=warning')).map((a) => a.kind).sort()).toEqual([
+        'assets-blocked',
+        'became-html',
         'sitemap-removed',
         'sitemap-removed',
       ]);

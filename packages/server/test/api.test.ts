@@ -332,7 +332,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       };
       expect(after.files.map((f) => [f.url, f.status, f.statusReason, f.size, f.errors, f.warnings])).toEqual([
         ['https://example.com/robots.txt', 'fetched', null, 27, null, null],
-        ['http://example.com/robots.txt', 'error', 'HTTP 503', null, null, null],
+        ['http://example.com/robots.txt', 'error', 'server error (HTTP 503)', null, null, null],
         ['https://www.example.com/robots.txt', 'fetched', null, 26, 1, 2],
         ['http://www.example.com/robots.txt', null, null, null, null, null],
       ]);
@@ -459,7 +459,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         [new Date(t + DAY).toISOString(), 'fetched', 200, 24],
         [new Date(t).toISOString(), 'fetched', 200, 24],
       ]);
-      expect(fetches[1]).toMatchObject({ error: { kind: 'http-status', message: 'HTTP 503' } });
+      expect(fetches[1]).toMatchObject({
+        error: { kind: 'http-status', message: 'HTTP 503' },
+        summary: 'server error (HTTP 503)',
+      });
       expect(fetches.map((f) => f.versionId)).toEqual([versions[0]!.id, versions[1]!.id, null, versions[2]!.id]);
       for (const version of versions) {
         expect(fetches.find((f) => f.versionId === version.id)?.id).toBe(version.fetchId);
@@ -524,7 +527,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const all = (await call('GET', `/api/properties/${property.id}/files?all=true`)).body as {
         files: Record<string, unknown>[];
       };
-      expect(all.files).toMatchObject([{ status: 'not-found', statusReason: 'Not found (404)' }]);
+      expect(all.files).toMatchObject([{ status: 'not-found', statusReason: 'not found (HTTP 404)' }]);
     });
 
     it('puts a recrawled file at the front of the queue', async () => {

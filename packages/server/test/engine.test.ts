@@ -206,7 +206,7 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       origin.answer = { status: 404, body: 'nope' };
       expect(await fetchNow()).toMatchObject({
         status: 'not-found',
-        statusReason: 'Not found (404)',
+        statusReason: 'not found (HTTP 404)',
         size: null,
         errors: null,
         nextCheckAt: new Date(clock.now() + DAY).toISOString(),

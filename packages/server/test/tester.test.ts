@@ -240,7 +240,11 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       const strict = await buildApp({ database, now: clock.now });
       try {
         const refused = await strict.inject({ method: 'GET', url: `/api/fetch?url=${encodeURIComponent(origin.url)}` });
-        expect(refused.json()).toMatchObject({ outcome: 'disallow-all', error: { kind: 'blocked' } });
+        expect(refused.json()).toMatchObject({
+          outcome: 'disallow-all',
+          error: { kind: 'blocked' },
+          summary: 'not fetched: the address is private or loopback, which this service may not reach',
+        });
       } finally {
         await strict.close();
       }

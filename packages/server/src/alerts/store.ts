@@ -22,6 +22,7 @@ export interface LoadedVersion {
   readonly lint_errors: number | null;
   readonly lint_warnings: number | null;
   readonly lint_json: string | null;
+  readonly error_kind: string | null;
   readonly error_message: string | null;
 }
 
@@ -42,6 +43,7 @@ export async function loadVersion(db: Kysely<Schema>, id: number): Promise<Loade
       'b.lint_errors',
       'b.lint_warnings',
       'b.lint_json',
+      'f.error_kind',
       'f.error_message',
     ])
     .where('v.id', '=', id)
@@ -75,6 +77,7 @@ export function snapshotOf(v: LoadedVersion): VersionSnapshot {
     httpStatus: v.http_status,
     body: v.outcome === 'fetched' ? (v.content ?? new Uint8Array()) : null,
     contentType: headersFromJson(v.headers_json)['content-type'] ?? null,
+    errorKind: v.error_kind,
     errorMessage: v.error_message,
   };
 }
@@ -108,20 +111,25 @@ export async function createAlertsForVersion(
   const next = await loadVersion(trx, versionId);
   if (!file || !next) return [];
   const previousId = await versionBefore(trx, fileId, versionId);
-  if (previousId === null) return [];
-  const previous = await loadVersion(trx, previousId);
-  if (!previous) return [];
-  const lastGoodId = previous.outcome === 'error' ? await versionBefore(trx, fileId, versionId, true) : previousId;
+  const previous = previousId === null ? null : ((await loadVersion(trx, previousId)) ?? null);
+  const lastGoodId =
+    previous === null
+      ? null
+      : previous.outcome === 'error'
+        ? await versionBefore(trx, fileId, versionId, true)
+        : previousId;
   const lastGood =
     lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await loadVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared.outcome === 'fetched' || next.outcome === 'fetched' ? lineDiff(textOf(compared), textOf(next)) : undefined;
+    compared !== null && (compared.outcome === 'fetched' || next.outcome === 'fetched')
+      ? lineDiff(textOf(compared), textOf(next))
+      : undefined;
   const origin = new URL(file.url).origin;
   const detected = detectAlerts(
     origin,
     snapshotOf(next),
-    snapshotOf(previous),
+    previous === null ? null : snapshotOf(previous),
     lastGood ? snapshotOf(lastGood) : null,
     changes ? { added: changes.added, removed: changes.removed } : undefined,
   );
@@ -144,8 +152,13 @@ export async function createAlertsForVersion(
 
   const created: CreatedAlert[] = [];
   for (const a of detected) {
-    const againstId = a.kind === 'file-unreachable' || a.kind === 'file-recovered' ? previous.id : compared.id;
-    const diffUrl = `/api/versions/${versionId}/diff?against=${againstId}`;
+    const againstId =
+      previous === null
+        ? null
+        : a.kind === 'file-unreachable' || a.kind === 'file-recovered'
+          ? previous.id
+          : (compared ?? previous).id;
+    const diffUrl = againstId === null ? null : `/api/versions/${versionId}/diff?against=${againstId}`;
     const row = await trx
       .insertInto('alerts')
       .values({
@@ -154,7 +167,7 @@ export async function createAlertsForVersion(
         kind: a.kind,
         severity: a.severity,
         message: a.message,
-        details_json: JSON.stringify({ ...a.details, diffUrl }),
+        details_json: JSON.stringify(diffUrl === null ? a.details : { ...a.details, diffUrl }),
         version_id: versionId,
         previous_version_id: againstId,
         created_at: now,
@@ -188,7 +201,10 @@ export async function createAlertsForVersion(
 export function createAlertHook(log: (line: string) => void): NewVersionHook {
   return async (trx, info) => {
     for (const alert of await createAlertsForVersion(trx, info)) {
-      log(`alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message} (diff: ${alert.diffUrl})`);
+      log(
+        `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +
+          (alert.diffUrl === null ? '' : ` (diff: ${alert.diffUrl})`),
+      );
     }
   };
 }

@@ -112,6 +112,13 @@ export const FetchSummary = Type.Object({
   redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer({ description: '0 when hidden' }) })),
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
   content: Nullable(
     Type.String({
@@ -132,7 +139,11 @@ export const RobotsFile = Type.Object({
       description: 'status of the last fetch; null before the first fetch',
     }),
   ),
-  statusReason: Nullable(Type.String({ description: 'why it was not fetched (HTTP 503, DNS failure…)' })),
+  statusReason: Nullable(
+    Type.String({
+      description: "why it was not fetched, in the engine's words (server error (HTTP 503), host not found…)",
+    }),
+  ),
   httpStatus: Nullable(Type.Integer()),
   lastCheckedAt: Nullable(Time),
   nextCheckAt: Time,
@@ -181,6 +192,13 @@ export const FetchPoint = Type.Object({
   httpStatus: Nullable(Type.Integer()),
   size: Nullable(Type.Integer({ description: 'bytes of the body, null without one' })),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
   versionId: Nullable(Type.Integer({ description: 'the version this fetch started, when its content was new' })),
 });
 
@@ -415,6 +433,13 @@ const RetrievalSummary = Type.Object({
   outcome: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
   status: Nullable(Type.Integer()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
 });
 
 export const TestResult = Type.Object({

@@ -6,7 +6,13 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
+import {
+  describeFetchOutcome,
+  type RetrievalResult as EngineResult,
+  parseRobotsTxt,
+  RobotsUrlError,
+  robotsTxtOf,
+} from 'robotskit';
 import { type LoadedVersion, loadVersion, textOf } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
 import { getFileReport, listPropertyFiles } from '../db/report.js';
@@ -116,6 +122,7 @@ function retrievalSummary(r: EngineResult) {
     outcome: r.outcome,
     status: r.status,
     error: r.error === null ? null : { kind: r.error.kind, message: r.error.message },
+    summary: r.outcome === 'rules' && r.error === null ? null : describeFetchOutcome(r).summary,
   };
 }
 
