@@ -325,6 +325,77 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       );
     });
 
+    it('counts alerts per property for the badges, and tests a webhook at once with its delivery history', async () => {
+      origin.answer = { status: 503 };
+      await fetchNow();
+      const summary = await get<{ properties: { propertyId: number; critical: number; warning: number }[] }>(
+        '/api/alerts/summary',
+      );
+      expect(summary.properties).toEqual([expect.objectContaining({ propertyId, critical: 1, warning: 0, info: 0 })]);
+      const later = await get<{ properties: unknown[] }>(
+        `/api/alerts/summary?since=${new Date(clock.now() + 1).toISOString()}`,
+      );
+      expect(later.properties).toEqual([]);
+
+      const receiver = await startReceiver(() => 204);
+      const refusing = await startReceiver(() => 500);
+      // A service whose fetch may reach loopback (as with --allow-private-addresses), and one whose fetch may not.
+      const open = await buildApp({ database, now: clock.now, fetch });
+      try {
+        const hook = (
+          await open.inject({
+            method: 'POST',
+            url: '/api/webhooks',
+            payload: { url: receiver.url, secret: 's'.repeat(16) },
+          })
+        ).json<{ id: number }>();
+        const test = await open.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+        expect(test.json()).toEqual({ ok: true, httpStatus: 204, error: null });
+        expect(receiver.received).toHaveLength(1);
+        expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', webhookId: hook.id });
+        expect(receiver.received[0]!.headers['x-robotskit-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+
+        const bad = (await open.inject({ method: 'POST', url: '/api/webhooks', payload: { url: refusing.url } })).json<{
+          id: number;
+        }>();
+        expect((await open.inject({ method: 'POST', url: `/api/webhooks/${bad.id}/test` })).json()).toEqual({
+          ok: false,
+          httpStatus: 500,
+          error: 'the receiver answered HTTP 500; a webhook must answer 2xx',
+        });
+        // The default service refuses loopback: the test delivery says so in words.
+        const guarded = await app.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+        expect(guarded.json()).toMatchObject({
+          ok: false,
+          httpStatus: null,
+          error: expect.stringContaining('refused'),
+        });
+        const missing = await app.inject({ method: 'POST', url: '/api/webhooks/9999/test' });
+        expect(missing.statusCode).toBe(404);
+
+        // The next alert is queued for both hooks; delivering it fills the history.
+        origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /\n' };
+        await fetchNow();
+        await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 't', now: clock.now });
+        const history = (
+          await get<{ deliveries: { status: string; alertKind: string; lastError: string | null }[] }>(
+            `/api/webhooks/${bad.id}/deliveries`,
+          )
+        ).deliveries;
+        expect(history.length).toBeGreaterThan(0);
+        expect(history.every((d) => d.status === 'pending' && d.lastError === 'HTTP 500')).toBe(true);
+        expect(history.map((d) => d.alertKind)).toContain('file-recovered');
+        const good = (await get<{ deliveries: { status: string }[] }>(`/api/webhooks/${hook.id}/deliveries`))
+          .deliveries;
+        expect(good.every((d) => d.status === 'delivered')).toBe(true);
+        expect((await app.inject({ method: 'GET', url: '/api/webhooks/9999/deliveries' })).statusCode).toBe(404);
+      } finally {
+        await open.close();
+        await receiver.close();
+        await refusing.close();
+      }
+    });
+
     it('validates webhooks and deletes them', async () => {
       const cases: [unknown, number, string][] = [
         [{ url: 'ftp://example.com/x' }, 400, 'invalid-request'],

@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/connect.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
+import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerRoutes(app, context);
   registerAlertRoutes(app, context);
+  registerAlertOverviewRoutes(app, context);
   registerTesterRoutes(app, context);
   app.get(
     '/api/openapi.json',

@@ -530,3 +530,47 @@ export const DiscoveredHosts = Type.Object({
   ),
   problems: Type.Array(Type.String()),
 });
+
+export const AlertSummaryQuery = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601; default: seven days before now' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AlertSummary = Type.Object({
+  since: Time,
+  properties: Type.Array(
+    Type.Object({
+      propertyId: Type.Integer(),
+      critical: Type.Integer(),
+      warning: Type.Integer(),
+      info: Type.Integer(),
+      latestAt: Time,
+    }),
+    {
+      description:
+        'alerts since `since` on each property that has any (a file shared by two properties counts in both)',
+    },
+  ),
+});
+
+export const WebhookDelivery = Type.Object({
+  id: Type.Integer(),
+  alertId: Type.Integer(),
+  alertKind: Nullable(Type.String()),
+  alertMessage: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  lastError: Nullable(Type.String({ description: 'why the last attempt failed' })),
+  deliveredAt: Nullable(Time),
+  nextAttemptAt: Nullable(Time),
+});
+
+export const WebhookTestResult = Type.Object({
+  ok: Type.Boolean({ description: 'the receiver answered 2xx' }),
+  httpStatus: Nullable(Type.Integer()),
+  error: Nullable(Type.String({ description: 'why the test delivery failed, in words' })),
+});
