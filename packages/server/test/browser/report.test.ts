@@ -302,8 +302,105 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
     // The failing site says so in the list.
     await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 failing/);
+    // It failed from its first fetch: a critical alert, as a badge on the list that leads to it.
+    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 critical alert/);
+    // The first site's alerts: one critical (everything disallowed), and warnings are counted apart.
+    expect(await textOf(listed.nth(0))).toMatch(/1 critical alert/);
     await screenshots(page, 'report-properties');
+    await listed.nth(1).getByRole('link', { name: '1 critical alert' }).click();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    const shown = page.locator('.alert-list > li');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(shown.first())).toMatch(
+      /Critical\s*Unreachable.*could not be fetched from its first fetch on: server error \(HTTP 503\)/,
+    );
+    expect(await textOf(shown.first())).toContain(`${failing.origin}/robots.txt`);
     await page.close();
+  });
+
+  it('lists every alert on the alerts page, filtered by severity, kind, property and time', async () => {
+    const page = await h.open('/alerts');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Alerts' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    const shown = page.locator('.alert-list > li');
+    // Both sites: the first's change (info), everything disallowed (critical); the failing site's first fetch.
+    await expect.poll(() => textOf(page.locator('.alert-list')), EVENTUALLY).toMatch(/Everything disallowed/);
+    expect(await textOf(page.locator('.alert-list'))).toMatch(/Unreachable/);
+    await screenshots(page, 'report-alerts');
+    const all = await shown.count();
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('critical');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(2);
+    expect(new URL(page.url()).search).toBe('?severity=critical');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption('disallow-all-added');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(shown.first())).toMatch(/Everything disallowed/);
+    // The link leads to the change.
+    await shown.first().getByRole('link', { name: 'Show the change' }).click();
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).toBe(filePath);
+    await page.goBack();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption('');
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(all);
+    const propertyId = propertyPath.split('/').pop()!;
+    await page.getByRole('combobox', { name: 'Property' }).selectOption(propertyId);
+    await expect.poll(() => textOf(page.locator('.alert-list')), EVENTUALLY).not.toMatch(/Unreachable/);
+    await page.getByRole('combobox', { name: 'Time' }).selectOption('1d');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBeGreaterThan(0);
+    expect(await page.getByRole('combobox', { name: 'Severity' }).inputValue()).toBe('');
+    await screenshots(page, 'report-alerts-filtered');
+    await page.close();
+  });
+
+  it('adds a webhook with a test delivery, shows its deliveries and deletes it', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push(body);
+        response.writeHead(received.length === 1 ? 204 : 500);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const page = await h.open('/alerts');
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Webhooks');
+      await expect.poll(() => textOf(page.locator('.empty')), EVENTUALLY).toMatch(/No webhooks yet/);
+      const form = page.getByRole('form', { name: 'Add a webhook' });
+      await form.getByRole('textbox', { name: 'URL' }).fill(hookUrl);
+      await form.getByRole('button', { name: 'Add and send a test' }).click();
+      await expect
+        .poll(() => textOf(page.locator('.webhook').first().getByRole('status')), EVENTUALLY)
+        .toMatch(/Test delivery received.*HTTP 204/);
+      expect(JSON.parse(received[0]!)).toMatchObject({ event: 'test' });
+      const item = page.locator('.webhook').first();
+      expect(await textOf(item)).toContain(hookUrl);
+      // The receiver now fails: the next test says so in words.
+      await item.getByRole('button', { name: 'Send a test' }).click();
+      await expect
+        .poll(() => textOf(item.getByRole('alert')), EVENTUALLY)
+        .toMatch(/Test delivery failed: the receiver answered HTTP 500/);
+      await item.getByRole('button', { name: 'Show deliveries' }).click();
+      await expect.poll(() => textOf(item), EVENTUALLY).toMatch(/No deliveries yet/);
+      await screenshots(page, 'report-webhooks');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await item.getByRole('button', { name: 'Delete' }).click();
+      await expect.poll(() => textOf(page.locator('.empty')), EVENTUALLY).toMatch(/No webhooks yet/);
+      await page.close();
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('sorts the files table by a column, both ways', async () => {

@@ -90,6 +90,33 @@ describe('live file answers', () => {
     expect(missing.problem).toBe(
       'The server answered HTTP 404 with no robots.txt. Crawlers may fetch everything on this site.',
     );
+    // The service's words from the engine's catalogue win over a runtime's raw text.
+    const tls = liveFileFrom(
+      {
+        ...base,
+        content: null,
+        status: null,
+        outcome: 'disallow-all',
+        error: { kind: 'tls', message: 'C0:error:0A00010B:SSL routines::wrong version number' },
+        summary: 'TLS failure: the server does not speak TLS on this port (plain http?)',
+      },
+      'example.com',
+    );
+    expect(tls.problem).toBe(
+      'TLS failure: the server does not speak TLS on this port (plain http?). Crawlers must treat the whole site as disallowed for now.',
+    );
+    const blocked = liveFileFrom(
+      {
+        ...base,
+        content: null,
+        status: null,
+        outcome: 'disallow-all',
+        error: { kind: 'blocked', message: 'x' },
+        summary: 'not fetched: the address is private or loopback, which this service may not reach',
+      },
+      'example.com',
+    );
+    expect(blocked.problem).toMatch(/^Not fetched: the address is private.*--allow-private-addresses\./);
   });
 
   it('accepts a body as base64 and survives answers that are not objects', () => {

@@ -11,7 +11,8 @@ import { formatRelative, formatTime } from './format.js';
 import { SeverityBadge } from './status.js';
 import { useApi, useNow } from './use-api.js';
 
-const KIND_LABEL: Record<Alert['kind'], string> = {
+/** Each alert kind in two or three words. */
+export const KIND_LABEL: Record<Alert['kind'], string> = {
   'file-changed': 'Changed',
   'file-unreachable': 'Unreachable',
   'file-recovered': 'Recovered',
@@ -38,6 +39,8 @@ export function AlertList(props: {
   /** Instead of navigating, show the change in place (the file page). */
   onShowChange?: (alert: Alert) => void;
   limit?: number;
+  /** What to say when there are none (filters that match nothing). */
+  empty?: string | undefined;
 }) {
   const limit = props.limit ?? 20;
   const alerts = useApi<{ alerts: Alert[] }>(`/api/alerts?${props.query}&limit=${limit}`, { pollMs: 60_000 });
@@ -57,7 +60,8 @@ export function AlertList(props: {
   if (list.length === 0) {
     return (
       <p class="empty">
-        No alerts. You will see one here when a file changes, becomes unreachable, or a change blocks crawling.
+        {props.empty ??
+          'No alerts. You will see one here when a file changes, cannot be fetched, or a change blocks crawling.'}
       </p>
     );
   }

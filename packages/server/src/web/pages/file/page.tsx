@@ -283,11 +283,17 @@ function LastFetchPanel({ file }: { file: FileDetail }) {
           {fetch.httpStatus === null ? 'no HTTP answer' : `HTTP ${fetch.httpStatus}`}
           {fetch.size !== null && fetch.outcome === 'fetched' && ` · ${formatBytes(fetch.size)}`}
         </dd>
-        {fetch.error && (
+        {fetch.summary !== null && fetch.outcome !== 'fetched' && (
           <>
-            <dt>Error</dt>
-            <dd class="error-text">
-              {fetch.error.message} <span class="muted">({fetch.error.kind})</span>
+            <dt>{fetch.outcome === 'not-found' ? 'Outcome' : 'Error'}</dt>
+            <dd class={fetch.outcome === 'error' ? 'error-text' : ''}>
+              {fetch.summary}
+              {fetch.error && (
+                <details class="raw-error">
+                  <summary>Technical details</summary>
+                  <code>{fetch.error.message}</code> <span class="muted">({fetch.error.kind})</span>
+                </details>
+              )}
             </dd>
           </>
         )}

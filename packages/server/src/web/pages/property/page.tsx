@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
 import type { DiscoveredHosts, PropertyDetail, PropertyFile } from '../../api-types.js';
+import { AlertBadges, useAlertCounts } from '../../components/alert-badges.js';
 import { AlertList } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatRelative, formatTime, plural } from '../../components/format.js';
@@ -58,6 +59,7 @@ export default function PropertyPage({ params }: RouteProps) {
   // Refreshes every 1.5 s while files wait for a fetch, else once a minute.
   const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: 60_000, busy, busyPollMs: 1500 });
   const list = files.data?.files ?? null;
+  const alertCounts = useAlertCounts();
 
   if (!valid || property.error?.code === 'not-found') {
     return (
@@ -74,6 +76,7 @@ export default function PropertyPage({ params }: RouteProps) {
       <div class="page-head head-row">
         <div>
           <h1 class="break">{p?.name ?? 'Loading…'}</h1>
+          {p && <AlertBadges propertyId={p.id} counts={alertCounts.get(p.id)} />}
           {p && (
             <p class="lede">
               {p.kind === 'domain'
@@ -118,6 +121,8 @@ export default function PropertyPage({ params }: RouteProps) {
         <div class="panel">
           <div class="panel-head">
             <h2 class="panel-title">Alerts</h2>
+            <span class="spacer" />
+            <Link href={`/alerts?propertyId=${id}`}>All alerts of this property</Link>
           </div>
           <AlertList
             query={`propertyId=${id}`}

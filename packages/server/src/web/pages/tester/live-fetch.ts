@@ -45,7 +45,14 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   const outcome = str(d.outcome);
   let problem: string | null = null;
   if (text === null) {
-    if (error && typeof error.message === 'string') problem = error.message;
+    // The engine's words for the outcome (host not found, server error (HTTP 503)…), never a runtime's raw text.
+    const summary = str(d.summary);
+    if (summary !== null) {
+      problem = `${summary[0]!.toUpperCase()}${summary.slice(1)}`;
+      if (error?.kind === 'blocked') {
+        problem += '. To test a local site, start the service with --allow-private-addresses';
+      }
+    } else if (error && typeof error.message === 'string') problem = error.message;
     else if (status !== null) problem = `The server answered HTTP ${status} with no robots.txt.`;
     else problem = 'The service returned no robots.txt body.';
     if (!/[.!?]$/.test(problem)) problem += '.';
