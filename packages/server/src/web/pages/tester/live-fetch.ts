@@ -10,6 +10,8 @@ import { ApiError, apiGet } from '../../api.js';
 export interface LiveFile {
   /** The robots.txt URL that was fetched (after redirects when the service says). */
   readonly url: string;
+  /** The origin the file governs (`https://example.com`): the one asked for, also after redirects elsewhere. */
+  readonly origin: string;
   /** The body as text, or null when there was none (404, network error…). */
   readonly text: string | null;
   /** `rules`, `allow-all` or `disallow-all` (how a crawler must read the outcome), when the service says. */
@@ -66,8 +68,10 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
     if (outcome === 'allow-all') notes.push('Crawlers must treat this answer as allowing everything.');
     if (outcome === 'disallow-all') notes.push('Crawlers must treat this answer as disallowing everything for now.');
   }
+  const url = str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested;
   return {
-    url: str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested,
+    url,
+    origin: originOf(str(d.robotsUrl) ?? url),
     text,
     outcome,
     status,
@@ -76,12 +80,32 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   };
 }
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * What to ask the service for: the site as typed, with `http://` added for a loopback or IP address with no scheme
+ * (`127.0.0.1:8080`: a local test server speaks plain http; the service would otherwise try https).
+ */
+export function liveTarget(typed: string): string {
+  const target = typed.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  if (/^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])(:\d+)?([/?#]|$)/i.test(target)) return `http://${target}`;
+  return target;
+}
+
 /** Fetches through the service; rejects with a message fit to show. */
 export async function loadLiveRobotsTxt(site: string, signal?: AbortSignal): Promise<LiveFile> {
   const target = site.trim();
   if (target === '') throw new Error('Type a site (example.com) or a robots.txt URL first.');
   try {
-    return liveFileFrom(await apiGet<unknown>(`/api/fetch?url=${encodeURIComponent(target)}`, signal), target);
+    const asked = liveTarget(target);
+    return liveFileFrom(await apiGet<unknown>(`/api/fetch?url=${encodeURIComponent(asked)}`, signal), asked);
   } catch (error) {
     if (
       error instanceof ApiError &&

@@ -37,6 +37,27 @@ function crawlersOf(text: string): string[] {
     .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
 }
 
+/** The host of the example URLs, which a loaded live file replaces. */
+const EXAMPLE_HOSTS = new Set(['example.com', 'www.example.com']);
+
+/** `urls` with every example.com URL moved to `origin` (same path); the same string when none is. */
+export function retargetUrls(urls: string, origin: string): string {
+  let changed = false;
+  const lines = urls.split('\n').map((line) => {
+    const trimmed = line.trim();
+    if (!/^https?:\/\//i.test(trimmed)) return line;
+    try {
+      const url = new URL(trimmed);
+      if (!EXAMPLE_HOSTS.has(url.hostname)) return line;
+      changed = true;
+      return `${origin}${url.pathname}${url.search}`;
+    } catch {
+      return line;
+    }
+  });
+  return changed ? lines.join('\n') : urls;
+}
+
 /** Reads the shared state from the hash once, then renders the tester with it. */
 export default function TesterPage() {
   const [initial, setInitial] = useState<TesterState | null>(null);
@@ -69,6 +90,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   );
   const [linkTooLong, setLinkTooLong] = useState(false);
   const [currentIssue, setCurrentIssue] = useState<(EditorDiagnostic & { index: number; total: number }) | null>(null);
+  /** The origin of a live file loaded here (`https://shop.example`): URLs on other hosts are not governed by it. */
+  const [fileOrigin, setFileOrigin] = useState<string | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const latest = useRef(0);
   const lastHash = useRef(location.hash);
@@ -106,11 +129,16 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
     return () => clearTimeout(timer);
   }, [client, text, urlList, crawlers, dialect, wantMatrix]);
 
-  // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
+  // The first URL's verdict is shown (and its deciding line marked) until another row is chosen. The line is kept
+  // marked as results change, without scrolling while typing; after a new file arrives, the editor scrolls to it once.
   const rows = verdicts?.rows ?? [];
-  const selectedLine = selected !== null ? (rows[selected]?.verdict.line ?? 0) : 0;
+  const shownRow = selected ?? (rows.length > 0 ? 0 : null);
+  const selectedLine = shownRow !== null ? (rows[shownRow]?.verdict.line ?? 0) : 0;
+  const scrollToLine = useRef(true);
   useEffect(() => {
-    editor.current?.showLine(selectedLine, false);
+    const scroll = scrollToLine.current && selectedLine > 0;
+    if (scroll) scrollToLine.current = false;
+    editor.current?.showLine(selectedLine, scroll);
   }, [selectedLine]);
 
   // Write the state to the hash, quietly (replaceState), after typing pauses.
@@ -145,6 +173,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
           if (!state) return;
           lastHash.current = location.hash;
           editor.current?.replace(state.text);
+          scrollToLine.current = true;
+          setFileOrigin(null);
           setUrls(state.urls);
           setCrawler(state.crawler);
           setDialect(state.dialect);
@@ -180,10 +210,18 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
       </div>
 
       <LiveLoader
-        onLoaded={(loadedText, message) => {
+        onLoaded={(loadedText, message, origin) => {
           editor.current?.replace(loadedText);
+          scrollToLine.current = true;
           setSelected(null);
-          setNotice({ kind: 'info', text: message });
+          setFileOrigin(origin);
+          // The example's URLs are about example.com: test the loaded site's instead.
+          const moved = retargetUrls(urls, origin);
+          if (moved !== urls) setUrls(moved);
+          setNotice({
+            kind: 'info',
+            text: moved !== urls ? `${message} The example URLs now point at ${origin}.` : message,
+          });
         }}
         onFailed={(message) => setNotice({ kind: 'error', text: message })}
       />
@@ -335,47 +373,49 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               </label>
             </fieldset>
           </div>
+          <div class="results-column">
+            {engineError && (
+              <div class="notice notice-error" role="alert">
+                The engine failed on this input: {engineError}
+              </div>
+            )}
+
+            <div class="tabs" role="tablist" aria-label="Results">
+              <TabButton id="results" current={tab} onSelect={setTab}>
+                Results
+              </TabButton>
+              <TabButton id="matrix" current={tab} onSelect={setTab}>
+                All crawlers
+              </TabButton>
+              <TabButton id="differences" current={tab} onSelect={setTab}>
+                1994 reading{current ? ` (${current.differences.length})` : ''}
+              </TabButton>
+            </div>
+            <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+              {!verdicts ? (
+                <p class="empty">Checking…</p>
+              ) : tab === 'results' ? (
+                <VerdictTable
+                  rows={rows}
+                  dialect={dialect}
+                  selected={shownRow}
+                  fileOrigin={fileOrigin}
+                  onSelect={(i, line) => {
+                    setSelected(i);
+                    showLine(line);
+                  }}
+                />
+              ) : tab === 'matrix' ? (
+                <CrawlerMatrix urls={urlList} matrix={verdicts.matrix} onShowLine={showLine} />
+              ) : current ? (
+                <DifferenceList differences={current.differences} onShowLine={showLine} />
+              ) : (
+                <p class="empty">Checking…</p>
+              )}
+            </div>
+          </div>
           <ShareBox tooLong={linkTooLong} />
         </div>
-      </div>
-
-      {engineError && (
-        <div class="notice notice-error" role="alert">
-          The engine failed on this input: {engineError}
-        </div>
-      )}
-
-      <div class="tabs" role="tablist" aria-label="Results">
-        <TabButton id="results" current={tab} onSelect={setTab}>
-          Results
-        </TabButton>
-        <TabButton id="matrix" current={tab} onSelect={setTab}>
-          All crawlers
-        </TabButton>
-        <TabButton id="differences" current={tab} onSelect={setTab}>
-          1994 reading{current ? ` (${current.differences.length})` : ''}
-        </TabButton>
-      </div>
-      <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {!verdicts ? (
-          <p class="empty">Checking…</p>
-        ) : tab === 'results' ? (
-          <VerdictTable
-            rows={rows}
-            dialect={dialect}
-            selected={selected}
-            onSelect={(i, line) => {
-              setSelected(i);
-              showLine(line);
-            }}
-          />
-        ) : tab === 'matrix' ? (
-          <CrawlerMatrix urls={urlList} matrix={verdicts.matrix} onShowLine={showLine} />
-        ) : current ? (
-          <DifferenceList differences={current.differences} onShowLine={showLine} />
-        ) : (
-          <p class="empty">Checking…</p>
-        )}
       </div>
     </section>
   );
@@ -440,7 +480,10 @@ function ShareBox({ tooLong }: { tooLong: boolean }) {
   );
 }
 
-function LiveLoader(props: { onLoaded: (text: string, message: string) => void; onFailed: (message: string) => void }) {
+function LiveLoader(props: {
+  onLoaded: (text: string, message: string, origin: string) => void;
+  onFailed: (message: string) => void;
+}) {
   const [site, setSite] = useState('');
   const [busy, setBusy] = useState(false);
   /** The service wants its access token for live files: the prompt shows until one is saved. */
@@ -460,6 +503,7 @@ function LiveLoader(props: { onLoaded: (text: string, message: string) => void; 
               `Loaded ${file.url} (${status}${formatBytes(new TextEncoder().encode(file.text).length)}).`,
               ...file.notes,
             ].join(' '),
+            file.origin,
           );
         }
       })
