@@ -101,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     fetch: options.fetch ?? createGuardedFetch(),
     impactMaxUrls: options.impactMaxUrls ?? 1000,
     wakeWorkers: options.onFilesDue ?? (() => {}),
+    privateAddressesAllowed: options.privateAddressesAllowed ?? false,
   };
   if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
 

@@ -28,6 +28,7 @@ import {
 } from '../db/report.js';
 import type { StoredDiagnostic } from '../engine/analyzer.js';
 import { requestRecrawl } from '../monitor/claim.js';
+import { privateAddressNotice } from './address-notice.js';
 import type { ApiContext } from './context.js';
 import type { EffectivePolicy } from './effective-policy.js';
 import { ApiError } from './errors.js';
@@ -89,7 +90,14 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     const property = await propertyOr404(id);
     const hosts = await listHosts(db, id);
     const fileCount = (await listPropertyFiles(db, id, { hostLimit: Number.MAX_SAFE_INTEGER })).length;
-    return { ...propertyJson(property, { hostCount: hosts.length, fileCount }), hosts: hosts.map(hostJson) };
+    return {
+      ...propertyJson(property, { hostCount: hosts.length, fileCount }),
+      hosts: hosts.map(hostJson),
+      notice: privateAddressNotice(
+        hosts.map((h) => h.host),
+        context.privateAddressesAllowed,
+      ),
+    };
   }
 
   api.get(

@@ -58,6 +58,13 @@ export const ListedProperty = Type.Object({
 export const PropertyDetail = Type.Object({
   ...Property.properties,
   hosts: Type.Array(Host),
+  notice: Nullable(
+    Type.String({
+      description:
+        'why the files cannot be fetched, when that is known at once: a loopback or private address on a service ' +
+        'started without --allow-private-addresses; null otherwise',
+    }),
+  ),
 });
 
 export const CreatePropertyBody = Type.Object(

@@ -479,3 +479,37 @@ describe.skipIf(missingChromium !== null)('robots.txt report with an access toke
     await page.close();
   });
 });
+
+describe.skipIf(missingChromium !== null)('adding properties on a service that does not fetch private networks', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('suggests the URL prefix for host:port, refuses a public suffix, and says why a loopback site cannot be watched', async () => {
+    const page = await h.open('/properties');
+    await addProperty(page, 'co.uk');
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/'co\.uk' is a public suffix.*example\.co\.uk/);
+    await addProperty(page, '127.0.0.1:18720');
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/has a port.*type http:\/\/127\.0\.0\.1:18720\/$/);
+    await page.getByRole('button', { name: 'Use http://127.0.0.1:18720/' }).click();
+    expect(await page.getByRole('textbox', { name: 'Add a property' }).inputValue()).toBe('http://127.0.0.1:18720/');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).toMatch(/^\/properties\/\d+$/);
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/127\.0\.0\.1:18720 is a loopback address\..*--allow-private-addresses/);
+    await screenshots(page, 'report-property-loopback');
+    await page.close();
+  });
+});

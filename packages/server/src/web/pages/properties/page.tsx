@@ -130,6 +130,11 @@ function LintHealth({ property }: { property: ListedProperty }) {
   );
 }
 
+/** The URL prefix the service suggests typing instead (`… type http://127.0.0.1:18720/`), if any. */
+function suggestion(error: ApiError): string | null {
+  return /type (https?:\/\/\S+\/)$/.exec(error.message)?.[1] ?? null;
+}
+
 function AddProperty() {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -184,6 +189,11 @@ function AddProperty() {
       {error && (
         <div class="form-error">
           <ApiErrorNotice error={error} onRetry={error.code === 'unauthorized' ? () => void submit() : undefined} />
+          {suggestion(error) && (
+            <button type="button" class="small" onClick={() => setValue(suggestion(error) ?? '')}>
+              Use {suggestion(error)}
+            </button>
+          )}
         </div>
       )}
     </form>

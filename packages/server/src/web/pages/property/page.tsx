@@ -49,6 +49,14 @@ function busy({ files }: { files: readonly PropertyFile[] }): boolean {
   return files.some((f) => f.status === null || f.recrawlPending || f.fetchingSince !== null);
 }
 
+/** An example subdomain for the add-host field: `shop.example.com`, never `shop.shop.example`. */
+function hostExample(domain: string): string {
+  const base = domain.replace(/^www\./, '');
+  const first = base.split('.')[0];
+  const label = ['shop', 'blog', 'news'].find((l) => l !== first) ?? 'shop';
+  return `${label}.${base}`;
+}
+
 export default function PropertyPage({ params }: RouteProps) {
   const id = params.id ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
@@ -87,6 +95,11 @@ export default function PropertyPage({ params }: RouteProps) {
         </div>
         {p && <DeleteProperty id={p.id} name={p.name} />}
       </div>
+      {p?.notice && (
+        <div class="notice notice-error" role="alert">
+          <span>{p.notice}</span>
+        </div>
+      )}
 
       <div class="panel">
         <div class="panel-head">
@@ -290,7 +303,7 @@ function HostsPanel({ property, onChanged }: { property: PropertyDetail; onChang
               type="text"
               autocomplete="off"
               spellcheck={false}
-              placeholder={`shop.${property.name}`}
+              placeholder={hostExample(property.name)}
               value={host}
               onInput={(event) => setHost(event.currentTarget.value)}
             />
