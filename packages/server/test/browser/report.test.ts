@@ -176,6 +176,21 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
       .toMatch(/1 fetch since .*: 1 fetched, 0 not found, 0 errors; 1 new version\./);
     await screenshots(page, 'report-file');
 
+    // The first version is shown as content, not as a diff of added lines; its time has seconds.
+    const versions = rowsOf(page, 'Versions, newest first. Choose an older and a newer version to compare them.');
+    await expect.poll(() => versions.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(versions.first().getByRole('rowheader'))).toMatch(/\d{2}:\d{2}:\d{2}/);
+    const first = page.getByRole('region', { name: 'Changes between the two versions' });
+    await expect
+      .poll(() => textOf(first), EVENTUALLY)
+      .toMatch(/This is the first version: there is no earlier version/);
+    expect(await first.locator('.diff-added').count()).toBe(0);
+    await first.getByRole('button', { name: 'Show its content' }).click();
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY)
+      .toContain('Disalow: /tmp/');
+    await screenshots(page, 'report-first-version');
+
     // The tester opens with this file, Googlebot and the site's home page.
     await page.getByRole('button', { name: 'Open in the tester' }).click();
     await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('robots.txt tester');
@@ -294,6 +309,14 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await row.getByRole('link').click();
     await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toMatch(/Disallow all/);
     await expect.poll(() => textOf(page.locator('.content-view, .section')), EVENTUALLY).toMatch(/never been fetched/);
+    // The failure is on the timeline, not among the versions, and in words.
+    await expect
+      .poll(() => textOf(page.locator('#changes')), EVENTUALLY)
+      .toMatch(/No versions yet: the first successful fetch makes one/);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Fetch timeline/ }).getAttribute('aria-label'), EVENTUALLY)
+      .toMatch(/1 error/);
+    expect(await textOf(page.locator('.last-fetch, .report-grid'))).toMatch(/server error \(HTTP 503\)/);
     await screenshots(page, 'report-file-error');
 
     // Both properties are listed; sorting by name is a click on the column header.

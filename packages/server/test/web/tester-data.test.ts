@@ -4,7 +4,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { liveFileFrom } from '../../src/web/pages/tester/live-fetch.js';
+import { liveFileFrom, liveTarget, retargetUrls } from '../../src/web/pages/tester/live-fetch.js';
+import { shortOperator } from '../../src/web/pages/tester/operator.js';
 import { decodeState, encodeState, type TesterState } from '../../src/web/pages/tester/share.js';
 
 describe('share links', () => {
@@ -40,6 +41,31 @@ describe('share links', () => {
   });
 });
 
+describe('live file targets and example URLs', () => {
+  it('asks for loopback and IP addresses with no scheme over http, and leaves the rest', () => {
+    expect(liveTarget('127.0.0.1:18720')).toBe('http://127.0.0.1:18720');
+    expect(liveTarget('localhost:3000/robots.txt')).toBe('http://localhost:3000/robots.txt');
+    expect(liveTarget('[::1]:8080')).toBe('http://[::1]:8080');
+    expect(liveTarget('example.com')).toBe('example.com');
+    expect(liveTarget('https://127.0.0.1:8443/')).toBe('https://127.0.0.1:8443/');
+  });
+
+  it('moves example.com URLs to the loaded origin and keeps the others', () => {
+    expect(retargetUrls('https://example.com/a?b=1\n/path\nhttps://other.invalid/x', 'http://127.0.0.1:9')).toBe(
+      'http://127.0.0.1:9/a?b=1\n/path\nhttps://other.invalid/x',
+    );
+    const mine = 'https://shop.invalid/a';
+    expect(retargetUrls(mine, 'http://127.0.0.1:9')).toBe(mine);
+  });
+
+  it('says operators in a few words', () => {
+    expect(shortOperator('Unclear at this time.')).toBe('');
+    expect(shortOperator('[Ai2](https://allenai.org/crawler)')).toBe('Ai2');
+    expect(shortOperator('Ai2, a non-profit AI research institute')).toBe('Ai2');
+    expect(shortOperator('Google')).toBe('Google');
+  });
+});
+
 describe('live file answers', () => {
   const base = {
     robotsUrl: 'https://example.com/robots.txt',
@@ -55,6 +81,8 @@ describe('live file answers', () => {
   it('reads the body and where it came from', () => {
     expect(liveFileFrom(base, 'example.com')).toEqual({
       url: 'https://www.example.com/robots.txt',
+      // The origin the file governs is the one asked for, also after a redirect to www.
+      origin: 'https://example.com',
       text: 'User-agent: *\nDisallow: /x\n',
       outcome: 'rules',
       status: 200,

@@ -118,3 +118,24 @@ export async function loadLiveRobotsTxt(site: string, signal?: AbortSignal): Pro
     throw error;
   }
 }
+
+/** The host of the example URLs, which a loaded live file replaces. */
+const EXAMPLE_HOSTS = new Set(['example.com', 'www.example.com']);
+
+/** `urls` with every example.com URL moved to `origin` (same path); the same string when none is. */
+export function retargetUrls(urls: string, origin: string): string {
+  let changed = false;
+  const lines = urls.split('\n').map((line) => {
+    const trimmed = line.trim();
+    if (!/^https?:\/\//i.test(trimmed)) return line;
+    try {
+      const url = new URL(trimmed);
+      if (!EXAMPLE_HOSTS.has(url.hostname)) return line;
+      changed = true;
+      return `${origin}${url.pathname}${url.search}`;
+    } catch {
+      return line;
+    }
+  });
+  return changed ? lines.join('\n') : urls;
+}

@@ -11,7 +11,7 @@ import { formatBytes, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
 import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
-import { loadLiveRobotsTxt } from './live-fetch.js';
+import { loadLiveRobotsTxt, retargetUrls } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
 import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';
 import { decodeState, encodeState, MAX_HASH_LENGTH, type TesterState } from './share.js';
@@ -35,27 +35,6 @@ function crawlersOf(text: string): string[] {
     .split(',')
     .map((part) => part.trim())
     .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
-}
-
-/** The host of the example URLs, which a loaded live file replaces. */
-const EXAMPLE_HOSTS = new Set(['example.com', 'www.example.com']);
-
-/** `urls` with every example.com URL moved to `origin` (same path); the same string when none is. */
-export function retargetUrls(urls: string, origin: string): string {
-  let changed = false;
-  const lines = urls.split('\n').map((line) => {
-    const trimmed = line.trim();
-    if (!/^https?:\/\//i.test(trimmed)) return line;
-    try {
-      const url = new URL(trimmed);
-      if (!EXAMPLE_HOSTS.has(url.hostname)) return line;
-      changed = true;
-      return `${origin}${url.pathname}${url.search}`;
-    } catch {
-      return line;
-    }
-  });
-  return changed ? lines.join('\n') : urls;
 }
 
 /** Reads the shared state from the hash once, then renders the tester with it. */

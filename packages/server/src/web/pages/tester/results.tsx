@@ -8,6 +8,7 @@ import {
   type Verdict,
   type VerdictRow,
 } from '../../engine/protocol.js';
+import { shortOperator } from './operator.js';
 
 /** Rows rendered before "Show all": thousands of URLs would make every keystroke re-render them all. */
 const ROW_LIMIT = 500;
@@ -145,20 +146,6 @@ function originOfUrl(url: string): string {
 function otherHost(url: string, fileOrigin: string): boolean {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return false;
   return originOfUrl(url) !== fileOrigin;
-}
-
-/**
- * An operator in a few words: markdown links reduced to their text, "unclear" left out, long descriptions cut at
- * their first clause (the whole text stays in the row's tooltip).
- */
-export function shortOperator(operator: string): string {
-  const text = operator.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim();
-  if (text === '' || /^(unclear|unknown)/i.test(text)) return '';
-  const cut = text
-    .split(/[,;(]\s*|\.\s/)[0]!
-    .replace(/\.$/, '')
-    .trim();
-  return cut.length > 32 ? `${cut.slice(0, 31)}…` : cut;
 }
 
 const KIND_LABEL: Record<string, string> = { search: 'Search', ads: 'Ads', ai: 'AI', tool: 'Tools', other: 'Other' };
