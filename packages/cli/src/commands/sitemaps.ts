@@ -251,7 +251,10 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
         case 'robots': {
           const { retrieval, sitemaps, robotsUrl } = event.site;
           if (retrieval.outcome === 'disallow-all') {
-            const words = describeFetchOutcome(retrieval, timeouts?.total === undefined ? {} : { timeoutMs: timeouts.total });
+            const words = describeFetchOutcome(
+              retrieval,
+              timeouts?.total === undefined ? {} : { timeoutMs: timeouts.total },
+            );
             throw new CliError(`cannot read ${robotsUrl}: ${words.summary}`);
           }
           robotsTxt = { url: robotsUrl, status: retrieval.status, sitemaps };
