@@ -507,7 +507,10 @@ export const ImpactResult = Type.Object({
   urls: Type.Object({
     source: Type.Union([Type.Literal('request'), Type.Literal('sitemaps')]),
     sitemaps: Type.Array(Type.String()),
-    checked: Type.Integer(),
+    noSitemap: Type.Boolean({
+      description: 'no sitemap was found: robots.txt lists none and /sitemap.xml has no URLs (only / was checked)',
+    }),
+    checked: Type.Integer({ description: "URLs checked: the home page / always, then the sitemaps' or the request's" }),
     capped: Type.Boolean({ description: 'more URLs were available than the cap' }),
     problems: Type.Array(Type.String({ description: 'sitemap errors, in words' })),
   }),

@@ -20,7 +20,7 @@ interface Site {
   close(): Promise<void>;
 }
 
-async function startSite(status = 200): Promise<Site> {
+async function startSite(status = 200, withSitemap = true): Promise<Site> {
   const site = { robots: '', status, requests: 0 } as Site;
   const server: Server = createServer((request, response) => {
     if (request.url === '/robots.txt') {
@@ -29,7 +29,7 @@ async function startSite(status = 200): Promise<Site> {
       response.end(site.status === 200 ? site.robots : 'unavailable');
       return;
     }
-    if (request.url === '/sitemap.xml') {
+    if (request.url === '/sitemap.xml' && withSitemap) {
       const pages = [
         ...Array.from({ length: 8 }, (_, i) => `/page-${i + 1}`),
         ...Array.from({ length: 4 }, (_, i) => `/private/doc-${i + 1}`),
@@ -283,15 +283,18 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await page.keyboard.type('Disallow: /private/');
     await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot, GPTBot');
     await page.getByRole('button', { name: 'Check impact' }).click();
-    // Now everything is disallowed; the draft allows the 8 pages outside /private/, for both crawlers.
+    // Now everything is disallowed; the draft allows the home page (always checked) and the 8 pages outside
+    // /private/, for both crawlers.
     await expect
       .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
-      .toBe('12 URLs from 1 sitemap checked for 2 crawlers: 16 verdict changes.');
+      .toBe('13 URLs from the home page and 1 sitemap checked for 2 crawlers: 18 verdict changes.');
     const summary = rowsOf(page, 'Verdict changes per crawler');
-    expect(await summary.allTextContents()).toEqual(['Googlebot08', 'GPTBot08']);
+    expect(await summary.allTextContents()).toEqual(['Googlebot09', 'GPTBot09']);
     const changes = rowsOf(page, 'URLs whose verdict changes');
-    expect(await changes.count()).toBe(16);
-    expect(await textOf(changes.first())).toMatch(/\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/);
+    expect(await changes.count()).toBe(18);
+    expect(await textOf(changes.filter({ hasText: '/page-1' }).first())).toMatch(
+      /\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/,
+    );
     await screenshots(page, 'report-impact');
     await page.close();
   });
@@ -423,6 +426,37 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
       await page.close();
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  it('checks the home page when no sitemap is found, and says so', async () => {
+    const bare = await startSite(200, false);
+    bare.robots = 'User-agent: *\nDisallow: /private/\n';
+    try {
+      const page = await h.open('/properties');
+      await addProperty(page, `${bare.origin}/`);
+      const row = rowsOf(page, 'robots.txt files of this property; select a column header to sort').first();
+      await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/Fetched/);
+      const fileHref = (await row.getByRole('link').getAttribute('href')) ?? '';
+      await page.goto(new URL(`${fileHref}/impact`, h.service.url).href);
+      const editor = page.getByRole('textbox', { name: 'Draft robots.txt' });
+      await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disallow: /private/');
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.type('User-agent: *');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Disallow: /');
+      await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot');
+      await page.getByRole('button', { name: 'Check impact' }).click();
+      await expect
+        .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
+        .toBe('1 URL from the home page (no sitemap was found) checked for 1 crawler: 1 verdict change.');
+      expect(await textOf(page.locator('.impact-report'))).toMatch(/No sitemap was found: the robots\.txt lists none/);
+      await screenshots(page, 'report-impact-no-sitemap');
+      await page.close();
+    } finally {
+      await bare.close();
     }
   });
 
