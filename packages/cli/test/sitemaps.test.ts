@@ -181,6 +181,16 @@ describe('robotskit sitemaps', () => {
     );
   });
 
+  it('says an HTML page listed as a sitemap is unreadable, not cut', async () => {
+    files.set('/page.html', (res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Hello</body></html>\n'),
+    );
+    const r = await run(['sitemaps', '--sitemap', `${b}/page.html`]);
+    const head = r.stdout.split('\n').find((line) => line.startsWith(`${b}/page.html`)) ?? '';
+    expect(head).toMatch(/unreadable/);
+    expect(head).not.toMatch(/\bcut\b/);
+  });
+
   it('--sitemap reads a sitemap directly', async () => {
     const r = await run(['sitemaps', `${b}/b.xml`, '--sitemap', '--urls']);
     expect(r).toEqual({ code: 0, stdout: `${b}/4\n`, stderr: 'robotskit: 1 sitemap, 1 URL, 0 errors, 0 warnings\n' });

@@ -169,7 +169,10 @@ class TreePrinter {
     const errors = report.diagnostics.filter((x) => x.severity === 'error').length;
     const facts = [formatName(report)];
     if (report.gzip) facts.push('gzip');
-    if (report.truncated) facts.push(this.paint('red', 'cut'));
+    // A file that is no sitemap (an HTML page) or not well-formed is unreadable, not "cut" by a limit.
+    const unreadable = (report.counts['not-a-sitemap'] ?? 0) + (report.counts['xml-error'] ?? 0) > 0;
+    if (unreadable) facts.push(this.paint('red', 'unreadable'));
+    else if (report.truncated) facts.push(this.paint('red', 'cut at a limit'));
     const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0);
     if (total > 0) facts.push(this.paint(errors > 0 ? 'red' : 'yellow', plural(total, 'problem')));
     const out = [`${prefix}${this.paint('bold', report.url)}  ${this.paint('dim', facts.join(', '))}`];
