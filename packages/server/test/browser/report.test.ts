@@ -341,6 +341,8 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
       /Critical\s*Unreachable.*could not be fetched from its first fetch on: server error \(HTTP 503\)/,
     );
     expect(await textOf(shown.first())).toContain(`${failing.origin}/robots.txt`);
+    // No earlier version, so no change to show: the file is one click away.
+    expect(await shown.first().getByRole('link', { name: 'Show the change' }).count()).toBe(0);
     await page.close();
   });
 

@@ -24,9 +24,9 @@ export const KIND_LABEL: Record<Alert['kind'], string> = {
 
 /** Where an alert's change is shown: the file page with the two versions compared. */
 export function alertChangeHref(alert: Alert): string | null {
-  if (alert.fileId === null || alert.versionId === null) return null;
-  const against = alert.previousVersionId === null ? '' : `&against=${alert.previousVersionId}`;
-  return `/files/${alert.fileId}?diff=${alert.versionId}${against}#changes`;
+  // A file that failed from its first fetch has no earlier version: there is no change to show, only the file.
+  if (alert.fileId === null || alert.versionId === null || alert.previousVersionId === null) return null;
+  return `/files/${alert.fileId}?diff=${alert.versionId}&against=${alert.previousVersionId}#changes`;
 }
 
 export function AlertList(props: {
