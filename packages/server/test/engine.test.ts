@@ -237,6 +237,25 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       });
     });
 
+    it('says a redirect loop and a refused hop in the engine\'s words, not as "Not found (302)"', async () => {
+      origin.answer = (request) =>
+        request.url === '/robots.txt'
+          ? { status: 302, headers: { location: '/a.txt' } }
+          : { status: 302, headers: { location: '/robots.txt' } };
+      expect(await fetchNow()).toMatchObject({
+        status: 'not-found',
+        statusReason: 'redirect loop',
+        effectivePolicy: { policy: 'allow-all' },
+        lastFetch: { summary: 'redirect loop' },
+      });
+      origin.answer = () => ({ status: 301, headers: { location: 'http://169.254.169.254/robots.txt' } });
+      clock.advance(DAY);
+      const refused = await fetchNow();
+      expect(refused.statusReason).toBe(
+        'not fetched: the address is private or loopback, which this service may not reach',
+      );
+    });
+
     it('follows redirects itself and refuses a hop to a forbidden address', async () => {
       origin.answer = (request) =>
         request.url === '/robots.txt'
