@@ -213,7 +213,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
         </div>
       )}
 
-      <div class="tester-grid">
+      <div class={tab === 'matrix' ? 'tester-grid tester-grid-wide' : 'tester-grid'}>
         <div class="panel editor-panel">
           <div class="panel-head">
             <span class="panel-title" id="editor-title">
