@@ -178,6 +178,9 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         },
       });
       expect(failing.effectivePolicy.reason).toContain('crawling stops for the first 12 h');
+      // In the engine's words: not "latest: HTTP 503, then http-status".
+      expect(failing.effectivePolicy.reason).toContain('(latest: server error (HTTP 503))');
+      expect(failing.effectivePolicy.reason).not.toContain('http-status');
 
       // 13 h later, still failing (no Retry-After): the last good version applies; backoff doubles from the first failure.
       clock.time = firstFailure + 13 * HOUR;
