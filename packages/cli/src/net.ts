@@ -5,6 +5,7 @@
  */
 
 import {
+  describeFetchOutcome,
   type EffectivePolicy,
   type FetchLike,
   type FetchResponseLike,
@@ -69,26 +70,16 @@ export function checkUrlArgument(text: string): void {
   } catch (error) {
     if (!(error instanceof RobotsUrlError)) throw error;
     if (error.code === 'unsupported-scheme') throw new CliError(`invalid URL '${text}': ${error.message}`);
-    const hint = /^[a-z][a-z0-9+.-]*:/i.test(text.trim())
+    // Suggest a scheme only for what could be a host name (`example.com/x`), not for any text (`not a url`).
+    const bare = text.trim();
+    const hint = /^[a-z][a-z0-9+.-]*:/i.test(bare)
       ? ''
-      : `: it has no scheme (did you mean 'https://${text.trim()}'?)`;
+      : /\s/.test(bare)
+        ? ': not a URL (one starts with https:// or http://)'
+        : `: it has no scheme (did you mean 'https://${bare}'?)`;
     throw new CliError(`invalid URL '${text}'${hint}`);
   }
 }
-
-const CODE_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  CERT_HAS_EXPIRED: 'TLS certificate expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed: the server does not speak TLS on this port (plain http?)',
-  UND_ERR_SOCKET: 'connection closed by the server',
-};
 
 /**
  * True when the robots.txt could not be fetched: no HTTP answer at all (DNS, connection, TLS, timeout), or an answer
@@ -98,44 +89,20 @@ export function isNetworkFailure(result: RetrievalResult): boolean {
   return result.outcome === 'disallow-all' && result.error !== null && result.error.kind !== 'aborted';
 }
 
-/** Why a retrieval found no usable file, in one line; null for a 2xx with a body. */
+/**
+ * Why a retrieval found no usable file, in one line; null for a 2xx with a body. The words are the engine's catalogue
+ * ({@link describeFetchOutcome}), as the report service and its web UI show them.
+ */
 export function describeFetch(result: RetrievalResult, timeoutMs?: number): string | null {
-  const error = result.error;
-  if (error !== null) {
-    const known = error.code === null ? undefined : CODE_WORDS[error.code];
-    if (known !== undefined) return known;
-    switch (error.kind) {
-      case 'timeout':
-        if (timeoutMs !== undefined) {
-          const seconds = timeoutMs / 1000;
-          return error.phase === 'body'
-            ? `no complete response within ${seconds} s`
-            : `no response within ${seconds} s`;
-        }
-        return error.message;
-      case 'dns':
-        return `host not found (${error.message})`;
-      case 'tls':
-        // OpenSSL's own text is a line of internals; its code says as much.
-        return `TLS handshake failed${error.code === null ? '' : ` (${error.code})`}`;
-      case 'too-many-redirects':
-      case 'redirect-loop':
-      case 'invalid-url':
-        return `${error.message} (Google treats that as "crawl everything")`;
-      default:
-        // The fetch standard's blocked ports (X11's 6000, SMTP's 25…): the fetch refuses them before connecting.
-        if (/\bbad port$/.test(error.message)) {
-          const port = new URL(result.finalUrl).port;
-          return `port ${port} is one the fetch standard blocks, so robotskit's fetch refuses it`;
-        }
-        return error.message;
-    }
+  if (result.error === null && result.outcome === 'rules') return null;
+  // The fetch standard's blocked ports (X11's 6000, SMTP's 25…): the fetch refuses them before connecting.
+  if (result.error !== null && /\bbad port$/.test(result.error.message)) {
+    const port = new URL(result.finalUrl).port;
+    return `port ${port} is one the fetch standard blocks, so robotskit's fetch refuses it`;
   }
-  const status = result.status;
-  if (status === null || (status >= 200 && status < 300)) return null;
-  if (status === 429 || status >= 500)
-    return `HTTP ${status}: a server error (Google treats the site as fully disallowed until the file can be fetched)`;
-  return `HTTP ${status}: no robots.txt there (Google treats that as "crawl everything")`;
+  const words = describeFetchOutcome(result, timeoutMs === undefined ? {} : { timeoutMs });
+  // Callers say what a network failure means themselves ("until it can be, … disallowed").
+  return isNetworkFailure(result) ? words.summary : `${words.summary} (${words.effect})`;
 }
 
 /** A retrieval as JSON: what was fetched, what came back, what it means. */

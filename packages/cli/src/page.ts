@@ -8,7 +8,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { isHtmlContentType } from 'robotskit';
+import { describeFetchOutcome, isHtmlContentType } from 'robotskit';
 
 /** At most this much HTML is read: robots meta tags belong in the head. */
 export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
@@ -41,17 +41,6 @@ function decoded(res: IncomingMessage): NodeJS.ReadableStream {
       return res;
   }
 }
-
-const WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  CERT_HAS_EXPIRED: 'TLS certificate expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
-};
 
 /** GETs a page once (no redirects followed), within `timeoutMs` for the whole exchange. */
 export function fetchPage(url: URL, options: { timeoutMs: number; userAgent: string }): Promise<FetchedPage> {
@@ -115,7 +104,12 @@ export function fetchPage(url: URL, options: { timeoutMs: number; userAgent: str
       },
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
-      fail((error.code !== undefined ? WORDS[error.code] : undefined) ?? error.message);
+      // The engine's words for a runtime code (host not found, connection refused…), else the runtime's message.
+      const words =
+        error.code === undefined
+          ? null
+          : describeFetchOutcome({ status: null, error: { kind: 'unknown', code: error.code } });
+      fail(words === null || words.summary === 'fetch failed' ? error.message : words.summary);
     });
     req.end();
   });

@@ -103,14 +103,14 @@ describe('robotskit lint <url>', () => {
   });
 
   const failures: [string, string, string[], string][] = [
-    ['a 404', 'missing', [], 'HTTP 404: no robots.txt there (Google treats that as "crawl everything")'],
-    ['a 503', 'down', [], 'HTTP 503: a server error (Google treats the site as fully disallowed'],
+    ['a 404', 'missing', [], 'not found (HTTP 404) (Google treats that as no robots.txt: everything may be crawled)'],
+    ['a 503', 'down', [], 'server error (HTTP 503) (Google stops crawling the site until the file can be fetched'],
     ['a redirect loop', 'loop', [], 'redirect loop'],
     [
       'a redirect to another scheme',
       'ftp',
       [],
-      'redirect 302 to an unsupported scheme: "ftp://example.com/robots.txt"',
+      'redirect to an unusable address (Google treats that as no robots.txt: everything may be crawled)',
     ],
     ['no response', 'silent', ['--timeout', '0.3'], 'no response within 0.3 s'],
     ['a body that stalls', 'stalls', ['--timeout', '0.3'], 'no complete response within 0.3 s'],

@@ -181,6 +181,16 @@ describe('robotskit sitemaps', () => {
     );
   });
 
+  it('says an HTML page listed as a sitemap is unreadable, not cut', async () => {
+    files.set('/page.html', (res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Hello</body></html>\n'),
+    );
+    const r = await run(['sitemaps', '--sitemap', `${b}/page.html`]);
+    const head = r.stdout.split('\n').find((line) => line.startsWith(`${b}/page.html`)) ?? '';
+    expect(head).toMatch(/unreadable/);
+    expect(head).not.toMatch(/\bcut\b/);
+  });
+
   it('--sitemap reads a sitemap directly', async () => {
     const r = await run(['sitemaps', `${b}/b.xml`, '--sitemap', '--urls']);
     expect(r).toEqual({ code: 0, stdout: `${b}/4\n`, stderr: 'robotskit: 1 sitemap, 1 URL, 0 errors, 0 warnings\n' });
@@ -213,10 +223,8 @@ describe('robotskit sitemaps', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
     const last = (r: { stderr: string }) => r.stderr.trim().split('\n').at(-1);
-    expect(last(results[0]!)).toBe(`robotskit: cannot read ${down}/robots.txt: HTTP 503`);
-    expect(last(results[1]!)).toMatch(
-      new RegExp(`^robotskit: cannot read ${refused}/robots.txt: connect: .*ECONNREFUSED`),
-    );
+    expect(last(results[0]!)).toBe(`robotskit: cannot read ${down}/robots.txt: server error (HTTP 503)`);
+    expect(last(results[1]!)).toMatch(new RegExp(`^robotskit: cannot read ${refused}/robots.txt: connection refused$`));
     expect(last(results[2]!)).toBe(`robotskit: cannot read ${b}/nope.xml: HTTP status 404 from ${b}/nope.xml`);
     expect(last(results[3]!)).toMatch(new RegExp(`^robotskit: cannot read ${b}/never.xml: timeout: .* within 300 ms$`));
     expect(last(results[4]!)).toBe(
@@ -243,7 +251,7 @@ describe('robotskit sitemaps', () => {
     expect(await run(['sitemaps', trickling, '--timeout', '0.3'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `robotskit: cannot read ${trickling}/robots.txt: timeout: robots.txt retrieval not finished within 300 ms (total timeout)\n`,
+      stderr: `robotskit: cannot read ${trickling}/robots.txt: no complete response within 0.3 s\n`,
     });
   });
 

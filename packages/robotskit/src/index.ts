@@ -65,6 +65,12 @@ export { classifyFetchError } from './fetch/errors.js';
 export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
 export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
 export {
+  describeFetchOutcome,
+  type OutcomeFacts,
+  type OutcomeWords,
+  type OutcomeWordsOptions,
+} from './fetch/outcome-words.js';
+export {
   DEFAULT_FETCH_USER_AGENT,
   DEFAULT_MAX_REDIRECTS,
   fetchRobotsTxt,

@@ -32,6 +32,7 @@ interface AlertJson {
   versionId: number;
   previousVersionId: number;
   diffUrl: string;
+  details: Record<string, unknown>;
 }
 
 /** A webhook receiver on 127.0.0.1 that answers with `status` and keeps what it got. */
@@ -114,6 +115,24 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       return (await get<{ alerts: AlertJson[] }>(`/api/alerts${query}`)).alerts;
     }
 
+    it('alerts on a file that fails from its very first fetch, once, and on its recovery', async () => {
+      origin.answer = { status: 503 };
+      await fetchNow();
+      const first = await alerts();
+      expect(first.map((a) => [a.kind, a.severity])).toEqual([['file-unreachable', 'critical']]);
+      expect(first[0]!.message).toBe(
+        'robots.txt could not be fetched from its first fetch on: server error (HTTP 503). Google does not crawl ' +
+          'the site until a fetch succeeds',
+      );
+      expect(first[0]!.details).toEqual({ firstFetch: true });
+      expect(first[0]!.previousVersionId).toBeNull();
+      await fetchNow();
+      expect(await alerts()).toHaveLength(1);
+      origin.answer = { status: 200, body: 'User-agent: *\nDisallow:\n' };
+      await fetchNow();
+      expect((await alerts()).map((a) => a.kind)).toContain('file-recovered');
+    });
+
     it('says what changed: whole site blocked, sitemap removed, scripts blocked; unreachable, recovered, HTML', async () => {
       await fetchNow();
       expect(await alerts()).toEqual([]);
@@ -128,10 +147,10 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       const second = await alerts();
       expect(second.map((a) => [a.kind, a.severity]).sort()).toEqual(
         [
-          ['assets-blocked', 'critical'],
+          ['assets-blocked', 'warning'],
           ['disallow-all-added', 'critical'],
           ['file-changed', 'info'],
-          ['sitemap-removed', 'critical'],
+          ['sitemap-removed', 'warning'],
         ].sort(),
       );
       const byKind = Object.fromEntries(second.map((a) => [a.kind, a]));
@@ -171,7 +190,7 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       await fetchNow();
       const unreachable = await alerts('?kind=file-unreachable');
       expect(unreachable).toHaveLength(1);
-      expect(unreachable[0]!.message).toContain('robots.txt became unreachable: unreachable (HTTP 500)');
+      expect(unreachable[0]!.message).toContain('robots.txt became unreachable: server error (HTTP 500)');
       origin.answer = { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Hello</p>' };
       await fetchNow();
       const latest = (await alerts()).slice(0, 4);
@@ -183,10 +202,12 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       ]);
       // Rules are compared with the last good version, across the outage: / is allowed again, nothing critical.
       expect((await alerts('?severity=critical')).map((a) => a.kind).sort()).toEqual([
-        'assets-blocked',
-        'became-html',
         'disallow-all-added',
         'file-unreachable',
+      ]);
+      expect((await alerts('?severity=warning')).map((a) => a.kind).sort()).toEqual([
+        'assets-blocked',
+        'became-html',
         'sitemap-removed',
         'sitemap-removed',
       ]);
@@ -300,6 +321,77 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       expect(await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w', now: clock.now })).toEqual(
         [],
       );
+    });
+
+    it('counts alerts per property for the badges, and tests a webhook at once with its delivery history', async () => {
+      origin.answer = { status: 503 };
+      await fetchNow();
+      const summary = await get<{ properties: { propertyId: number; critical: number; warning: number }[] }>(
+        '/api/alerts/summary',
+      );
+      expect(summary.properties).toEqual([expect.objectContaining({ propertyId, critical: 1, warning: 0, info: 0 })]);
+      const later = await get<{ properties: unknown[] }>(
+        `/api/alerts/summary?since=${new Date(clock.now() + 1).toISOString()}`,
+      );
+      expect(later.properties).toEqual([]);
+
+      const receiver = await startReceiver(() => 204);
+      const refusing = await startReceiver(() => 500);
+      // A service whose fetch may reach loopback (as with --allow-private-addresses), and one whose fetch may not.
+      const open = await buildApp({ database, now: clock.now, fetch });
+      try {
+        const hook = (
+          await open.inject({
+            method: 'POST',
+            url: '/api/webhooks',
+            payload: { url: receiver.url, secret: 's'.repeat(16) },
+          })
+        ).json<{ id: number }>();
+        const test = await open.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+        expect(test.json()).toEqual({ ok: true, httpStatus: 204, error: null });
+        expect(receiver.received).toHaveLength(1);
+        expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', webhookId: hook.id });
+        expect(receiver.received[0]!.headers['x-robotskit-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+
+        const bad = (await open.inject({ method: 'POST', url: '/api/webhooks', payload: { url: refusing.url } })).json<{
+          id: number;
+        }>();
+        expect((await open.inject({ method: 'POST', url: `/api/webhooks/${bad.id}/test` })).json()).toEqual({
+          ok: false,
+          httpStatus: 500,
+          error: 'the receiver answered HTTP 500; a webhook must answer 2xx',
+        });
+        // The default service refuses loopback: the test delivery says so in words.
+        const guarded = await app.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+        expect(guarded.json()).toMatchObject({
+          ok: false,
+          httpStatus: null,
+          error: expect.stringContaining('refused'),
+        });
+        const missing = await app.inject({ method: 'POST', url: '/api/webhooks/9999/test' });
+        expect(missing.statusCode).toBe(404);
+
+        // The next alert is queued for both hooks; delivering it fills the history.
+        origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /\n' };
+        await fetchNow();
+        await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 't', now: clock.now });
+        const history = (
+          await get<{ deliveries: { status: string; alertKind: string; lastError: string | null }[] }>(
+            `/api/webhooks/${bad.id}/deliveries`,
+          )
+        ).deliveries;
+        expect(history.length).toBeGreaterThan(0);
+        expect(history.every((d) => d.status === 'pending' && d.lastError === 'HTTP 500')).toBe(true);
+        expect(history.map((d) => d.alertKind)).toContain('file-recovered');
+        const good = (await get<{ deliveries: { status: string }[] }>(`/api/webhooks/${hook.id}/deliveries`))
+          .deliveries;
+        expect(good.every((d) => d.status === 'delivered')).toBe(true);
+        expect((await app.inject({ method: 'GET', url: '/api/webhooks/9999/deliveries' })).statusCode).toBe(404);
+      } finally {
+        await open.close();
+        await receiver.close();
+        await refusing.close();
+      }
     });
 
     it('validates webhooks and deletes them', async () => {

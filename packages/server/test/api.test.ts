@@ -103,6 +103,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ['example.edu.', 'domain', 'example.edu', ['example.edu', 'www.example.edu']],
       ['www.example.net', 'domain', 'www.example.net', ['www.example.net']],
       ['m.example.co.uk', 'domain', 'm.example.co.uk', ['m.example.co.uk', 'www.m.example.co.uk']],
+      ['someone.github.io', 'domain', 'someone.github.io', ['someone.github.io', 'www.someone.github.io']],
       ['bücher.de', 'domain', 'xn--bcher-kva.de', ['xn--bcher-kva.de', 'www.xn--bcher-kva.de']],
       ['例え.jp', 'domain', 'xn--r8jz45g.jp', ['xn--r8jz45g.jp', 'www.xn--r8jz45g.jp']],
       ['https://example.com/', 'url-prefix', 'https://example.com/', ['example.com']],
@@ -126,6 +127,34 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       );
     });
 
+    it('says at add time why a loopback or private site cannot be fetched, and how to allow it', async () => {
+      const local = await call('POST', '/api/properties', { property: 'http://127.0.0.1:18720/' });
+      expect(local.status).toBe(201);
+      expect((local.body as { notice: string }).notice).toMatch(
+        /^127\.0\.0\.1:18720 is a loopback address\. .*start the service with --allow-private-addresses\.$/,
+      );
+      const id = (local.body as { id: number }).id;
+      expect((await call('GET', `/api/properties/${id}`)).body).toMatchObject({
+        notice: expect.stringMatching(/loopback/),
+      });
+      const lan = await call('POST', '/api/properties', { property: 'http://192.168.1.20/' });
+      expect((lan.body as { notice: string }).notice).toMatch(/^192\.168\.1\.20 is a private/);
+      const named = await call('POST', '/api/properties', { property: 'example.com' });
+      expect((named.body as { notice: string | null }).notice).toBeNull();
+      // A service that may reach private networks says nothing.
+      const open = await buildApp({ database, now: () => 1, privateAddressesAllowed: true });
+      try {
+        const reply = await open.inject({
+          method: 'POST',
+          url: '/api/properties',
+          payload: { property: 'http://10.0.0.1/' },
+        });
+        expect(reply.json()).toMatchObject({ notice: null });
+      } finally {
+        await open.close();
+      }
+    });
+
     const INVALID: [typed: unknown, code: string, message: RegExp][] = [
       ['https://example.com/path/', 'invalid-property', /path, query or fragment.*https:\/\/example\.com\//],
       ['https://example.com/?q=1', 'invalid-property', /path, query or fragment/],
@@ -139,7 +168,11 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ['https://', 'invalid-property', /not a valid URL/],
       ['http://exa mple.com/', 'invalid-property', /not a valid URL/],
       ['example.com/shop', 'invalid-property', /neither a domain/],
-      ['example.com:8080', 'invalid-property', /neither a domain/],
+      ['example.com:8080', 'invalid-property', /has a port.*URL prefix: type https:\/\/example\.com:8080\/$/],
+      ['127.0.0.1:18720', 'invalid-property', /has a port.*URL prefix: type http:\/\/127\.0\.0\.1:18720\/$/],
+      ['co.uk', 'invalid-property', /public suffix.*example\.co\.uk/],
+      ['github.io', 'invalid-property', /public suffix.*example\.github\.io/],
+      ['com', 'invalid-property', /not a domain name/],
       ['user@example.com', 'invalid-property', /neither a domain/],
       ['localhost', 'invalid-property', /not a domain name/],
       ['192.168.1.1', 'invalid-property', /IP address.*URL prefix/],
@@ -332,7 +365,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       };
       expect(after.files.map((f) => [f.url, f.status, f.statusReason, f.size, f.errors, f.warnings])).toEqual([
         ['https://example.com/robots.txt', 'fetched', null, 27, null, null],
-        ['http://example.com/robots.txt', 'error', 'HTTP 503', null, null, null],
+        ['http://example.com/robots.txt', 'error', 'server error (HTTP 503)', null, null, null],
         ['https://www.example.com/robots.txt', 'fetched', null, 26, 1, 2],
         ['http://www.example.com/robots.txt', null, null, null, null, null],
       ]);
@@ -459,7 +492,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         [new Date(t + DAY).toISOString(), 'fetched', 200, 24],
         [new Date(t).toISOString(), 'fetched', 200, 24],
       ]);
-      expect(fetches[1]).toMatchObject({ error: { kind: 'http-status', message: 'HTTP 503' } });
+      expect(fetches[1]).toMatchObject({
+        error: { kind: 'http-status', message: 'HTTP 503' },
+        summary: 'server error (HTTP 503)',
+      });
       expect(fetches.map((f) => f.versionId)).toEqual([versions[0]!.id, versions[1]!.id, null, versions[2]!.id]);
       for (const version of versions) {
         expect(fetches.find((f) => f.versionId === version.id)?.id).toBe(version.fetchId);
@@ -524,7 +560,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const all = (await call('GET', `/api/properties/${property.id}/files?all=true`)).body as {
         files: Record<string, unknown>[];
       };
-      expect(all.files).toMatchObject([{ status: 'not-found', statusReason: 'Not found (404)' }]);
+      expect(all.files).toMatchObject([{ status: 'not-found', statusReason: 'not found (HTTP 404)' }]);
     });
 
     it('puts a recrawled file at the front of the queue', async () => {
@@ -650,6 +686,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/webhooks',
           'POST /api/webhooks',
           'DELETE /api/webhooks/{id}',
+          'GET /api/alerts/summary',
+          'GET /api/webhooks/{id}/deliveries',
+          'POST /api/webhooks/{id}/test',
           'POST /api/test',
           'GET /api/fetch',
           'POST /api/impact',

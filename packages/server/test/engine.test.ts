@@ -175,6 +175,9 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         },
       });
       expect(failing.effectivePolicy.reason).toContain('crawling stops for the first 12 h');
+      // In the engine's words: not "latest: HTTP 503, then http-status".
+      expect(failing.effectivePolicy.reason).toContain('(latest: server error (HTTP 503))');
+      expect(failing.effectivePolicy.reason).not.toContain('http-status');
 
       // 13 h later, still failing (no Retry-After): the last good version applies; backoff doubles from the first failure.
       clock.time = firstFailure + 13 * HOUR;
@@ -203,7 +206,7 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       origin.answer = { status: 404, body: 'nope' };
       expect(await fetchNow()).toMatchObject({
         status: 'not-found',
-        statusReason: 'Not found (404)',
+        statusReason: 'not found (HTTP 404)',
         size: null,
         errors: null,
         nextCheckAt: new Date(clock.now() + DAY).toISOString(),
@@ -232,6 +235,25 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         versionId: null,
         until: new Date(firstFailure + 30 * DAY).toISOString(),
       });
+    });
+
+    it('says a redirect loop and a refused hop in the engine\'s words, not as "Not found (302)"', async () => {
+      origin.answer = (request) =>
+        request.url === '/robots.txt'
+          ? { status: 302, headers: { location: '/a.txt' } }
+          : { status: 302, headers: { location: '/robots.txt' } };
+      expect(await fetchNow()).toMatchObject({
+        status: 'not-found',
+        statusReason: 'redirect loop',
+        effectivePolicy: { policy: 'allow-all' },
+        lastFetch: { summary: 'redirect loop' },
+      });
+      origin.answer = () => ({ status: 301, headers: { location: 'http://169.254.169.254/robots.txt' } });
+      clock.advance(DAY);
+      const refused = await fetchNow();
+      expect(refused.statusReason).toBe(
+        'not fetched: the address is private or loopback, which this service may not reach',
+      );
     });
 
     it('follows redirects itself and refuses a hop to a forbidden address', async () => {

@@ -283,7 +283,11 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       const strict = await buildApp({ database, now: clock.now });
       try {
         const refused = await strict.inject({ method: 'GET', url: `/api/fetch?url=${encodeURIComponent(origin.url)}` });
-        expect(refused.json()).toMatchObject({ outcome: 'disallow-all', error: { kind: 'blocked' } });
+        expect(refused.json()).toMatchObject({
+          outcome: 'disallow-all',
+          error: { kind: 'blocked' },
+          summary: 'not fetched: the address is private or loopback, which this service may not reach',
+        });
       } finally {
         await strict.close();
       }
@@ -309,8 +313,10 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
           payload: { fileId, draft: 'User-agent: *\nDisallow: /\n' },
         });
         expect(reply.statusCode).toBe(200);
+        // Only the home page, which is always checked; the listed sitemap was refused, and says so.
         expect(reply.json().urls).toMatchObject({
-          checked: 0,
+          checked: 1,
+          noSitemap: false,
           problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
         });
         const found = await strict.inject({
@@ -399,6 +405,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(impact.urls).toEqual({
         source: 'sitemaps',
         sitemaps: [`${origin.url}/sitemap.xml`],
+        noSitemap: false,
         checked: 5,
         capped: false,
         problems: [
@@ -442,6 +449,19 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       );
       expect(byVersion.urls.source).toBe('request');
       expect(byVersion.summary).toEqual([{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 1 }]);
+
+      // No sitemap anywhere: the home page is still checked, and the answer says no sitemap was found.
+      files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /private\n' };
+      delete files['/sitemap.xml'];
+      await fetchNow();
+      const bare = await post<{
+        urls: { noSitemap: boolean; checked: number; problems: string[] };
+        changesTotal: number;
+        changes: { url: string; userAgent: string }[];
+      }>('/api/impact', { fileId, draft: 'User-agent: *\nDisallow: /\n', userAgents: ['Googlebot'] });
+      expect(bare.urls).toMatchObject({ noSitemap: true, checked: 1, problems: [] });
+      expect(bare.changesTotal).toBe(1);
+      expect(bare.changes).toMatchObject([{ url: `${origin.url}/`, userAgent: 'Googlebot' }]);
 
       for (const [payload, status] of [
         [{ draft }, 400],

@@ -7,7 +7,7 @@
  * cannot be read (the robots.txt, or with `--sitemap` the sitemap itself: network error, timeout, 5xx).
  */
 
-import { RobotsUrlError } from 'robotskit';
+import { describeFetchOutcome, RobotsUrlError } from 'robotskit';
 import {
   readSitemaps,
   type SitemapDiagnostic,
@@ -168,7 +168,10 @@ class TreePrinter {
     const errors = report.diagnostics.filter((x) => x.severity === 'error').length;
     const facts = [formatName(report)];
     if (report.gzip) facts.push('gzip');
-    if (report.truncated) facts.push(this.paint('red', 'cut'));
+    // A file that is no sitemap (an HTML page) or not well-formed is unreadable, not "cut" by a limit.
+    const unreadable = (report.counts['not-a-sitemap'] ?? 0) + (report.counts['xml-error'] ?? 0) > 0;
+    if (unreadable) facts.push(this.paint('red', 'unreadable'));
+    else if (report.truncated) facts.push(this.paint('red', 'cut at a limit'));
     const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0);
     if (total > 0) facts.push(this.paint(errors > 0 ? 'red' : 'yellow', plural(total, 'problem')));
     const out = [`${prefix}${this.paint('bold', report.url)}  ${this.paint('dim', facts.join(', '))}`];
@@ -250,11 +253,11 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
         case 'robots': {
           const { retrieval, sitemaps, robotsUrl } = event.site;
           if (retrieval.outcome === 'disallow-all') {
-            const why =
-              retrieval.error === null
-                ? `HTTP ${retrieval.status}`
-                : `${retrieval.error.kind}: ${retrieval.error.message}`;
-            throw new CliError(`cannot read ${robotsUrl}: ${why}`);
+            const words = describeFetchOutcome(
+              retrieval,
+              timeouts?.total === undefined ? {} : { timeoutMs: timeouts.total },
+            );
+            throw new CliError(`cannot read ${robotsUrl}: ${words.summary}`);
           }
           robotsTxt = { url: robotsUrl, status: retrieval.status, sitemaps };
           if (sitemaps.length === 0) {

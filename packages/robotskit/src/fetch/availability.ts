@@ -20,6 +20,7 @@ import {
   resolveRetryOptions,
   retryDelay,
 } from './cache-lifetime.js';
+import { describeFetchOutcome } from './outcome-words.js';
 import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from './types.js';
 
 const HOUR = 3_600_000;
@@ -208,9 +209,9 @@ function span(ms: number): string {
 }
 
 function failureText(entry: FetchObservation): string {
-  if (entry.status === null) return entry.error === null ? 'failed' : entry.error.kind;
   // A status with an error: the answer began (HTTP 200) and then failed (a reset, a timeout in the body…).
-  return entry.error === null ? `HTTP ${entry.status}` : `HTTP ${entry.status}, then ${entry.error.kind}`;
+  const phase = entry.status === null ? 'request' : 'body';
+  return describeFetchOutcome({ ...entry, error: entry.error === null ? null : { ...entry.error, phase } }).summary;
 }
 
 /**
@@ -259,7 +260,7 @@ export function effectivePolicy<T extends FetchObservation>(
     };
   }
   if (latest.outcome === 'allow-all') {
-    const why = latest.error === null ? `HTTP ${latest.status}` : latest.error.kind;
+    const why = describeFetchOutcome(latest).summary;
     return {
       ...base,
       mode: 'allow-all',

@@ -3,6 +3,7 @@
  * (404)", "Not fetched – any other reason", with the reason. For reports and command output.
  */
 
+import { describeFetchOutcome } from './outcome-words.js';
 import type { RetrievalResult } from './types.js';
 
 /** The report's fetch status of a robots.txt. */
@@ -12,18 +13,18 @@ export interface FetchStatus {
    * 4xx, 429, 5xx, network failures, redirects that lead nowhere).
    */
   readonly status: 'fetched' | 'not-found' | 'error';
-  /** Why it was not fetched, in words (`HTTP 503`, `connect: connect ECONNREFUSED 10.0.0.1:443`); null when fetched. */
+  /** Why it was not fetched, in the words of {@link describeFetchOutcome} (`server error (HTTP 503)`, `connection refused`); null when fetched. */
   readonly reason: string | null;
 }
 
 /**
  * The fetch status of a retrieval as the robots.txt report shows it. Note that `error` does not mean "disallow all":
  * a 403 is an `error` here and `allow-all` for crawling ({@link RetrievalResult.outcome} decides crawling).
- * @example fetchStatusOf(result) // { status: 'error', reason: 'HTTP 503' }
+ * @example fetchStatusOf(result) // { status: 'error', reason: 'server error (HTTP 503)' }
  */
 export function fetchStatusOf(result: Pick<RetrievalResult, 'outcome' | 'status' | 'error'>): FetchStatus {
-  if (result.error !== null) return { status: 'error', reason: `${result.error.kind}: ${result.error.message}` };
-  if (result.outcome === 'rules') return { status: 'fetched', reason: null };
-  if (result.status === 404 || result.status === 410) return { status: 'not-found', reason: `HTTP ${result.status}` };
-  return { status: 'error', reason: result.status === null ? 'no response' : `HTTP ${result.status}` };
+  if (result.error === null && result.outcome === 'rules') return { status: 'fetched', reason: null };
+  const reason = describeFetchOutcome(result).summary;
+  if (result.error === null && (result.status === 404 || result.status === 410)) return { status: 'not-found', reason };
+  return { status: 'error', reason };
 }

@@ -272,10 +272,10 @@ describe('effectivePolicy over 60 days (default: seed 003)', () => {
 
   it('explains itself in words', () => {
     expect(effectivePolicy(history, at(2, 1)).message).toBe(
-      'robots.txt unreachable since 2025-01-03T00:00:00Z (latest: HTTP 503): crawling stops for the first 12 h',
+      'robots.txt unreachable since 2025-01-03T00:00:00Z (latest: server error (HTTP 503)): crawling stops for the first 12 h',
     );
     expect(effectivePolicy(history, at(20)).message).toBe(
-      'robots.txt unreachable since 2025-01-03T00:00:00Z (latest: HTTP 500); the last good version (fetched 2025-01-02T00:00:00Z) applies for up to 30 days',
+      'robots.txt unreachable since 2025-01-03T00:00:00Z (latest: server error (HTTP 500)); the last good version (fetched 2025-01-02T00:00:00Z) applies for up to 30 days',
     );
     expect(effectivePolicy(history, at(33)).message).toContain('the site is unreachable too');
   });
@@ -286,7 +286,7 @@ describe('effectivePolicy over 60 days (default: seed 003)', () => {
       fetchAt('B', at(1), 'disallow-all', 200, { errorKind: 'reset' }),
     ];
     expect(effectivePolicy(brokenBody, at(1, 1)).message).toBe(
-      'robots.txt unreachable since 2025-01-02T00:00:00Z (latest: HTTP 200, then reset): crawling stops for the first 12 h',
+      'robots.txt unreachable since 2025-01-02T00:00:00Z (latest: HTTP 200, then connection closed by the server): crawling stops for the first 12 h',
     );
   });
 

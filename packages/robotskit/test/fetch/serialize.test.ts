@@ -146,27 +146,27 @@ describe("fetchStatusOf (the report's words)", () => {
     ],
     [
       { outcome: 'allow-all', status: 404, error: null },
-      { status: 'not-found', reason: 'HTTP 404' },
+      { status: 'not-found', reason: 'not found (HTTP 404)' },
     ],
     [
       { outcome: 'allow-all', status: 410, error: null },
-      { status: 'not-found', reason: 'HTTP 410' },
+      { status: 'not-found', reason: 'not found (HTTP 410)' },
     ],
     [
       { outcome: 'allow-all', status: 403, error: null },
-      { status: 'error', reason: 'HTTP 403' },
+      { status: 'error', reason: 'access denied (HTTP 403)' },
     ],
     [
       { outcome: 'disallow-all', status: 503, error: null },
-      { status: 'error', reason: 'HTTP 503' },
+      { status: 'error', reason: 'server error (HTTP 503)' },
     ],
     [
       { outcome: 'allow-all', status: 301, error: error('too-many-redirects', 'more than 5 redirects') },
-      { status: 'error', reason: 'too-many-redirects: more than 5 redirects' },
+      { status: 'error', reason: 'too many redirects' },
     ],
     [
       { outcome: 'disallow-all', status: null, error: error('connect', 'connect ECONNREFUSED') },
-      { status: 'error', reason: 'connect: connect ECONNREFUSED' },
+      { status: 'error', reason: 'connection refused' },
     ],
   ] as const)('%j', (result, expected) => {
     expect(fetchStatusOf(result)).toEqual(expected);

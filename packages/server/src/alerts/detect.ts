@@ -4,28 +4,33 @@
  * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
  */
 
-import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
+import { describeFetchOutcome, isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
 import type { FetchOutcome } from '../db/schema.js';
 
 /**
- * Every alert kind, with its severity. The four changes the report calls critical (the whole site blocked, a sitemap
- * line removed, the file turned into HTML, stylesheets or scripts blocked) are `critical`, as is losing the file.
+ * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
+ * lost for every page (the file cannot be fetched, `/` newly disallowed). `warning`: worth a look today, but crawling
+ * goes on (a sitemap line removed, the file turned into HTML, stylesheets or scripts blocked). `info`: a change or a
+ * recovery.
  */
 export const ALERT_KINDS = {
   /** The content changed (or the file appeared or went 404). */
   'file-changed': 'info',
-  /** A fetch failed after a good one: crawling stops for 12 hours, then the last good version applies. */
+  /**
+   * A fetch failed after a good one (crawling stops for 12 hours, then the last good version applies), or the file
+   * has failed from its very first fetch (crawling stays stopped until a fetch succeeds).
+   */
   'file-unreachable': 'critical',
   /** A good fetch after failures. */
   'file-recovered': 'info',
   /** `/` is newly disallowed for every crawler (`*`) or for Googlebot: the whole site is blocked. */
   'disallow-all-added': 'critical',
-  /** A `Sitemap:` line was removed. */
-  'sitemap-removed': 'critical',
-  /** The file is now an HTML page (a misconfigured server or a soft 404). */
-  'became-html': 'critical',
-  /** A stylesheet or script path is newly disallowed: Google cannot render the pages. */
-  'assets-blocked': 'critical',
+  /** A `Sitemap:` line was removed: crawlers find pages by links and other sitemaps meanwhile. */
+  'sitemap-removed': 'warning',
+  /** The file is now an HTML page (a misconfigured server or a soft 404); Google reads whatever lines parse. */
+  'became-html': 'warning',
+  /** A stylesheet or script path is newly disallowed: Google cannot render the pages as people see them. */
+  'assets-blocked': 'warning',
 } as const;
 
 /** An alert kind. */
@@ -40,7 +45,8 @@ export interface VersionSnapshot {
   /** The bytes for `fetched`, else null. */
   readonly body: Uint8Array | null;
   readonly contentType: string | null;
-  /** Why a failed fetch failed, in words (from the fetch row), when known. */
+  /** Why a failed fetch failed (from the fetch row), when known: the error's kind and the runtime's message. */
+  readonly errorKind?: string | null;
   readonly errorMessage?: string | null;
   /** The body already parsed, when the caller has it (the worker parses each fetched body once). */
   readonly robots?: RobotsTxt;
@@ -89,10 +95,16 @@ function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   return null;
 }
 
+/** A version's outcome in the engine's words (`fetched (HTTP 200)`, `server error (HTTP 503)`, `host not found`). */
 function describe(v: VersionSnapshot): string {
-  if (v.outcome === 'fetched') return `fetched (HTTP ${v.httpStatus ?? 200})`;
-  if (v.outcome === 'not-found') return `not found (HTTP ${v.httpStatus ?? 404})`;
-  return v.errorMessage ? `unreachable (${v.errorMessage})` : `unreachable (HTTP ${v.httpStatus ?? 'no response'})`;
+  return describeFetchOutcome({
+    outcome: v.outcome === 'fetched' ? 'rules' : v.outcome === 'not-found' ? 'allow-all' : 'disallow-all',
+    status: v.httpStatus,
+    error:
+      v.errorKind === undefined || v.errorKind === null
+        ? null
+        : { kind: v.errorKind === 'address-refused' ? 'blocked' : v.errorKind, message: v.errorMessage ?? null },
+  }).summary;
 }
 
 function alert(kind: AlertKind, message: string, details: Record<string, unknown> = {}): DetectedAlert {
@@ -111,7 +123,18 @@ export function detectAlerts(
   lastGood: VersionSnapshot | null,
   lineChanges?: { added: number; removed: number },
 ): DetectedAlert[] {
-  if (previous === null) return [];
+  if (previous === null) {
+    // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
+    if (next.outcome !== 'error') return [];
+    return [
+      alert(
+        'file-unreachable',
+        `robots.txt could not be fetched from its first fetch on: ${describe(next)}. Google does not crawl the ` +
+          'site until a fetch succeeds',
+        { firstFetch: true },
+      ),
+    ];
+  }
   const alerts: DetectedAlert[] = [];
   if (next.outcome === 'error') {
     if (previous.outcome !== 'error') {

@@ -21,6 +21,7 @@ export function snapshotOf(v: LoadedVersion): VersionSnapshot {
     httpStatus: v.http_status,
     body: v.outcome === 'fetched' ? (v.content ?? new Uint8Array()) : null,
     contentType: headersFromJson(v.headers_json)['content-type'] ?? null,
+    errorKind: v.error_kind,
     errorMessage: v.error_message,
   };
 }
@@ -61,22 +62,25 @@ export async function createAlertsForVersion(
   const next = input.version ?? (loaded ? snapshotOf(loaded) : undefined);
   if (url === undefined || !next) return [];
   const previousId = await versionBefore(trx, fileId, versionId);
-  if (previousId === null) return [];
-  const previous = await getVersion(trx, previousId);
-  if (!previous) return [];
-  const lastGoodId = previous.outcome === 'error' ? await versionBefore(trx, fileId, versionId, true) : previousId;
+  const previous = previousId === null ? null : ((await getVersion(trx, previousId)) ?? null);
+  const lastGoodId =
+    previous === null
+      ? null
+      : previous.outcome === 'error'
+        ? await versionBefore(trx, fileId, versionId, true)
+        : previousId;
   const lastGood =
     lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await getVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared.outcome === 'fetched' || next.outcome === 'fetched'
+    compared !== null && (compared.outcome === 'fetched' || next.outcome === 'fetched')
       ? lineDiff(textOf(compared), next.body === null ? '' : decoder.decode(next.body))
       : undefined;
   const origin = new URL(url).origin;
   const detected = detectAlerts(
     origin,
     next,
-    snapshotOf(previous),
+    previous === null ? null : snapshotOf(previous),
     lastGood ? snapshotOf(lastGood) : null,
     changes ? { added: changes.added, removed: changes.removed } : undefined,
   );
@@ -87,15 +91,20 @@ export async function createAlertsForVersion(
 
   const created: CreatedAlert[] = [];
   for (const a of detected) {
-    const againstId = a.kind === 'file-unreachable' || a.kind === 'file-recovered' ? previous.id : compared.id;
-    const diffUrl = `/api/versions/${versionId}/diff?against=${againstId}`;
+    const againstId =
+      previous === null
+        ? null
+        : a.kind === 'file-unreachable' || a.kind === 'file-recovered'
+          ? previous.id
+          : (compared ?? previous).id;
+    const diffUrl = againstId === null ? null : `/api/versions/${versionId}/diff?against=${againstId}`;
     const alertId = await insertAlert(trx, {
       property_id: null,
       file_id: fileId,
       kind: a.kind,
       severity: a.severity,
       message: a.message,
-      details_json: JSON.stringify({ ...a.details, diffUrl }),
+      details_json: JSON.stringify(diffUrl === null ? a.details : { ...a.details, diffUrl }),
       version_id: versionId,
       previous_version_id: againstId,
       created_at: now,
@@ -123,7 +132,10 @@ export async function createAlertsForVersion(
 export function createAlertHook(log: (line: string) => void): NewVersionHook {
   return async (trx, info) => {
     for (const alert of await createAlertsForVersion(trx, info)) {
-      log(`alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message} (diff: ${alert.diffUrl})`);
+      log(
+        `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +
+          (alert.diffUrl === null ? '' : ` (diff: ${alert.diffUrl})`),
+      );
     }
   };
 }

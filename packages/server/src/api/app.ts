@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Database } from '../db/connect.js';
 import type { EffectivePolicyResolver } from '../db/history.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
+import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     fetch: options.fetch ?? createGuardedFetch(),
     impactMaxUrls: options.impactMaxUrls ?? 1000,
     wakeWorkers: options.onFilesDue ?? (() => {}),
+    privateAddressesAllowed: options.privateAddressesAllowed ?? false,
   };
   if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
 
@@ -143,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerRoutes(app, context);
   registerAlertRoutes(app, context);
+  registerAlertOverviewRoutes(app, context);
   registerTesterRoutes(app, context);
   app.get(
     '/api/openapi.json',

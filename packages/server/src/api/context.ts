@@ -23,4 +23,6 @@ export interface ApiContext {
   readonly impactMaxUrls: number;
   /** Tells this process's workers that files are due now (a recrawl, a new property), so none waits out its sleep. */
   readonly wakeWorkers: () => void;
+  /** Whether the service's fetches may reach loopback and private networks (`--allow-private-addresses`). */
+  readonly privateAddressesAllowed: boolean;
 }

@@ -2,9 +2,10 @@
  * Rows to API JSON: times as ISO strings, JSON columns parsed, unknowns as null (never a made-up zero).
  */
 
+import { describeFetchOutcome } from 'robotskit';
 import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../db/report.js';
 import type { EffectivePolicy } from '../db/rows.js';
-import type { HostRow, PropertyRow } from '../db/schema.js';
+import type { FetchOutcome, HostRow, PropertyRow } from '../db/schema.js';
 
 export function isoTime(ms: number): string;
 export function isoTime(ms: number | null): string | null;
@@ -30,11 +31,32 @@ export function hostJson(row: HostRow) {
   return { id: row.id, host: row.host, source: row.source, rank: row.rank };
 }
 
+/** A stored error kind as the engine names it (the service stores a refused address as `address-refused`). */
+function engineErrorKind(kind: string): string {
+  return kind === 'address-refused' ? 'blocked' : kind;
+}
+
+/**
+ * A stored fetch's outcome in the engine's words (`host not found`, `server error (HTTP 503)`, `redirect loop`), the
+ * same as the command line says; null for a fetch that got the file.
+ */
+export function fetchWords(
+  outcome: FetchOutcome | null,
+  httpStatus: number | null,
+  errorKind: string | null,
+  errorMessage: string | null,
+): string | null {
+  if (outcome === null || (outcome === 'fetched' && errorKind === null)) return null;
+  return describeFetchOutcome({
+    outcome: outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all',
+    status: httpStatus,
+    error: errorKind === null ? null : { kind: engineErrorKind(errorKind), message: errorMessage },
+  }).summary;
+}
+
 /** Why the last fetch did not fetch the file, in words. */
 function statusReason(row: FileReportRow): string | null {
-  if (row.fetch_outcome === null || row.fetch_outcome === 'fetched') return null;
-  if (row.fetch_outcome === 'not-found') return `Not found (${row.fetch_http_status ?? 404})`;
-  return row.fetch_error_message ?? (row.fetch_http_status === null ? 'failed' : `HTTP ${row.fetch_http_status}`);
+  return fetchWords(row.fetch_outcome, row.fetch_http_status, row.fetch_error_kind, row.fetch_error_message);
 }
 
 /**
@@ -84,6 +106,7 @@ export function lastFetchJson(row: FileReportRow, content: Uint8Array | null) {
     finalUrl: row.fetch_final_url,
     error:
       row.fetch_error_kind === null ? null : { kind: row.fetch_error_kind, message: row.fetch_error_message ?? '' },
+    summary: fetchWords(row.fetch_outcome, row.fetch_http_status, row.fetch_error_kind, row.fetch_error_message),
     timings: parseJson<Record<string, number> | null>(row.fetch_timings_json, null),
     content: content === null ? null : new TextDecoder().decode(content),
   };
@@ -115,6 +138,7 @@ export function fetchPointJson(row: FetchPointRow) {
     httpStatus: row.http_status,
     size: row.size,
     error: row.error_kind === null ? null : { kind: row.error_kind, message: row.error_message ?? '' },
+    summary: fetchWords(row.outcome, row.http_status, row.error_kind, row.error_message),
     versionId: row.version_id,
   };
 }

@@ -5,8 +5,11 @@
  * - a host-level URL prefix (`https://example.com/`, `http://127.0.0.1:8080/`): exactly one origin.
  * Names are converted to punycode (IDNA, by the WHATWG URL parser), lowercased; paths other than `/`, queries,
  * fragments, credentials and schemes other than http(s) are refused with a message that says what to type instead.
+ * A domain must be one that can be registered: a public suffix itself (`co.uk`, `github.io`), as the Public Suffix
+ * List (tldts) names them, ICANN's and private ones alike, is refused.
  */
 
+import { parse as parseDomainName } from 'tldts';
 import type { HostSource, PropertyKind } from '../db/schema.js';
 import { RobotskitServerError } from '../errors.js';
 
@@ -75,7 +78,23 @@ function parseUrlPrefix(typed: string): PropertyInput {
   };
 }
 
+/** A domain with a port (`127.0.0.1:18720`, `example.com:8080`): the URL prefix to type instead, else null. */
+function prefixForHostAndPort(typed: string): string | null {
+  const m = /^([^/?#@\\\s:]+|\[[0-9a-f:.]+\]):(\d{1,5})\/?$/i.exec(typed);
+  if (!m) return null;
+  const host = m[1]!;
+  // A local or IP-addressed server on a port is usually plain http; a named site, https.
+  const local = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[.*\])$/i.test(host);
+  return `${local ? 'http' : 'https'}://${host}:${m[2]}/`;
+}
+
 function parseDomain(typed: string): PropertyInput {
+  const prefix = prefixForHostAndPort(typed);
+  if (prefix !== null) {
+    throw new PropertyInputError(
+      `'${typed}' has a port, and a domain property covers a whole domain; watch that one site as a URL prefix: type ${prefix}`,
+    );
+  }
   if (/[/?#@\\\s]/.test(typed) || typed.includes(':')) {
     throw new PropertyInputError(
       `'${typed}' is neither a domain (example.com) nor a URL prefix (https://example.com/)`,
@@ -89,6 +108,12 @@ function parseDomain(typed: string): PropertyInput {
     throw new PropertyInputError(`'${typed}' is not a valid domain name`);
   }
   checkDomainName(hostname, typed);
+  if (parseDomainName(hostname, { allowPrivateDomains: true }).domain === null) {
+    throw new PropertyInputError(
+      `'${typed}' is a public suffix (on the Public Suffix List): names under it belong to different owners, so it is ` +
+        `not one site; type a domain registered under it, such as example.${hostname}`,
+    );
+  }
   const hosts: { host: string; source: HostSource }[] = [{ host: hostname, source: 'property' }];
   if (!hostname.startsWith('www.')) hosts.push({ host: `www.${hostname}`, source: 'www' });
   return { kind: 'domain', name: hostname, hosts, schemes: ['https', 'http'] };

@@ -29,6 +29,7 @@ import {
   propertiesOfFile,
 } from '../db/report.js';
 import type { EffectivePolicy, StoredDiagnostic } from '../db/rows.js';
+import { privateAddressNotice } from './address-notice.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
 import {
@@ -89,7 +90,14 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     const property = await propertyOr404(id);
     const hosts = await listHosts(db, id);
     const fileCount = (await listPropertyFiles(db, id, { hostLimit: Number.MAX_SAFE_INTEGER })).length;
-    return { ...propertyJson(property, { hostCount: hosts.length, fileCount }), hosts: hosts.map(hostJson) };
+    return {
+      ...propertyJson(property, { hostCount: hosts.length, fileCount }),
+      hosts: hosts.map(hostJson),
+      notice: privateAddressNotice(
+        hosts.map((h) => h.host),
+        context.privateAddressesAllowed,
+      ),
+    };
   }
 
   api.get(

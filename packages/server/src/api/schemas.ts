@@ -58,6 +58,13 @@ export const ListedProperty = Type.Object({
 export const PropertyDetail = Type.Object({
   ...Property.properties,
   hosts: Type.Array(Host),
+  notice: Nullable(
+    Type.String({
+      description:
+        'why the files cannot be fetched, when that is known at once: a loopback or private address on a service ' +
+        'started without --allow-private-addresses; null otherwise',
+    }),
+  ),
 });
 
 export const CreatePropertyBody = Type.Object(
@@ -112,6 +119,13 @@ export const FetchSummary = Type.Object({
   redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer({ description: '0 when hidden' }) })),
   finalUrl: Nullable(Type.String()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
   content: Nullable(
     Type.String({
@@ -132,7 +146,11 @@ export const RobotsFile = Type.Object({
       description: 'status of the last fetch; null before the first fetch',
     }),
   ),
-  statusReason: Nullable(Type.String({ description: 'why it was not fetched (HTTP 503, DNS failure…)' })),
+  statusReason: Nullable(
+    Type.String({
+      description: "why it was not fetched, in the engine's words (server error (HTTP 503), host not found…)",
+    }),
+  ),
   httpStatus: Nullable(Type.Integer()),
   lastCheckedAt: Nullable(Time),
   nextCheckAt: Time,
@@ -181,6 +199,13 @@ export const FetchPoint = Type.Object({
   httpStatus: Nullable(Type.Integer()),
   size: Nullable(Type.Integer({ description: 'bytes of the body, null without one' })),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
   versionId: Nullable(Type.Integer({ description: 'the version this fetch started, when its content was new' })),
 });
 
@@ -426,6 +451,13 @@ const RetrievalSummary = Type.Object({
   outcome: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
   status: Nullable(Type.Integer()),
   error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
+  summary: Nullable(
+    Type.String({
+      description:
+        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
+        'loop…), as the command line says it; null when the file was fetched',
+    }),
+  ),
 });
 
 export const TestResult = Type.Object({
@@ -489,7 +521,10 @@ export const ImpactResult = Type.Object({
   urls: Type.Object({
     source: Type.Union([Type.Literal('request'), Type.Literal('sitemaps')]),
     sitemaps: Type.Array(Type.String()),
-    checked: Type.Integer(),
+    noSitemap: Type.Boolean({
+      description: 'no sitemap was found: robots.txt lists none and /sitemap.xml has no URLs (only / was checked)',
+    }),
+    checked: Type.Integer({ description: "URLs checked: the home page / always, then the sitemaps' or the request's" }),
     capped: Type.Boolean({ description: 'more URLs were available than the cap' }),
     problems: Type.Array(Type.String({ description: 'sitemap errors, in words' })),
   }),
@@ -518,4 +553,48 @@ export const DiscoveredHosts = Type.Object({
     Type.Object({ host: Type.String(), urls: Type.Integer(), added: Type.Boolean(), rank: Nullable(Type.Integer()) }),
   ),
   problems: Type.Array(Type.String()),
+});
+
+export const AlertSummaryQuery = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601; default: seven days before now' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AlertSummary = Type.Object({
+  since: Time,
+  properties: Type.Array(
+    Type.Object({
+      propertyId: Type.Integer(),
+      critical: Type.Integer(),
+      warning: Type.Integer(),
+      info: Type.Integer(),
+      latestAt: Time,
+    }),
+    {
+      description:
+        'alerts since `since` on each property that has any (a file shared by two properties counts in both)',
+    },
+  ),
+});
+
+export const WebhookDelivery = Type.Object({
+  id: Type.Integer(),
+  alertId: Type.Integer(),
+  alertKind: Nullable(Type.String()),
+  alertMessage: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  lastError: Nullable(Type.String({ description: 'why the last attempt failed' })),
+  deliveredAt: Nullable(Time),
+  nextAttemptAt: Nullable(Time),
+});
+
+export const WebhookTestResult = Type.Object({
+  ok: Type.Boolean({ description: 'the receiver answered 2xx' }),
+  httpStatus: Nullable(Type.Integer()),
+  error: Nullable(Type.String({ description: 'why the test delivery failed, in words' })),
 });

@@ -6,7 +6,13 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { type RetrievalResult as EngineResult, parseRobotsTxt, RobotsUrlError, robotsTxtOf } from 'robotskit';
+import {
+  describeFetchOutcome,
+  type RetrievalResult as EngineResult,
+  parseRobotsTxt,
+  RobotsUrlError,
+  robotsTxtOf,
+} from 'robotskit';
 import type { LoadedVersion } from '../alerts/store.js';
 import { getProperty } from '../db/properties.js';
 import { getFileReport, getVersion, listPropertyFiles } from '../db/report.js';
@@ -118,6 +124,7 @@ function retrievalSummary(r: EngineResult) {
     outcome: r.outcome,
     status: r.status,
     error: r.error === null ? null : { kind: r.error.kind, message: r.error.message },
+    summary: r.outcome === 'rules' && r.error === null ? null : describeFetchOutcome(r).summary,
   };
 }
 
@@ -311,6 +318,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       let capped = false;
       let problems: string[] = [];
       let sitemaps: string[] = [];
+      let noSitemap = false;
       const source = body.urls ? ('request' as const) : ('sitemaps' as const);
       if (body.urls) {
         urls = body.urls.map((u) => checkTestUrl(u, origin));
@@ -328,14 +336,20 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         urls = walk.urls;
         capped = walk.capped;
         problems = walk.problems;
+        // Nothing listed, and nothing at /sitemap.xml either: say so rather than report "0 URLs".
+        noSitemap = listed.size === 0 && walk.urls.length === 0;
+        if (noSitemap) problems = [];
       }
+      // The home page is always checked: a draft's `Disallow: /` is never "no change" for want of URLs.
+      const home = `${origin}/`;
+      if (!urls.includes(home)) urls = [home, ...urls];
       const compared = await compareVerdicts(before, after, urls, crawlers);
       return {
         fileId: file.id,
         origin,
         before: { versionId: beforeVersion.id, draft: false, mode: before.mode },
         after: { versionId: afterVersion?.id ?? null, draft: afterVersion === null, mode: after.mode },
-        urls: { source, sitemaps, checked: urls.length, capped, problems },
+        urls: { source, sitemaps, noSitemap, checked: urls.length, capped, problems },
         userAgents: crawlers.map((c) => c.name),
         summary: compared.summary,
         changesTotal: compared.total,

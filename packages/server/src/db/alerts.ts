@@ -223,3 +223,37 @@ export async function finishDelivery(
 export async function fileUrl(db: Kysely<Schema>, fileId: number): Promise<string | undefined> {
   return (await db.selectFrom('robots_files').select('url').where('id', '=', fileId).executeTakeFirst())?.url;
 }
+
+/** Each alert since a time with the properties whose hosts share its file (one row per alert and property). */
+export function alertsPerPropertySince(db: Kysely<Schema>, since: number) {
+  return db
+    .selectFrom('alerts as a')
+    .innerJoin('host_files as hf', 'hf.file_id', 'a.file_id')
+    .innerJoin('hosts as h', 'h.id', 'hf.host_id')
+    .select(['h.property_id', 'a.id', 'a.severity', 'a.created_at'])
+    .distinct()
+    .where('a.created_at', '>=', since)
+    .execute();
+}
+
+/** A webhook's newest deliveries with the alert each carried. */
+export function webhookDeliveries(db: Kysely<Schema>, webhookId: number, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('alerts as a', 'a.id', 'd.alert_id')
+    .select([
+      'd.id',
+      'd.alert_id',
+      'a.kind',
+      'a.message',
+      'd.status',
+      'd.attempts',
+      'd.last_error',
+      'd.delivered_at',
+      'd.next_attempt_at',
+    ])
+    .where('d.webhook_id', '=', webhookId)
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -192,6 +192,7 @@ export interface StoredVersion extends VersionListRow {
   readonly lint_errors: number | null;
   readonly lint_warnings: number | null;
   readonly lint_json: string | null;
+  readonly error_kind: string | null;
   readonly error_message: string | null;
   readonly previous_version_id: number | null;
 }
@@ -208,6 +209,7 @@ export async function getVersion(db: Kysely<Schema>, versionId: number): Promise
       'b.lint_errors',
       'b.lint_warnings',
       'b.lint_json',
+      'f.error_kind',
       'f.error_message',
       eb
         .selectFrom('versions as p')
@@ -227,6 +229,7 @@ export async function getVersion(db: Kysely<Schema>, versionId: number): Promise
     lint_errors: row.lint_errors ?? null,
     lint_warnings: row.lint_warnings ?? null,
     lint_json: row.lint_json ?? null,
+    error_kind: row.error_kind ?? null,
     error_message: row.error_message ?? null,
     previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
   };

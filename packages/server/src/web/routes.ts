@@ -39,6 +39,18 @@ export const routes: readonly Route[] = [
     navPrefix: ['/properties', '/files'],
   },
   {
+    path: '/alerts',
+    page: lazyPage(() => import('./pages/alerts/page.js')),
+    title: 'Alerts',
+    nav: 'Alerts',
+    navPrefix: ['/alerts', '/webhooks'],
+  },
+  {
+    path: '/webhooks',
+    page: lazyPage(() => import('./pages/webhooks/page.js')),
+    title: 'Webhooks',
+  },
+  {
     path: '/properties/:id',
     page: lazyPage(() => import('./pages/property/page.js')),
     title: 'Property',

@@ -20,7 +20,7 @@ interface Site {
   close(): Promise<void>;
 }
 
-async function startSite(status = 200): Promise<Site> {
+async function startSite(status = 200, withSitemap = true): Promise<Site> {
   const site = { robots: '', status, requests: 0 } as Site;
   const server: Server = createServer((request, response) => {
     if (request.url === '/robots.txt') {
@@ -29,7 +29,7 @@ async function startSite(status = 200): Promise<Site> {
       response.end(site.status === 200 ? site.robots : 'unavailable');
       return;
     }
-    if (request.url === '/sitemap.xml') {
+    if (request.url === '/sitemap.xml' && withSitemap) {
       const pages = [
         ...Array.from({ length: 8 }, (_, i) => `/page-${i + 1}`),
         ...Array.from({ length: 4 }, (_, i) => `/private/doc-${i + 1}`),
@@ -176,6 +176,21 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
       .toMatch(/1 fetch since .*: 1 fetched, 0 not found, 0 errors; 1 new version\./);
     await screenshots(page, 'report-file');
 
+    // The first version is shown as content, not as a diff of added lines; its time has seconds.
+    const versions = rowsOf(page, 'Versions, newest first. Choose an older and a newer version to compare them.');
+    await expect.poll(() => versions.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(versions.first().getByRole('rowheader'))).toMatch(/\d{2}:\d{2}:\d{2}/);
+    const first = page.getByRole('region', { name: 'Changes between the two versions' });
+    await expect
+      .poll(() => textOf(first), EVENTUALLY)
+      .toMatch(/This is the first version: there is no earlier version/);
+    expect(await first.locator('.diff-added').count()).toBe(0);
+    await first.getByRole('button', { name: 'Show its content' }).click();
+    await expect
+      .poll(() => textOf(page.getByRole('textbox', { name: 'Fetched robots.txt' })), EVENTUALLY)
+      .toContain('Disalow: /tmp/');
+    await screenshots(page, 'report-first-version');
+
     // The tester opens with this file, Googlebot and the site's home page.
     await page.getByRole('button', { name: 'Open in the tester' }).click();
     await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('robots.txt tester');
@@ -268,15 +283,18 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await page.keyboard.type('Disallow: /private/');
     await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot, GPTBot');
     await page.getByRole('button', { name: 'Check impact' }).click();
-    // Now everything is disallowed; the draft allows the 8 pages outside /private/, for both crawlers.
+    // Now everything is disallowed; the draft allows the home page (always checked) and the 8 pages outside
+    // /private/, for both crawlers.
     await expect
       .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
-      .toBe('12 URLs from 1 sitemap checked for 2 crawlers: 16 verdict changes.');
+      .toBe('13 URLs from the home page and 1 sitemap checked for 2 crawlers: 18 verdict changes.');
     const summary = rowsOf(page, 'Verdict changes per crawler');
-    expect(await summary.allTextContents()).toEqual(['Googlebot08', 'GPTBot08']);
+    expect(await summary.allTextContents()).toEqual(['Googlebot09', 'GPTBot09']);
     const changes = rowsOf(page, 'URLs whose verdict changes');
-    expect(await changes.count()).toBe(16);
-    expect(await textOf(changes.first())).toMatch(/\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/);
+    expect(await changes.count()).toBe(18);
+    expect(await textOf(changes.filter({ hasText: '/page-1' }).first())).toMatch(
+      /\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/,
+    );
     await screenshots(page, 'report-impact');
     await page.close();
   });
@@ -294,6 +312,14 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await row.getByRole('link').click();
     await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toMatch(/Disallow all/);
     await expect.poll(() => textOf(page.locator('.content-view, .section')), EVENTUALLY).toMatch(/never been fetched/);
+    // The failure is on the timeline, not among the versions, and in words.
+    await expect
+      .poll(() => textOf(page.locator('#changes')), EVENTUALLY)
+      .toMatch(/No versions yet: the first successful fetch makes one/);
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Fetch timeline/ }).getAttribute('aria-label'), EVENTUALLY)
+      .toMatch(/1 error/);
+    expect(await textOf(page.locator('.last-fetch, .report-grid'))).toMatch(/server error \(HTTP 503\)/);
     await screenshots(page, 'report-file-error');
 
     // Both properties are listed; sorting by name is a click on the column header.
@@ -302,8 +328,138 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
     // The failing site says so in the list.
     await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 failing/);
+    // It failed from its first fetch: a critical alert, as a badge on the list that leads to it.
+    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 critical alert/);
+    // The first site's alerts: one critical (everything disallowed), and warnings are counted apart.
+    expect(await textOf(listed.nth(0))).toMatch(/1 critical alert/);
     await screenshots(page, 'report-properties');
+    await listed.nth(1).getByRole('link', { name: '1 critical alert' }).click();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    const shown = page.locator('.alert-list > li');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(shown.first())).toMatch(
+      /Critical\s*Unreachable.*could not be fetched from its first fetch on: server error \(HTTP 503\)/,
+    );
+    expect(await textOf(shown.first())).toContain(`${failing.origin}/robots.txt`);
+    // No earlier version, so no change to show: the file is one click away.
+    expect(await shown.first().getByRole('link', { name: 'Show the change' }).count()).toBe(0);
     await page.close();
+  });
+
+  it('lists every alert on the alerts page, filtered by severity, kind, property and time', async () => {
+    const page = await h.open('/alerts');
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Alerts' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    const shown = page.locator('.alert-list > li');
+    // Both sites: the first's change (info), everything disallowed (critical); the failing site's first fetch.
+    await expect.poll(() => textOf(page.locator('.alert-list')), EVENTUALLY).toMatch(/Everything disallowed/);
+    expect(await textOf(page.locator('.alert-list'))).toMatch(/Unreachable/);
+    await screenshots(page, 'report-alerts');
+    const all = await shown.count();
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('critical');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(2);
+    expect(new URL(page.url()).search).toBe('?severity=critical');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption('disallow-all-added');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(1);
+    expect(await textOf(shown.first())).toMatch(/Everything disallowed/);
+    // The link leads to the change.
+    await shown.first().getByRole('link', { name: 'Show the change' }).click();
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).toBe(filePath);
+    await page.goBack();
+    await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Alerts');
+    await page.getByRole('combobox', { name: 'Kind' }).selectOption('');
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBe(all);
+    const propertyId = propertyPath.split('/').pop()!;
+    await page.getByRole('combobox', { name: 'Property' }).selectOption(propertyId);
+    await expect.poll(() => textOf(page.locator('.alert-list')), EVENTUALLY).not.toMatch(/Unreachable/);
+    await page.getByRole('combobox', { name: 'Time' }).selectOption('1d');
+    await expect.poll(() => shown.count(), EVENTUALLY).toBeGreaterThan(0);
+    expect(await page.getByRole('combobox', { name: 'Severity' }).inputValue()).toBe('');
+    await screenshots(page, 'report-alerts-filtered');
+    await page.close();
+  });
+
+  it('adds a webhook with a test delivery, shows its deliveries and deletes it', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push(body);
+        response.writeHead(received.length === 1 ? 204 : 500);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const page = await h.open('/alerts');
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('Webhooks');
+      await expect.poll(() => textOf(page.locator('.empty')), EVENTUALLY).toMatch(/No webhooks yet/);
+      const form = page.getByRole('form', { name: 'Add a webhook' });
+      await form.getByRole('textbox', { name: 'URL' }).fill(hookUrl);
+      await form.getByRole('button', { name: 'Add and send a test' }).click();
+      await expect
+        .poll(() => textOf(page.locator('.webhook').first().getByRole('status')), EVENTUALLY)
+        .toMatch(/Test delivery received.*HTTP 204/);
+      expect(JSON.parse(received[0]!)).toMatchObject({ event: 'test' });
+      const item = page.locator('.webhook').first();
+      expect(await textOf(item)).toContain(hookUrl);
+      // The receiver now fails: the next test says so in words.
+      await item.getByRole('button', { name: 'Send a test' }).click();
+      await expect
+        .poll(() => textOf(item.getByRole('alert')), EVENTUALLY)
+        .toMatch(/Test delivery failed: the receiver answered HTTP 500/);
+      await item.getByRole('button', { name: 'Show deliveries' }).click();
+      await expect.poll(() => textOf(item), EVENTUALLY).toMatch(/No deliveries yet/);
+      await screenshots(page, 'report-webhooks');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await item.getByRole('button', { name: 'Delete' }).click();
+      await expect.poll(() => textOf(page.locator('.empty')), EVENTUALLY).toMatch(/No webhooks yet/);
+      await page.close();
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  it('checks the home page when no sitemap is found, and says so', async () => {
+    const bare = await startSite(200, false);
+    bare.robots = 'User-agent: *\nDisallow: /private/\n';
+    try {
+      const page = await h.open('/properties');
+      await addProperty(page, `${bare.origin}/`);
+      const row = rowsOf(page, 'robots.txt files of this property; select a column header to sort').first();
+      await expect.poll(() => textOf(row), EVENTUALLY).toMatch(/Fetched/);
+      const fileHref = (await row.getByRole('link').getAttribute('href')) ?? '';
+      await page.goto(new URL(`${fileHref}/impact`, h.service.url).href);
+      const editor = page.getByRole('textbox', { name: 'Draft robots.txt' });
+      await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disallow: /private/');
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.type('User-agent: *');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Disallow: /');
+      await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot');
+      await page.getByRole('button', { name: 'Check impact' }).click();
+      await expect
+        .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
+        .toBe('1 URL from the home page (no sitemap was found) checked for 1 crawler: 1 verdict change.');
+      expect(await textOf(page.locator('.impact-report'))).toMatch(/No sitemap was found: the robots\.txt lists none/);
+      await screenshots(page, 'report-impact-no-sitemap');
+      await page.close();
+    } finally {
+      await bare.close();
+    }
   });
 
   it('sorts the files table by a column, both ways', async () => {
@@ -379,6 +535,40 @@ describe.skipIf(missingChromium !== null)('robots.txt report with an access toke
     await page.getByLabel('Access token', { exact: true }).fill(TOKEN);
     await page.getByRole('button', { name: 'Save and retry' }).click();
     await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe('example.com');
+    await page.close();
+  });
+});
+
+describe.skipIf(missingChromium !== null)('adding properties on a service that does not fetch private networks', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('suggests the URL prefix for host:port, refuses a public suffix, and says why a loopback site cannot be watched', async () => {
+    const page = await h.open('/properties');
+    await addProperty(page, 'co.uk');
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/'co\.uk' is a public suffix.*example\.co\.uk/);
+    await addProperty(page, '127.0.0.1:18720');
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/has a port.*type http:\/\/127\.0\.0\.1:18720\/$/);
+    await page.getByRole('button', { name: 'Use http://127.0.0.1:18720/' }).click();
+    expect(await page.getByRole('textbox', { name: 'Add a property' }).inputValue()).toBe('http://127.0.0.1:18720/');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname, EVENTUALLY).toMatch(/^\/properties\/\d+$/);
+    await expect
+      .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+      .toMatch(/127\.0\.0\.1:18720 is a loopback address\..*--allow-private-addresses/);
+    await screenshots(page, 'report-property-loopback');
     await page.close();
   });
 });

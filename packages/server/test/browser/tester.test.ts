@@ -178,7 +178,6 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     const rows = matrix.locator('tbody tr');
     const all = await rows.count();
     expect(all).toBeGreaterThan(100);
-
     await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).check();
     await expect.poll(() => rows.count(), EVENTUALLY).toBe(1);
     await page.getByRole('checkbox', { name: 'Only crawlers the file names' }).uncheck();
@@ -189,6 +188,21 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     // A cell shows its deciding line in the editor.
     await gptbot.getByRole('button').first().click();
     await expect.poll(() => textOf(page.locator('.cm-line[data-deciding]')), EVENTUALLY).toBe('Disallow: /');
+    await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('');
+
+    // Readable with five URLs at 1280 px: the crawler column stays narrow (operators in a few words, "unclear" left
+    // out) and every URL column fits in the matrix's box.
+    await setUrls(
+      page,
+      ['/', '/a', '/blog/post', '/shop/item?id=1', '/private/report.pdf'].map((p) => `https://example.com${p}`),
+    );
+    await expect.poll(() => matrix.getByRole('columnheader').count(), EVENTUALLY).toBe(6);
+    const crawlerColumn = (await matrix.getByRole('columnheader', { name: 'Crawler' }).boundingBox())!;
+    expect(crawlerColumn.width).toBeLessThan(260);
+    expect(await textOf(matrix.locator('tbody'))).not.toContain('Unclear at this time');
+    const box = (await page.locator('.matrix-wrap').boundingBox())!;
+    const lastUrl = (await matrix.getByRole('columnheader').last().boundingBox())!;
+    expect(lastUrl.x + lastUrl.width).toBeLessThanOrEqual(box.x + box.width + 1);
     await page.getByRole('searchbox', { name: 'Filter crawlers' }).fill('google');
     await screenshots(page, 'tester-matrix');
     await page.close();
@@ -328,6 +342,19 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await expect.poll(() => textOf(footer), EVENTUALLY).toMatch(/, lint /);
     console.log(`500 KiB file, URLs changed: ${await footer.textContent()}`);
 
+    // At 1280 px the editor keeps the window's height and scrolls inside; the verdicts sit beside it, and the
+    // first URL's verdict is shown with its deciding line marked, without a click.
+    const viewport = page.viewportSize()!;
+    const panel = (await page.locator('.editor-panel').boundingBox())!;
+    expect(panel.height).toBeLessThanOrEqual(viewport.height);
+    const table = (await page.getByRole('table').boundingBox())!;
+    expect(table.x).toBeGreaterThanOrEqual(panel.x + panel.width);
+    expect(table.y).toBeLessThan(viewport.height);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(2 * viewport.height);
+    expect(await row.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => textOf(page.locator('.cm-line[data-deciding]')), EVENTUALLY).toBe('Disallow: /last-rule/');
+    await screenshots(page, 'tester-500kib');
+
     // Thousands of dialect differences: the list shows them a hundred at a time.
     await page.getByRole('tab', { name: /1994 reading/ }).click();
     await expect
@@ -375,7 +402,33 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
           .poll(async () => (await page.locator('.cm-line').allTextContents()).join('\n'), EVENTUALLY)
           .toBe(body);
         expect(await page.getByRole('status').first().textContent()).toMatch(/Loaded http:\/\/127\.0\.0\.1/);
+        // The example's example.com URLs now point at the loaded site; a URL on another host is flagged.
+        const loadedOrigin = new URL(origin.url).origin;
+        expect(await page.getByRole('textbox', { name: 'URLs' }).inputValue()).toMatch(
+          new RegExp(
+            `^${loadedOrigin.replaceAll('.', '\\.')}/\n${loadedOrigin.replaceAll('.', '\\.')}/private/report.html`,
+          ),
+        );
+        await setUrls(page, [`${loadedOrigin}/from-the-live-file/a`, 'https://other.invalid/from-the-live-file/a']);
+        await expect.poll(() => textOf(resultRows(page).nth(0)), EVENTUALLY).toMatch(/^Blocked/);
+        expect(await textOf(resultRows(page).nth(0))).not.toMatch(/Another host/);
+        await expect
+          .poll(() => textOf(resultRows(page).nth(1)), EVENTUALLY)
+          .toMatch(new RegExp(`Another host: this file is ${loadedOrigin.replaceAll('.', '\\.')}/robots.txt`));
         await screenshots(page, 'tester-live-loaded');
+        // 127.0.0.1:port with no scheme is plain http, not https (a local server speaks no TLS).
+        await site.fill(new URL(origin.url).host);
+        await page.getByRole('button', { name: 'Load' }).click();
+        await expect
+          .poll(() => page.getByRole('status').first().textContent(), EVENTUALLY)
+          .toMatch(new RegExp(`Loaded ${loadedOrigin.replaceAll('.', '\\.')}/robots.txt`));
+        // A site that does not speak TLS, asked over https: the engine's words, not OpenSSL's.
+        await site.fill(origin.url.replace('http:', 'https:'));
+        await page.getByRole('button', { name: 'Load' }).click();
+        await expect
+          .poll(() => textOf(page.getByRole('alert')), EVENTUALLY)
+          .toMatch(/TLS failure: the server does not speak TLS on this port/);
+        expect(await textOf(page.getByRole('alert'))).not.toMatch(/SSL routines|wrong version number/);
         await site.fill('http://127.0.0.1:1/robots.txt');
         await page.getByRole('button', { name: 'Load' }).click();
         await expect.poll(() => textOf(page.getByRole('alert')), EVENTUALLY).toMatch(/127\.0\.0\.1:1/);

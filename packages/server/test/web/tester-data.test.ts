@@ -4,7 +4,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { liveFileFrom } from '../../src/web/pages/tester/live-fetch.js';
+import { liveFileFrom, liveTarget, retargetUrls } from '../../src/web/pages/tester/live-fetch.js';
+import { shortOperator } from '../../src/web/pages/tester/operator.js';
 import { decodeState, encodeState, type TesterState } from '../../src/web/pages/tester/share.js';
 import { bytesFor, needsBytes, sameBytes, sourceOf } from '../../src/web/pages/tester/source-bytes.js';
 
@@ -61,6 +62,31 @@ describe('share links', () => {
   });
 });
 
+describe('live file targets and example URLs', () => {
+  it('asks for loopback and IP addresses with no scheme over http, and leaves the rest', () => {
+    expect(liveTarget('127.0.0.1:18720')).toBe('http://127.0.0.1:18720');
+    expect(liveTarget('localhost:3000/robots.txt')).toBe('http://localhost:3000/robots.txt');
+    expect(liveTarget('[::1]:8080')).toBe('http://[::1]:8080');
+    expect(liveTarget('example.com')).toBe('example.com');
+    expect(liveTarget('https://127.0.0.1:8443/')).toBe('https://127.0.0.1:8443/');
+  });
+
+  it('moves example.com URLs to the loaded origin and keeps the others', () => {
+    expect(retargetUrls('https://example.com/a?b=1\n/path\nhttps://other.invalid/x', 'http://127.0.0.1:9')).toBe(
+      'http://127.0.0.1:9/a?b=1\n/path\nhttps://other.invalid/x',
+    );
+    const mine = 'https://shop.invalid/a';
+    expect(retargetUrls(mine, 'http://127.0.0.1:9')).toBe(mine);
+  });
+
+  it('says operators in a few words', () => {
+    expect(shortOperator('Unclear at this time.')).toBe('');
+    expect(shortOperator('[Ai2](https://allenai.org/crawler)')).toBe('Ai2');
+    expect(shortOperator('Ai2, a non-profit AI research institute')).toBe('Ai2');
+    expect(shortOperator('Google')).toBe('Google');
+  });
+});
+
 describe('live file answers', () => {
   const base = {
     robotsUrl: 'https://example.com/robots.txt',
@@ -76,6 +102,8 @@ describe('live file answers', () => {
   it('reads the body and where it came from', () => {
     expect(liveFileFrom(base, 'example.com')).toEqual({
       url: 'https://www.example.com/robots.txt',
+      // The origin the file governs is the one asked for, also after a redirect to www.
+      origin: 'https://example.com',
       text: 'User-agent: *\nDisallow: /x\n',
       bytes: null,
       outcome: 'rules',
@@ -119,6 +147,33 @@ describe('live file answers', () => {
     expect(missing.problem).toBe(
       'The server answered HTTP 404 with no robots.txt. Crawlers may fetch everything on this site.',
     );
+    // The service's words from the engine's catalogue win over a runtime's raw text.
+    const tls = liveFileFrom(
+      {
+        ...base,
+        content: null,
+        status: null,
+        outcome: 'disallow-all',
+        error: { kind: 'tls', message: 'C0:error:0A00010B:SSL routines::wrong version number' },
+        summary: 'TLS failure: the server does not speak TLS on this port (plain http?)',
+      },
+      'example.com',
+    );
+    expect(tls.problem).toBe(
+      'TLS failure: the server does not speak TLS on this port (plain http?). Crawlers must treat the whole site as disallowed for now.',
+    );
+    const blocked = liveFileFrom(
+      {
+        ...base,
+        content: null,
+        status: null,
+        outcome: 'disallow-all',
+        error: { kind: 'blocked', message: 'x' },
+        summary: 'not fetched: the address is private or loopback, which this service may not reach',
+      },
+      'example.com',
+    );
+    expect(blocked.problem).toMatch(/^Not fetched: the address is private.*--allow-private-addresses\./);
   });
 
   it('accepts a body as base64 and survives answers that are not objects', () => {

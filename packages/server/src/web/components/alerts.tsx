@@ -11,7 +11,8 @@ import { formatRelative, formatTime } from './format.js';
 import { SeverityBadge } from './status.js';
 import { useApi, useNow } from './use-api.js';
 
-const KIND_LABEL: Record<Alert['kind'], string> = {
+/** Each alert kind in two or three words. */
+export const KIND_LABEL: Record<Alert['kind'], string> = {
   'file-changed': 'Changed',
   'file-unreachable': 'Unreachable',
   'file-recovered': 'Recovered',
@@ -23,9 +24,9 @@ const KIND_LABEL: Record<Alert['kind'], string> = {
 
 /** Where an alert's change is shown: the file page with the two versions compared. */
 export function alertChangeHref(alert: Alert): string | null {
-  if (alert.fileId === null || alert.versionId === null) return null;
-  const against = alert.previousVersionId === null ? '' : `&against=${alert.previousVersionId}`;
-  return `/files/${alert.fileId}?diff=${alert.versionId}${against}#changes`;
+  // A file that failed from its first fetch has no earlier version: there is no change to show, only the file.
+  if (alert.fileId === null || alert.versionId === null || alert.previousVersionId === null) return null;
+  return `/files/${alert.fileId}?diff=${alert.versionId}&against=${alert.previousVersionId}#changes`;
 }
 
 export function AlertList(props: {
@@ -38,6 +39,8 @@ export function AlertList(props: {
   /** Instead of navigating, show the change in place (the file page). */
   onShowChange?: (alert: Alert) => void;
   limit?: number;
+  /** What to say when there are none (filters that match nothing). */
+  empty?: string | undefined;
 }) {
   const limit = props.limit ?? 20;
   const alerts = useApi<{ alerts: Alert[] }>(`/api/alerts?${props.query}&limit=${limit}`, { pollMs: 60_000 });
@@ -57,7 +60,8 @@ export function AlertList(props: {
   if (list.length === 0) {
     return (
       <p class="empty">
-        No alerts. You will see one here when a file changes, becomes unreachable, or a change blocks crawling.
+        {props.empty ??
+          'No alerts. You will see one here when a file changes, cannot be fetched, or a change blocks crawling.'}
       </p>
     );
   }

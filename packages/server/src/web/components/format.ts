@@ -18,12 +18,13 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
+  second: '2-digit',
   timeZoneName: 'short',
 });
 
 const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
 
-/** `24 Nov 2026, 16:05 UTC` (the browser's time zone). */
+/** `24 Nov 2026, 16:05:09 UTC` (the browser's time zone): to the second, as fetches minutes apart are told apart. */
 export function formatTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }

@@ -17,7 +17,7 @@ import { Link, type RouteProps } from '../../router.js';
 import { VersionContent } from './content.js';
 import { Recrawl } from './recrawl.js';
 import { Timeline } from './timeline.js';
-import { type Comparison, DiffView, defaultComparison, VersionsTable } from './versions.js';
+import { type Comparison, contentVersions, DiffView, defaultComparison, VersionsTable } from './versions.js';
 
 /** The comparison asked for in the address (`?diff=12&against=9`), if any. */
 function comparisonFromAddress(): Comparison | null {
@@ -47,7 +47,8 @@ export default function FilePage({ params }: RouteProps) {
   const [shownVersion, setShownVersion] = useState<number | null>(null);
   const [refreshes, setRefreshes] = useState(0);
 
-  const list = versions.data?.versions ?? null;
+  // Versions, as Search Console lists them: fetches whose content differed. Failed fetches stay on the timeline.
+  const list = useMemo(() => contentVersions(versions.data?.versions ?? null), [versions.data]);
   const latestContent = useMemo(() => list?.find((v) => v.outcome === 'fetched')?.id ?? null, [list]);
   const shown = shownVersion ?? latestContent;
 
@@ -179,7 +180,16 @@ export default function FilePage({ params }: RouteProps) {
             }}
           />
         )}
-        {comparison && <DiffView key={`${comparison.version}:${comparison.against}`} comparison={comparison} />}
+        {comparison && (
+          <DiffView
+            key={`${comparison.version}:${comparison.against}`}
+            comparison={comparison}
+            onShowContent={(versionId) => {
+              setShownVersion(versionId === latestContent ? null : versionId);
+              document.querySelector('.content-view')?.scrollIntoView({ block: 'start' });
+            }}
+          />
+        )}
       </div>
 
       <div class="section panel">
@@ -283,11 +293,17 @@ function LastFetchPanel({ file }: { file: FileDetail }) {
           {fetch.httpStatus === null ? 'no HTTP answer' : `HTTP ${fetch.httpStatus}`}
           {fetch.size !== null && fetch.outcome === 'fetched' && ` · ${formatBytes(fetch.size)}`}
         </dd>
-        {fetch.error && (
+        {fetch.summary !== null && fetch.outcome !== 'fetched' && (
           <>
-            <dt>Error</dt>
-            <dd class="error-text">
-              {fetch.error.message} <span class="muted">({fetch.error.kind})</span>
+            <dt>{fetch.outcome === 'not-found' ? 'Outcome' : 'Error'}</dt>
+            <dd class={fetch.outcome === 'error' ? 'error-text' : ''}>
+              {fetch.summary}
+              {fetch.error && (
+                <details class="raw-error">
+                  <summary>Technical details</summary>
+                  <code>{fetch.error.message}</code> <span class="muted">({fetch.error.kind})</span>
+                </details>
+              )}
             </dd>
           </>
         )}

@@ -26,9 +26,8 @@ function outcomeSentence(file: FileDetail, previousVersion: number | null): stri
       changed ? 'a new version' : 'unchanged'
     }.`;
   }
-  if (fetch.outcome === 'not-found')
-    return `Not found (HTTP ${fetch.httpStatus ?? 404})${changed ? ', a change' : ''}.`;
-  return `Failed: ${fetch.error?.message ?? `HTTP ${fetch.httpStatus}`}.`;
+  if (fetch.outcome === 'not-found') return `No file: ${fetch.summary ?? 'not found'}${changed ? ', a change' : ''}.`;
+  return `Failed: ${fetch.summary ?? `HTTP ${fetch.httpStatus}`}.`;
 }
 
 export function Recrawl(props: {

@@ -32,9 +32,10 @@ function niceCeiling(n: number): number {
 
 function describe(fetch: FetchPoint): string {
   const parts = [formatTime(fetch.startedAt), OUTCOME_LABEL[fetch.outcome]];
-  if (fetch.httpStatus !== null) parts.push(`HTTP ${fetch.httpStatus}`);
+  // The engine's words (server error (HTTP 503), host not found…) say the status too.
+  if (fetch.summary !== null) parts.push(fetch.summary);
+  else if (fetch.httpStatus !== null) parts.push(`HTTP ${fetch.httpStatus}`);
   if (fetch.size !== null && fetch.outcome === 'fetched') parts.push(formatBytes(fetch.size));
-  if (fetch.error) parts.push(fetch.error.message);
   if (fetch.versionId !== null) parts.push('new version');
   return parts.join(' · ');
 }
@@ -123,7 +124,7 @@ export function Timeline({ fetches, now }: { fetches: readonly FetchPoint[]; now
                     {f.httpStatus !== null && <span class="muted"> · HTTP {f.httpStatus}</span>}
                   </td>
                   <td class="num">{f.size === null ? '—' : formatBytes(f.size)}</td>
-                  <td>{f.error?.message ?? (f.versionId !== null ? 'new version' : '')}</td>
+                  <td>{f.outcome !== 'fetched' ? (f.summary ?? '') : f.versionId !== null ? 'new version' : ''}</td>
                 </tr>
               ))}
             </tbody>

@@ -23,7 +23,27 @@ function outcomeText(v: Version): string {
   return v.httpStatus === null ? 'Error' : `Error · HTTP ${v.httpStatus}`;
 }
 
-/** The default comparison: the newest version against the one before it. */
+/**
+ * The versions to list: fetches whose content (or found / not found) differed from the one before, as Search Console
+ * lists them. Failed fetches are kept on the fetch timeline, not here: a failure has no content, and the last good
+ * version stays in use through it.
+ */
+export function contentVersions(versions: readonly Version[] | null): Version[] | null {
+  if (versions === null) return null;
+  const kept: Version[] = [];
+  // Newest first: a version is kept unless it failed, or it only repeats the kept one below it (a recovery to the
+  // same content after a failure).
+  const good = versions.filter((v) => v.outcome !== 'error');
+  for (let i = 0; i < good.length; i++) {
+    const v = good[i]!;
+    const older = good[i + 1];
+    if (older && older.outcome === v.outcome && older.bodyHash === v.bodyHash) continue;
+    kept.push(v);
+  }
+  return kept;
+}
+
+/** The default comparison: the newest version against the one before it; none for a first version alone. */
 export function defaultComparison(versions: readonly Version[]): Comparison | null {
   const [newest, previous] = versions;
   if (!newest) return null;
@@ -38,7 +58,13 @@ export function VersionsTable(props: {
   onShow: (versionId: number) => void;
 }) {
   const { versions, comparison, onCompare, shown, onShow } = props;
-  if (versions.length === 0) return <p class="empty">No versions yet: the first fetch makes one.</p>;
+  if (versions.length === 0) {
+    return (
+      <p class="empty">
+        No versions yet: the first successful fetch makes one (failed fetches are on the timeline above).
+      </p>
+    );
+  }
   // Picking one end keeps the other when the pair stays in order, else the other end moves next to it.
   const index = (id: number | null) => versions.findIndex((v) => v.id === id);
   const pickNew = (id: number) => {
@@ -153,12 +179,33 @@ function noContentChange(d: VersionDiff): string {
   return 'No line changed.';
 }
 
-export function DiffView({ comparison }: { comparison: Comparison }) {
-  const path =
-    comparison.against === null
-      ? `/api/versions/${comparison.version}/diff`
-      : `/api/versions/${comparison.version}/diff?against=${comparison.against}`;
-  const diff = useApi<VersionDiff>(path);
+export function DiffView({
+  comparison,
+  onShowContent,
+}: {
+  comparison: Comparison;
+  /** Shows a version's content (a first version is shown as content, not as a diff of added lines). */
+  onShowContent?: (versionId: number) => void;
+}) {
+  // A first version has nothing to compare with (every line would read as added): its content is the thing to see.
+  const first = comparison.against === null;
+  const diff = useApi<VersionDiff>(
+    first ? null : `/api/versions/${comparison.version}/diff?against=${comparison.against}`,
+  );
+  if (first) {
+    return (
+      <section class="diff" aria-label="Changes between the two versions">
+        <p class="empty">
+          This is the first version: there is no earlier version to compare it with.{' '}
+          {onShowContent && (
+            <button type="button" class="small" onClick={() => onShowContent(comparison.version)}>
+              Show its content
+            </button>
+          )}
+        </p>
+      </section>
+    );
+  }
   if (diff.error) return <ApiErrorNotice error={diff.error} onRetry={diff.reload} context="The diff" />;
   const d = diff.data;
   if (!d) return <p class="empty">Comparing…</p>;

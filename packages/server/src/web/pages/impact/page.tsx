@@ -292,10 +292,10 @@ function ImpactReport({ result }: { result: ImpactResult }) {
   const changed = result.summary.filter((s) => s.newlyBlocked + s.newlyAllowed > 0);
   const sources =
     result.urls.source === 'request'
-      ? 'the URLs typed'
-      : result.urls.sitemaps.length === 0
-        ? 'no sitemap'
-        : plural(result.urls.sitemaps.length, 'sitemap');
+      ? 'the home page and the URLs typed'
+      : result.urls.noSitemap
+        ? 'the home page (no sitemap was found)'
+        : `the home page and ${plural(result.urls.sitemaps.length, 'sitemap')}`;
   return (
     <section class="panel impact-report" aria-label="Impact">
       <h2 class="panel-title">Result</h2>
@@ -316,9 +316,10 @@ function ImpactReport({ result }: { result: ImpactResult }) {
           ))}
         </ul>
       )}
-      {result.urls.checked === 0 && (
-        <p class="empty">
-          No URLs to check: the file lists no sitemap with URLs of this origin. Type some URLs above to check them.
+      {result.urls.noSitemap && (
+        <p class="notice notice-info">
+          No sitemap was found: the robots.txt lists none and {result.origin}/sitemap.xml has no URLs, so only the home
+          page was checked. Type the URLs that matter above to check them too.
         </p>
       )}
       {changed.length > 0 && (

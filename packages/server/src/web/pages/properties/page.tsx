@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, apiSend, toApiError } from '../../api.js';
 import type { ListedProperty, PropertyDetail } from '../../api-types.js';
+import { AlertBadges, useAlertCounts } from '../../components/alert-badges.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatRelative, plural } from '../../components/format.js';
 import { useApi, useNow } from '../../components/use-api.js';
@@ -19,6 +20,7 @@ export default function PropertiesPage() {
     busyPollMs: 3000,
   });
   const now = useNow();
+  const alertCounts = useAlertCounts();
   const properties = list.data?.properties ?? null;
   return (
     <section class="page report">
@@ -64,6 +66,7 @@ export default function PropertiesPage() {
                   </th>
                   <th scope="col">Files</th>
                   <th scope="col">Lint issues</th>
+                  <th scope="col">Alerts</th>
                   <th scope="col">Added</th>
                 </tr>
               </thead>
@@ -84,6 +87,9 @@ export default function PropertiesPage() {
                     </td>
                     <td data-label="Lint issues">
                       <LintHealth property={p} />
+                    </td>
+                    <td data-label="Alerts">
+                      <AlertBadges propertyId={p.id} counts={alertCounts.get(p.id)} showNone={true} />
                     </td>
                     <td data-label="Added" title={p.createdAt}>
                       {formatRelative(p.createdAt, now)}
@@ -122,6 +128,11 @@ function LintHealth({ property }: { property: ListedProperty }) {
       {h.lintWarnings > 0 && <span class="count count-warning">{plural(h.lintWarnings, 'warning')}</span>}
     </span>
   );
+}
+
+/** The URL prefix the service suggests typing instead (`… type http://127.0.0.1:18720/`), if any. */
+function suggestion(error: ApiError): string | null {
+  return /type (https?:\/\/\S+\/)$/.exec(error.message)?.[1] ?? null;
 }
 
 function AddProperty() {
@@ -178,6 +189,11 @@ function AddProperty() {
       {error && (
         <div class="form-error">
           <ApiErrorNotice error={error} onRetry={error.code === 'unauthorized' ? () => void submit() : undefined} />
+          {suggestion(error) && (
+            <button type="button" class="small" onClick={() => setValue(suggestion(error) ?? '')}>
+              Use {suggestion(error)}
+            </button>
+          )}
         </div>
       )}
     </form>

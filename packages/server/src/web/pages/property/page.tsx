@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
 import type { DiscoveredHosts, PropertyDetail, PropertyFile } from '../../api-types.js';
+import { AlertBadges, useAlertCounts } from '../../components/alert-badges.js';
 import { AlertList } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatRelative, formatTime, plural } from '../../components/format.js';
@@ -48,6 +49,14 @@ function busy({ files }: { files: readonly PropertyFile[] }): boolean {
   return files.some((f) => f.status === null || f.recrawlPending || f.fetchingSince !== null);
 }
 
+/** An example subdomain for the add-host field: `shop.example.com`, never `shop.shop.example`. */
+function hostExample(domain: string): string {
+  const base = domain.replace(/^www\./, '');
+  const first = base.split('.')[0];
+  const label = ['shop', 'blog', 'news'].find((l) => l !== first) ?? 'shop';
+  return `${label}.${base}`;
+}
+
 export default function PropertyPage({ params }: RouteProps) {
   const id = params.id ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
@@ -58,6 +67,7 @@ export default function PropertyPage({ params }: RouteProps) {
   // Refreshes every 1.5 s while files wait for a fetch, else once a minute.
   const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: 60_000, busy, busyPollMs: 1500 });
   const list = files.data?.files ?? null;
+  const alertCounts = useAlertCounts();
 
   if (!valid || property.error?.code === 'not-found') {
     return (
@@ -74,6 +84,7 @@ export default function PropertyPage({ params }: RouteProps) {
       <div class="page-head head-row">
         <div>
           <h1 class="break">{p?.name ?? 'Loading…'}</h1>
+          {p && <AlertBadges propertyId={p.id} counts={alertCounts.get(p.id)} />}
           {p && (
             <p class="lede">
               {p.kind === 'domain'
@@ -84,6 +95,11 @@ export default function PropertyPage({ params }: RouteProps) {
         </div>
         {p && <DeleteProperty id={p.id} name={p.name} />}
       </div>
+      {p?.notice && (
+        <div class="notice notice-error" role="alert">
+          <span>{p.notice}</span>
+        </div>
+      )}
 
       <div class="panel">
         <div class="panel-head">
@@ -118,6 +134,8 @@ export default function PropertyPage({ params }: RouteProps) {
         <div class="panel">
           <div class="panel-head">
             <h2 class="panel-title">Alerts</h2>
+            <span class="spacer" />
+            <Link href={`/alerts?propertyId=${id}`}>All alerts of this property</Link>
           </div>
           <AlertList
             query={`propertyId=${id}`}
@@ -285,7 +303,7 @@ function HostsPanel({ property, onChanged }: { property: PropertyDetail; onChang
               type="text"
               autocomplete="off"
               spellcheck={false}
-              placeholder={`shop.${property.name}`}
+              placeholder={hostExample(property.name)}
               value={host}
               onInput={(event) => setHost(event.currentTarget.value)}
             />

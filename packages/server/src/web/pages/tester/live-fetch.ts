@@ -11,6 +11,8 @@ import { sourceOf } from './source-bytes.js';
 export interface LiveFile {
   /** The robots.txt URL that was fetched (after redirects when the service says). */
   readonly url: string;
+  /** The origin the file governs (`https://example.com`): the one asked for, also after redirects elsewhere. */
+  readonly origin: string;
   /** The body as text for the editor, or null when there was none (404, network error…). */
   readonly text: string | null;
   /** The body's exact bytes, what the engine decides on, when the service sent them. */
@@ -51,7 +53,14 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   const outcome = str(d.outcome);
   let problem: string | null = null;
   if (text === null) {
-    if (error && typeof error.message === 'string') problem = error.message;
+    // The engine's words for the outcome (host not found, server error (HTTP 503)…), never a runtime's raw text.
+    const summary = str(d.summary);
+    if (summary !== null) {
+      problem = `${summary[0]!.toUpperCase()}${summary.slice(1)}`;
+      if (error?.kind === 'blocked') {
+        problem += '. To test a local site, start the service with --allow-private-addresses';
+      }
+    } else if (error && typeof error.message === 'string') problem = error.message;
     else if (status !== null) problem = `The server answered HTTP ${status} with no robots.txt.`;
     else problem = 'The service returned no robots.txt body.';
     if (!/[.!?]$/.test(problem)) problem += '.';
@@ -65,8 +74,10 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
     if (outcome === 'allow-all') notes.push('Crawlers must treat this answer as allowing everything.');
     if (outcome === 'disallow-all') notes.push('Crawlers must treat this answer as disallowing everything for now.');
   }
+  const url = str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested;
   return {
-    url: str(d.finalUrl) ?? str(d.robotsUrl) ?? str(d.url) ?? requested,
+    url,
+    origin: originOf(str(d.robotsUrl) ?? url),
     text,
     bytes,
     outcome,
@@ -76,12 +87,32 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   };
 }
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * What to ask the service for: the site as typed, with `http://` added for a loopback or IP address with no scheme
+ * (`127.0.0.1:8080`: a local test server speaks plain http; the service would otherwise try https).
+ */
+export function liveTarget(typed: string): string {
+  const target = typed.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  if (/^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])(:\d+)?([/?#]|$)/i.test(target)) return `http://${target}`;
+  return target;
+}
+
 /** Fetches through the service; rejects with a message fit to show. */
 export async function loadLiveRobotsTxt(site: string, signal?: AbortSignal): Promise<LiveFile> {
   const target = site.trim();
   if (target === '') throw new Error('Type a site (example.com) or a robots.txt URL first.');
   try {
-    return liveFileFrom(await apiGet<unknown>(`/api/fetch?url=${encodeURIComponent(target)}`, signal), target);
+    const asked = liveTarget(target);
+    return liveFileFrom(await apiGet<unknown>(`/api/fetch?url=${encodeURIComponent(asked)}`, signal), asked);
   } catch (error) {
     if (
       error instanceof ApiError &&
@@ -93,4 +124,25 @@ export async function loadLiveRobotsTxt(site: string, signal?: AbortSignal): Pro
     }
     throw error;
   }
+}
+
+/** The host of the example URLs, which a loaded live file replaces. */
+const EXAMPLE_HOSTS = new Set(['example.com', 'www.example.com']);
+
+/** `urls` with every example.com URL moved to `origin` (same path); the same string when none is. */
+export function retargetUrls(urls: string, origin: string): string {
+  let changed = false;
+  const lines = urls.split('\n').map((line) => {
+    const trimmed = line.trim();
+    if (!/^https?:\/\//i.test(trimmed)) return line;
+    try {
+      const url = new URL(trimmed);
+      if (!EXAMPLE_HOSTS.has(url.hostname)) return line;
+      changed = true;
+      return `${origin}${url.pathname}${url.search}`;
+    } catch {
+      return line;
+    }
+  });
+  return changed ? lines.join('\n') : urls;
 }

@@ -11,7 +11,7 @@ import { formatBytes, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
 import type { Dialect, EditorDiagnostic, FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/protocol.js';
-import { loadLiveRobotsTxt } from './live-fetch.js';
+import { loadLiveRobotsTxt, retargetUrls } from './live-fetch.js';
 import { CrawlerMatrix, DifferenceList, VerdictTable } from './results.js';
 import { SAMPLE_CRAWLER, SAMPLE_ROBOTS_TXT, SAMPLE_URLS } from './sample.js';
 import { decodeState, encodeState, MAX_HASH_LENGTH, type TesterState } from './share.js';
@@ -75,6 +75,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
   );
   const [linkTooLong, setLinkTooLong] = useState(false);
   const [currentIssue, setCurrentIssue] = useState<(EditorDiagnostic & { index: number; total: number }) | null>(null);
+  /** The origin of a live file loaded here (`https://shop.example`): URLs on other hosts are not governed by it. */
+  const [fileOrigin, setFileOrigin] = useState<string | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const latest = useRef(0);
   const lastHash = useRef(location.hash);
@@ -112,11 +114,16 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
     return () => clearTimeout(timer);
   }, [client, text, bytes, urlList, crawlers, dialect, wantMatrix]);
 
-  // Keep the deciding line of the selected row marked as results change (without scrolling while typing).
+  // The first URL's verdict is shown (and its deciding line marked) until another row is chosen. The line is kept
+  // marked as results change, without scrolling while typing; after a new file arrives, the editor scrolls to it once.
   const rows = verdicts?.rows ?? [];
-  const selectedLine = selected !== null ? (rows[selected]?.verdict.line ?? 0) : 0;
+  const shownRow = selected ?? (rows.length > 0 ? 0 : null);
+  const selectedLine = shownRow !== null ? (rows[shownRow]?.verdict.line ?? 0) : 0;
+  const scrollToLine = useRef(true);
   useEffect(() => {
-    editor.current?.showLine(selectedLine, false);
+    const scroll = scrollToLine.current && selectedLine > 0;
+    if (scroll) scrollToLine.current = false;
+    editor.current?.showLine(selectedLine, scroll);
   }, [selectedLine]);
 
   // Write the state to the hash, quietly (replaceState), after typing pauses.
@@ -153,6 +160,8 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
           lastHash.current = location.hash;
           setSource(state.bytes ? { bytes: state.bytes, text: state.text } : null);
           editor.current?.replace(state.text);
+          scrollToLine.current = true;
+          setFileOrigin(null);
           setUrls(state.urls);
           setCrawler(state.crawler);
           setDialect(state.dialect);
@@ -188,11 +197,19 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
       </div>
 
       <LiveLoader
-        onLoaded={(loaded, message) => {
+        onLoaded={(loaded, message, origin) => {
           setSource(loaded);
           editor.current?.replace(loaded.text);
+          scrollToLine.current = true;
           setSelected(null);
-          setNotice({ kind: 'info', text: message });
+          setFileOrigin(origin);
+          // The example's URLs are about example.com: test the loaded site's instead.
+          const moved = retargetUrls(urls, origin);
+          if (moved !== urls) setUrls(moved);
+          setNotice({
+            kind: 'info',
+            text: moved !== urls ? `${message} The example URLs now point at ${origin}.` : message,
+          });
         }}
         onFailed={(message) => setNotice({ kind: 'error', text: message })}
       />
@@ -205,7 +222,7 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
         </div>
       )}
 
-      <div class="tester-grid">
+      <div class={tab === 'matrix' ? 'tester-grid tester-grid-wide' : 'tester-grid'}>
         <div class="panel editor-panel">
           <div class="panel-head">
             <span class="panel-title" id="editor-title">
@@ -344,47 +361,49 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
               </label>
             </fieldset>
           </div>
+          <div class="results-column">
+            {engineError && (
+              <div class="notice notice-error" role="alert">
+                The engine failed on this input: {engineError}
+              </div>
+            )}
+
+            <div class="tabs" role="tablist" aria-label="Results">
+              <TabButton id="results" current={tab} onSelect={setTab}>
+                Results
+              </TabButton>
+              <TabButton id="matrix" current={tab} onSelect={setTab}>
+                All crawlers
+              </TabButton>
+              <TabButton id="differences" current={tab} onSelect={setTab}>
+                1994 reading{current ? ` (${current.differences.length})` : ''}
+              </TabButton>
+            </div>
+            <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+              {!verdicts ? (
+                <p class="empty">Checking…</p>
+              ) : tab === 'results' ? (
+                <VerdictTable
+                  rows={rows}
+                  dialect={dialect}
+                  selected={shownRow}
+                  fileOrigin={fileOrigin}
+                  onSelect={(i, line) => {
+                    setSelected(i);
+                    showLine(line);
+                  }}
+                />
+              ) : tab === 'matrix' ? (
+                <CrawlerMatrix urls={urlList} matrix={verdicts.matrix} onShowLine={showLine} />
+              ) : current ? (
+                <DifferenceList differences={current.differences} onShowLine={showLine} />
+              ) : (
+                <p class="empty">Checking…</p>
+              )}
+            </div>
+          </div>
           <ShareBox tooLong={linkTooLong} />
         </div>
-      </div>
-
-      {engineError && (
-        <div class="notice notice-error" role="alert">
-          The engine failed on this input: {engineError}
-        </div>
-      )}
-
-      <div class="tabs" role="tablist" aria-label="Results">
-        <TabButton id="results" current={tab} onSelect={setTab}>
-          Results
-        </TabButton>
-        <TabButton id="matrix" current={tab} onSelect={setTab}>
-          All crawlers
-        </TabButton>
-        <TabButton id="differences" current={tab} onSelect={setTab}>
-          1994 reading{current ? ` (${current.differences.length})` : ''}
-        </TabButton>
-      </div>
-      <div class="panel tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {!verdicts ? (
-          <p class="empty">Checking…</p>
-        ) : tab === 'results' ? (
-          <VerdictTable
-            rows={rows}
-            dialect={dialect}
-            selected={selected}
-            onSelect={(i, line) => {
-              setSelected(i);
-              showLine(line);
-            }}
-          />
-        ) : tab === 'matrix' ? (
-          <CrawlerMatrix urls={urlList} matrix={verdicts.matrix} onShowLine={showLine} />
-        ) : current ? (
-          <DifferenceList differences={current.differences} onShowLine={showLine} />
-        ) : (
-          <p class="empty">Checking…</p>
-        )}
       </div>
     </section>
   );
@@ -450,7 +469,7 @@ function ShareBox({ tooLong }: { tooLong: boolean }) {
 }
 
 function LiveLoader(props: {
-  onLoaded: (file: SourceBytes, message: string) => void;
+  onLoaded: (file: SourceBytes, message: string, origin: string) => void;
   onFailed: (message: string) => void;
 }) {
   const [site, setSite] = useState('');
@@ -471,6 +490,7 @@ function LiveLoader(props: {
           props.onLoaded(
             loaded,
             [`Loaded ${file.url} (${status}${formatBytes(loaded.bytes.length)}).`, ...file.notes].join(' '),
+            file.origin,
           );
         }
       })

@@ -8,6 +8,7 @@ import {
   type Verdict,
   type VerdictRow,
 } from '../../engine/protocol.js';
+import { shortOperator } from './operator.js';
 
 /** Rows rendered before "Show all": thousands of URLs would make every keystroke re-render them all. */
 const ROW_LIMIT = 500;
@@ -44,9 +45,12 @@ export function VerdictTable(props: {
   rows: readonly VerdictRow[];
   dialect: 'google' | 'legacy';
   selected: number | null;
+  /** The origin of a loaded live file: rows for other hosts are flagged. */
+  fileOrigin?: string | null;
   onSelect: (index: number, line: number) => void;
 }) {
   const { rows, dialect, selected, onSelect } = props;
+  const fileOrigin = props.fileOrigin ?? null;
   const [limit, setLimit] = useState(ROW_LIMIT);
   if (rows.length === 0) {
     return <p class="empty">Add URLs to test (one per line) and each gets a verdict here.</p>;
@@ -95,6 +99,11 @@ export function VerdictTable(props: {
                 <td class="url-cell">
                   <span class="url">{row.url}</span>
                   {!obviousPath(row.url, row.path) && <span class="muted path"> matched as {row.path}</span>}
+                  {fileOrigin !== null && otherHost(row.url, fileOrigin) && (
+                    <span class="other-host">
+                      Another host: this file is {fileOrigin}/robots.txt; {originOfUrl(row.url)} has its own.
+                    </span>
+                  )}
                 </td>
                 <td>{row.crawler}</td>
                 <td>
@@ -123,6 +132,20 @@ export function VerdictTable(props: {
       )}
     </div>
   );
+}
+
+function originOfUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Whether `url` is absolute and on another origin than the file's (a path alone is on the file's). */
+function otherHost(url: string, fileOrigin: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return false;
+  return originOfUrl(url) !== fileOrigin;
 }
 
 const KIND_LABEL: Record<string, string> = { search: 'Search', ads: 'Ads', ai: 'AI', tool: 'Tools', other: 'Other' };
@@ -192,11 +215,10 @@ export function CrawlerMatrix(props: {
             <tbody>
               {shown.map((row) => (
                 <tr key={row.crawler}>
-                  <th scope="row">
+                  <th scope="row" title={row.operator}>
                     <span class="crawler-name">{row.crawler}</span>
-                    <span class="muted">
-                      {' '}
-                      {row.operator} · {KIND_LABEL[row.kind] ?? row.kind}
+                    <span class="crawler-meta muted">
+                      {[shortOperator(row.operator), KIND_LABEL[row.kind] ?? row.kind].filter(Boolean).join(' · ')}
                     </span>
                   </th>
                   {row.cells.map((cell, i) => (

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFetchError, describeFetchOutcome, fetchRobotsTxt, fetchStatusOf } from '../../src/index.js';
+import { closedPort, startHttpServer } from './servers.js';
+
+const summary = (facts: Parameters<typeof describeFetchOutcome>[0]) => describeFetchOutcome(facts).summary;
+
+describe('describeFetchOutcome: one catalogue of fetch outcomes in words', () => {
+  it('words HTTP statuses by what they mean, with the status', () => {
+    expect(summary({ status: 200, error: null })).toBe('fetched (HTTP 200)');
+    expect(summary({ status: 404, error: null })).toBe('not found (HTTP 404)');
+    expect(summary({ status: 403, error: null })).toBe('access denied (HTTP 403)');
+    expect(summary({ status: 429, error: null })).toBe('too many requests (HTTP 429)');
+    expect(summary({ status: 503, error: null })).toBe('server error (HTTP 503)');
+  });
+
+  it('words runtime errors without their raw text, from the code or from a stored message', () => {
+    expect(
+      summary({ status: null, error: { kind: 'dns', code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND a.invalid' } }),
+    ).toBe('host not found');
+    // A stored fetch keeps only kind and message: the code is found in the message.
+    expect(
+      summary({ status: null, error: { kind: 'dns', message: 'fetch failed: getaddrinfo ENOTFOUND a.invalid' } }),
+    ).toBe('host not found');
+    expect(
+      summary({
+        status: null,
+        error: {
+          kind: 'tls',
+          message: 'fetch failed: C0:error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+        },
+      }),
+    ).toBe('TLS failure: the server does not speak TLS on this port (plain http?)');
+    expect(summary({ status: null, error: { kind: 'connect', code: 'ECONNREFUSED' } })).toBe('connection refused');
+    expect(summary({ status: 302, error: { kind: 'redirect-loop', message: 'redirect loop at /a' } })).toBe(
+      'redirect loop',
+    );
+    expect(summary({ status: null, error: { kind: 'blocked', message: 'refused 127.0.0.1' } })).toContain(
+      'private or loopback',
+    );
+    expect(summary({ status: null, error: { kind: 'unknown', message: 'weird internals' } })).toBe('fetch failed');
+  });
+
+  it('words a stored HTTP failure by its status, not by the kind the store gave it', () => {
+    expect(summary({ status: 503, error: { kind: 'http-status', message: 'HTTP 503' } })).toBe(
+      'server error (HTTP 503)',
+    );
+    expect(describeFetchOutcome({ status: 503, error: { kind: 'http-status' } }).outcome).toBe('disallow-all');
+  });
+
+  it('says what each outcome means for crawling', () => {
+    expect(describeFetchOutcome({ status: 404, error: null }).effect).toContain('everything may be crawled');
+    expect(describeFetchOutcome({ status: 302, error: { kind: 'redirect-loop' } }).effect).toContain(
+      'everything may be crawled',
+    );
+    expect(describeFetchOutcome({ status: 503, error: null }).effect).toContain('stops crawling');
+  });
+
+  it('says a timeout with its length when known', () => {
+    expect(
+      describeFetchOutcome({ status: null, error: { kind: 'timeout', phase: 'request' } }, { timeoutMs: 2500 }).summary,
+    ).toBe('no response within 2.5 s');
+  });
+
+  it('words real failures of real fetches: a refused port, a 503, a plain-http server spoken to over TLS', async () => {
+    const server = await startHttpServer((_req, res) => {
+      res.statusCode = 503;
+      res.end('down');
+    });
+    try {
+      const down = await fetchRobotsTxt(`${server.origin}/x`, { fetch });
+      expect(fetchStatusOf(down)).toEqual({ status: 'error', reason: 'server error (HTTP 503)' });
+      const tls = await fetchRobotsTxt(`${server.origin.replace('http:', 'https:')}/x`, { fetch });
+      expect(fetchStatusOf(tls).reason).toMatch(/^TLS failure/);
+      const port = await closedPort();
+      const refused = await fetchRobotsTxt(`http://127.0.0.1:${port}/`, { fetch });
+      expect(fetchStatusOf(refused).reason).toBe('connection refused');
+      expect(
+        describeFetchOutcome({ status: null, error: classifyFetchError(new Error('boom'), 'request') }).summary,
+      ).toBe('fetch failed');
+    } finally {
+      await server.close();
+    }
+  });
+});
