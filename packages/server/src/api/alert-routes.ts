@@ -46,7 +46,7 @@ function lintOf(v: LoadedVersion | null): LintResults {
   };
 }
 
-/** Checks a webhook URL: http(s), no credentials. Where it points is checked at delivery (SSRF guard). */
+/** Checks a webhook URL: http(s), no credentials. Where it points is checked by the SSRF guard (see the route). */
 function checkWebhookUrl(typed: string): string {
   let url: URL;
   try {
@@ -195,6 +195,9 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     async (request, reply) => {
       const body = request.body;
       const url = checkWebhookUrl(body.url);
+      // Where it points is checked now too (and again at every delivery: a name can change its answer).
+      const refused = await context.fetch.refusalOf?.(url);
+      if (refused) throw new ApiError(400, 'invalid-request', `webhook url refused: ${refused.message}`);
       if (body.propertyId !== undefined && !(await getProperty(db, body.propertyId))) {
         throw new ApiError(404, 'not-found', `no property with id ${body.propertyId}`);
       }
