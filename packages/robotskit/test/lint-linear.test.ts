@@ -55,16 +55,16 @@ function countWork(fn: () => unknown): number {
   const patch = <T extends object>(
     proto: T,
     name: string,
-    cost: (self: never, args: never[], result: unknown) => number,
+    cost: (self: never, args: never, result: unknown) => number,
   ) => {
     const original = (proto as Record<string, (...a: unknown[]) => unknown>)[name]!;
     patched.push([proto, name, original]);
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
-      value: function (this: never, ...args: never[]) {
+      value: function (this: never, ...args: unknown[]) {
         const result = original.apply(this, args);
-        work += 1 + cost(this, args, result);
+        work += 1 + cost(this, args as never, result);
         return result;
       },
     });
