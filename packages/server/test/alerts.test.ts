@@ -3,12 +3,13 @@
  * deliveries to a local receiver: signed, retried with backoff, never delivered twice by concurrent workers.
  */
 
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAlertHook } from '../src/alerts/store.js';
-import { deliverDueWebhooks, retryDelayAfter, signatureOf } from '../src/alerts/webhooks.js';
+import { deliverDueWebhooks, retryDelayAfter, signatureOf, signingKey } from '../src/alerts/webhooks.js';
 import { buildApp } from '../src/api/app.js';
 import { parsePropertyInput } from '../src/api/property-input.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
@@ -251,6 +252,8 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         );
         clock.advance(retryDelayAfter(1));
         status = 204;
+        const firstIds = receiver.received.map((r) => String(r.headers['webhook-id'])).sort();
+        const firstTimes = new Set(receiver.received.map((r) => r.headers['webhook-timestamp']));
         receiver.received.length = 0;
         // Two workers at once (separate connections on PostgreSQL): each delivery is made once.
         const other = database.dialect === 'postgres' ? await openDatabase(config, { migrate: false }) : database;
@@ -265,16 +268,29 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         rest = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
         expect(rest).toEqual([]);
 
-        const signed = receiver.received.filter((r) => r.headers['x-robotskit-signature'] !== undefined);
+        const signed = receiver.received.filter((r) => r.headers['webhook-signature'] !== undefined);
         expect(signed).toHaveLength(3);
         for (const r of signed) {
-          expect(r.headers['x-robotskit-signature']).toBe(signatureOf('hook-secret-1', r.body));
+          // Standard Webhooks: v1,base64(HMAC-SHA256(secret, `${id}.${timestamp}.${body}`)), computed here by hand.
+          const id = String(r.headers['webhook-id']);
+          const timestamp = String(r.headers['webhook-timestamp']);
+          expect(id).toMatch(/^msg_\d+_\d+$/);
+          expect(Number(timestamp)).toBe(Math.floor(clock.now() / 1000));
+          const mac = createHmac('sha256', 'hook-secret-1').update(`${id}.${timestamp}.${r.body}`).digest('base64');
+          expect(r.headers['webhook-signature']).toBe(`v1,${mac}`);
+          expect(r.headers['webhook-signature']).toBe(signatureOf('hook-secret-1', id, Number(timestamp), r.body));
+          // The old body-only signature (replayable) is gone.
+          expect(r.headers['x-robotskit-signature']).toBeUndefined();
           const payload = JSON.parse(r.body) as { event: string; alert: AlertJson & { fileUrl: string } };
           expect(payload.event).toBe('alert');
           expect(payload.alert.fileUrl).toBe(`${origin.url}/robots.txt`);
           expect(payload.alert.diffUrl).toMatch(/^\/api\/versions\/\d+\/diff\?against=\d+$/);
         }
-        const unsigned = receiver.received.find((r) => r.headers['x-robotskit-signature'] === undefined)!;
+        // A retry keeps the delivery's id (receivers deduplicate on it) and is signed with its own timestamp.
+        expect(receiver.received.map((r) => String(r.headers['webhook-id'])).sort()).toEqual(firstIds);
+        for (const r of receiver.received) expect(firstTimes.has(r.headers['webhook-timestamp'])).toBe(false);
+        const unsigned = receiver.received.find((r) => r.headers['webhook-signature'] === undefined)!;
+        expect(unsigned.headers['webhook-id']).toMatch(/^msg_\d+_\d+$/);
         expect((JSON.parse(unsigned.body) as { alert: AlertJson }).alert.kind).toBe('disallow-all-added');
 
         const list = await get<{ webhooks: { deliveries: Record<string, number> }[] }>('/api/webhooks');
@@ -396,5 +412,15 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         expect(reply.json()).toHaveProperty('error.code');
       }
     });
+  });
+});
+
+describe('Standard Webhooks signing key', () => {
+  it('reads a whsec_ secret as the base64 bytes it encodes, any other secret as its UTF-8 bytes', () => {
+    const bytes = Buffer.from('0123456789abcdef0123456789abcdef');
+    expect(signingKey(`whsec_${bytes.toString('base64')}`)).toEqual(bytes);
+    expect(signingKey('hook-secret-1')).toEqual(Buffer.from('hook-secret-1'));
+    const mac = createHmac('sha256', bytes).update('msg_1_2.1700000000.{}').digest('base64');
+    expect(signatureOf(`whsec_${bytes.toString('base64')}`, 'msg_1_2', 1_700_000_000, '{}')).toBe(`v1,${mac}`);
   });
 });
