@@ -5,6 +5,7 @@
  */
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 
 /** The error codes of the API. */
 export type ApiErrorCode =
@@ -17,6 +18,7 @@ export type ApiErrorCode =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'method-not-allowed'
+  | 'database-unavailable'
   | 'internal-error';
 
 /** An error meant for the client. */
@@ -69,6 +71,15 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return reply.status(fastifyError.statusCode).send(errorBody('invalid-request', fastifyError.message));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send(
+        errorBody('database-unavailable', 'the database is unavailable right now (reconnecting); try again shortly'),
+      );
   }
   request.log.error({ err: error }, 'request failed');
   return reply.status(500).send(errorBody('internal-error', 'the server failed to handle the request; see its log'));
