@@ -51,6 +51,12 @@ export interface FetchingOptions {
 export interface ServiceOptions extends FetchingOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * Host names the API answers to besides IP addresses, `localhost` and the name in `host` (DNS rebinding
+   * protection; see `AppOptions.allowedHosts`).
+   * @default []
+   */
+  readonly allowedHosts?: readonly string[];
   /** Bearer token for writes; required when `host` is not a loopback address. */
   readonly token?: string | undefined;
   /**
@@ -171,6 +177,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
+      // The name it is bound to is one of its own names (an IP address needs no listing).
+      allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
     });
     const address = await app.listen({ host: options.host, port: options.port });
     if (!plugIns.createRetrieval) {

@@ -64,6 +64,21 @@ function checkWebhookUrl(typed: string): string {
   return url.href;
 }
 
+/**
+ * A webhook URL as the API shows it: scheme, host and port only, the rest replaced by `…`. Path and query of a
+ * webhook URL are often its secret (Slack-style `https://hooks.slack.com/services/T…/B…/x…`), so they are never
+ * sent back, whether or not the service has a token.
+ */
+export function redactedUrl(stored: string): string {
+  try {
+    const url = new URL(stored);
+    const rest = `${url.pathname}${url.search}`;
+    return `${url.origin}${rest === '/' || rest === '' ? '/' : '/…'}`;
+  } catch {
+    return '…';
+  }
+}
+
 /** Registers the routes on `app`. */
 export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -82,7 +97,7 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     for (const c of counts) deliveries[c.status] = Number(c.n);
     return {
       id: Number(hook.id),
-      url: hook.url,
+      url: redactedUrl(hook.url),
       propertyId: hook.property_id === null ? null : Number(hook.property_id),
       kinds: parseJson<AlertKind[] | null>(hook.kinds_json, null),
       hasSecret: hook.secret !== null,
@@ -165,7 +180,9 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     '/api/webhooks',
     {
       schema: {
-        summary: 'Webhooks and their delivery counts (secrets are never shown)',
+        summary:
+          'Webhooks and their delivery counts; URLs show only their origin and secrets are never shown (needs the token when the server has one)',
+        security: WRITE_SECURITY,
         tags: ['alerts'],
         response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }) },
       },

@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | 'payload-too-large'
   | 'method-not-allowed'
   | 'database-unavailable'
+  | 'host-not-allowed'
   | 'internal-error';
 
 /** An error meant for the client. */
