@@ -284,6 +284,14 @@ export const Alert = Type.Object({
   createdAt: Time,
 });
 
+export const PropertiesQuery = Type.Object(
+  {
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'only properties with a larger id (paging)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+
 export const AlertsQuery = Type.Object(
   {
     propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
