@@ -36,6 +36,7 @@ import {
   TestBody,
   TestResult,
 } from './schemas.js';
+import { checkVerdictCount, clientGone, MAX_TEST_ANSWER_BYTES, WorkSlicer } from './work-limits.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
@@ -150,13 +151,15 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const given = [body.robots, body.robotsUrl, body.versionId].filter((x) => x !== undefined).length;
       if (given !== 1) {
         throw new ApiError(400, 'invalid-request', 'give exactly one of robots (text), robotsUrl and versionId');
       }
       const crawlers = crawlersOr400(body.userAgents);
+      checkVerdictCount(body.urls.length, crawlers.length);
+      const slicer = new WorkSlicer(clientGone(reply));
       let side: RulesSide;
       let source: {
         kind: 'text' | 'url' | 'version';
@@ -187,8 +190,22 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       }
       const urls = body.urls.map((u) => checkTestUrl(u, base));
       const results = [];
+      // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
+      let answerBytes = 0;
       for (const url of urls) {
-        for (const crawler of crawlers) results.push(verdictOf(side.robots, side.mode, side.lines, url, crawler));
+        for (const crawler of crawlers) {
+          await slicer.tick();
+          const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
+          answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
+          if (answerBytes > MAX_TEST_ANSWER_BYTES) {
+            throw new ApiError(
+              413,
+              'payload-too-large',
+              `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
+            );
+          }
+          results.push(verdict);
+        }
       }
       return { source, results };
     },
