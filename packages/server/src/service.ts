@@ -114,17 +114,36 @@ function startWorkers(
   const scheduleNext = plugIns.createScheduler?.(deps);
   const onNewVersion = createAlertHook(log);
   let lastDiscovery = Number.NEGATIVE_INFINITY;
+  const discovery: { running: Promise<void> | null; stop: AbortController } = {
+    running: null,
+    stop: new AbortController(),
+  };
   return Array.from({ length: count }, (_, i) => {
     const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
       name,
       onNewVersion,
       eachRound: async () => {
-        // One domain property a round at most whose daily host discovery is due (a lease per property).
-        if (i === 0 && deps.now() - lastDiscovery >= 60_000) {
+        // One domain property at a time whose daily host discovery is due (a lease per property), apart from the
+        // rounds: a long sitemap walk never holds up fetching, and stopping the workers aborts it.
+        if (i === 0 && discovery.running === null && deps.now() - lastDiscovery >= 60_000) {
           lastDiscovery = deps.now();
-          const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now() });
-          if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+          discovery.running = discoverDueProperty(database, {
+            fetch: deps.fetch,
+            now: deps.now(),
+            signal: discovery.stop.signal,
+          })
+            .then((discovered) => {
+              if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+            })
+            .catch((error: unknown) => {
+              if (!discovery.stop.signal.aborted) {
+                log(`host discovery failed: ${error instanceof Error ? error.message : String(error)}`);
+              }
+            })
+            .finally(() => {
+              discovery.running = null;
+            });
         }
         await deliverDueWebhooks(database.db, database.dialect, {
           fetch: deps.fetch,
@@ -135,6 +154,10 @@ function startWorkers(
               `webhook ${a.webhookId} alert ${a.alertId} to ${a.url}: ${a.ok ? 'delivered' : `${a.status} (${a.error})`}`,
             ),
         });
+      },
+      onStop: async () => {
+        discovery.stop.abort();
+        await discovery.running;
       },
       db: database.db,
       dialect: database.dialect,

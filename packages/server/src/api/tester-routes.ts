@@ -253,8 +253,10 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
+      // The sitemap walk and the comparison stop when the client goes away.
+      const gone = clientGone(reply);
       if ((body.propertyId === undefined) === (body.fileId === undefined)) {
         throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
       }
@@ -350,12 +352,14 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
           allowedOrigins: [origin],
           // robots.txt rules apply to their own origin only.
           keep: (url) => url.startsWith(`${origin}/`),
+          signal: gone,
         });
+        gone.throwIfAborted();
         urls = walk.urls;
         capped = walk.capped;
         problems = walk.problems;
       }
-      const compared = await compareVerdicts(before, after, urls, crawlers);
+      const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
       return {
         fileId: file.id,
         origin,
@@ -382,7 +386,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: DiscoveredHosts, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const property = await getProperty(db, request.params.id);
       if (!property) throw new ApiError(404, 'not-found', `no property with id ${request.params.id}`);
       if (property.kind !== 'domain') {
@@ -391,6 +395,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       return discoverHosts(context.database, property, {
         fetch: context.fetch,
         now: context.now(),
+        signal: clientGone(reply),
         ...(request.body?.maxUrls === undefined ? {} : { maxUrls: request.body.maxUrls }),
         ...(request.body?.maxHosts === undefined ? {} : { maxHosts: request.body.maxHosts }),
       });

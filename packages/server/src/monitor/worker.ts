@@ -63,6 +63,8 @@ export interface WorkerOptions {
   readonly onNewVersion?: NewVersionHook;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
+  /** Called by {@link Worker.stop}, before it waits for the current round: to stop work started beside the rounds. */
+  readonly onStop?: () => Promise<void>;
   /**
    * History kept; older fetches and unneeded versions are pruned about once an hour by one worker.
    * @default 30 days
@@ -180,6 +182,7 @@ export class Worker {
   /** Stops the loop after the files in hand are recorded. */
   async stop(): Promise<void> {
     this.#stop.abort();
+    await this.#options.onStop?.();
     await this.#loop;
     this.#loop = undefined;
   }
