@@ -85,6 +85,7 @@ function program(io: Io, result: { code: number }): Command {
         .default('protocol'),
     )
     .option('--timeout <seconds>', 'give up on a file (the robots.txt too) after this many seconds (default 120)')
+    .option('--max-time <seconds>', 'stop the whole walk after this many seconds (default 300)')
     .action(async (url: string, options: SitemapsCommandOptions) => {
       result.code = await runSitemaps(io, url, options);
     });
