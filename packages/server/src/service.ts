@@ -12,6 +12,7 @@ import { buildApp } from './api/app.js';
 import { isLoopbackHost } from './api/auth.js';
 import type { DatabaseConfig } from './db/config.js';
 import { type Database, openDatabase } from './db/connect.js';
+import { BackgroundTask } from './monitor/background-task.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { builtInPlugIns, type PlugInDependencies, type PlugIns } from './plug-ins.js';
@@ -114,10 +115,7 @@ function startWorkers(
   const scheduleNext = plugIns.createScheduler?.(deps);
   const onNewVersion = createAlertHook(log);
   let lastDiscovery = Number.NEGATIVE_INFINITY;
-  const discovery: { running: Promise<void> | null; stop: AbortController } = {
-    running: null,
-    stop: new AbortController(),
-  };
+  const discovery = new BackgroundTask();
   return Array.from({ length: count }, (_, i) => {
     const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
@@ -126,24 +124,15 @@ function startWorkers(
       eachRound: async () => {
         // One domain property at a time whose daily host discovery is due (a lease per property), apart from the
         // rounds: a long sitemap walk never holds up fetching, and stopping the workers aborts it.
-        if (i === 0 && discovery.running === null && deps.now() - lastDiscovery >= 60_000) {
+        if (i === 0 && !discovery.running && deps.now() - lastDiscovery >= 60_000) {
           lastDiscovery = deps.now();
-          discovery.running = discoverDueProperty(database, {
-            fetch: deps.fetch,
-            now: deps.now(),
-            signal: discovery.stop.signal,
-          })
-            .then((discovered) => {
+          discovery.start(
+            async (signal) => {
+              const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now(), signal });
               if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
-            })
-            .catch((error: unknown) => {
-              if (!discovery.stop.signal.aborted) {
-                log(`host discovery failed: ${error instanceof Error ? error.message : String(error)}`);
-              }
-            })
-            .finally(() => {
-              discovery.running = null;
-            });
+            },
+            (error) => log(`host discovery failed: ${error instanceof Error ? error.message : String(error)}`),
+          );
         }
         await deliverDueWebhooks(database.db, database.dialect, {
           fetch: deps.fetch,
@@ -155,10 +144,7 @@ function startWorkers(
             ),
         });
       },
-      onStop: async () => {
-        discovery.stop.abort();
-        await discovery.running;
-      },
+      onStop: () => discovery.stop(),
       db: database.db,
       dialect: database.dialect,
       retrieve,

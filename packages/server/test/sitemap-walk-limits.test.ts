@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackgroundTask } from '../src/monitor/background-task.js';
 import { createGuardedFetch } from '../src/net/guarded-fetch.js';
 import { sitemapPageUrls } from '../src/tester/sitemap-urls.js';
 
@@ -93,6 +94,52 @@ describe('sitemap walks are bounded', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(requested).toHaveLength(seen);
       expect(requested).toEqual(['/index.xml', '/s0.xml']);
+    } finally {
+      await fetch.close();
+    }
+  }, 30_000);
+
+  it('run beside the worker rounds: starting one returns at once, and stopping aborts the walk', async () => {
+    const fetch = createGuardedFetch({ allowPrivate: true });
+    requested.length = 0;
+    const task = new BackgroundTask();
+    const errors: unknown[] = [];
+    let result: Awaited<ReturnType<typeof sitemapPageUrls>> | null = null;
+    try {
+      const started = task.start(
+        async (signal) => {
+          result = await sitemapPageUrls([`${origin}/index.xml`], {
+            fetch,
+            maxUrls: 1000,
+            allowedOrigins: [origin],
+            signal,
+          });
+        },
+        (error) => errors.push(error),
+      );
+      // The round that started it goes on: nothing was awaited, and a second start is refused while it runs.
+      expect(started).toBe(true);
+      expect(task.running).toBe(true);
+      expect(
+        task.start(
+          async () => {},
+          (error) => errors.push(error),
+        ),
+      ).toBe(false);
+      await until(() => requested.includes('/s0.xml'), 'the walk to reach a hanging sitemap');
+      // Stopping the workers (service shutdown) aborts the walk and waits for it.
+      await task.stop();
+      expect(task.running).toBe(false);
+      expect(result).not.toBeNull();
+      expect(errors).toEqual([]);
+      await until(() => open.size === 0, 'the hanging sitemap request to be closed');
+      expect(requested).toEqual(['/index.xml', '/s0.xml']);
+      expect(
+        task.start(
+          async () => {},
+          (error) => errors.push(error),
+        ),
+      ).toBe(false);
     } finally {
       await fetch.close();
     }
