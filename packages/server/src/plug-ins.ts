@@ -6,10 +6,10 @@
 
 import type { EffectivePolicyResolver } from './api/effective-policy.js';
 import type { Database } from './db/connect.js';
-import { createEngineAnalyzer } from './engine/analyzer.js';
 import { createEnginePolicyResolver } from './engine/policy.js';
 import { createEngineRetrieval } from './engine/retrieval.js';
 import { createEngineScheduler, type FetchScheduler } from './engine/schedule.js';
+import { createThreadedAnalyzer } from './monitor/lint-thread.js';
 import type { BodyAnalyzer, RobotsRetrieval } from './monitor/retrieval.js';
 import type { GuardedFetch } from './net/guarded-fetch.js';
 
@@ -36,7 +36,7 @@ export interface PlugIns {
 /** The parts this build has: the engine's. */
 export const builtInPlugIns: PlugIns = {
   createRetrieval: ({ fetch, now }) => createEngineRetrieval({ fetch, now }),
-  createAnalyzer: () => createEngineAnalyzer(),
+  createAnalyzer: () => createThreadedAnalyzer(),
   createPolicyResolver: ({ database }) => createEnginePolicyResolver(database.db),
   createScheduler: () => createEngineScheduler(),
 };

@@ -20,7 +20,13 @@ export interface StoredDiagnostic {
 
 /** Lints `body` (bytes, as fetched). */
 export function analyzeBody(body: Uint8Array): BodyAnalysis & { readonly diagnostics: StoredDiagnostic[] } {
-  const diagnostics = lint(body);
+  return storedAnalysis(lint(body));
+}
+
+/** The counts and stored form of a body's diagnostics (also for diagnostics computed in the lint thread). */
+export function storedAnalysis(
+  diagnostics: readonly Diagnostic[],
+): BodyAnalysis & { readonly diagnostics: StoredDiagnostic[] } {
   let errors = 0;
   let warnings = 0;
   const stored: StoredDiagnostic[] = diagnostics.map((d) => {
