@@ -155,6 +155,7 @@ function program(io: Io, result: { code: number }): Command {
         .default('protocol'),
     )
     .option('--timeout <seconds>', 'give up on a file (the robots.txt too) after this many seconds (default 120)')
+    .option('--max-time <seconds>', 'stop the whole walk after this many seconds (default 300)')
     .action(async (url: string, options: SitemapsCommandOptions) => {
       const { runSitemaps } = await import('./commands/sitemaps.js');
       result.code = await runSitemaps(io, url, options);
@@ -171,6 +172,10 @@ function program(io: Io, result: { code: number }): Command {
     .option('--workers <n>', 'fetch workers in this process (0: API only)', '1')
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
+    .option(
+      '--allowed-hosts <names>',
+      'host names the service answers to besides IP addresses and localhost, comma-separated (*.example.com, * for any)',
+    )
     .action(async (options: ServeCliOptions) => {
       const { runServe } = await import('./commands/serve.js');
       result.code = await runServe(io, options);

@@ -7,6 +7,7 @@
 
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { describeFetchOutcome, isHtmlContentType } from 'robotskit';
 
@@ -28,7 +29,7 @@ export interface FetchedPage {
 /** A failed page fetch: one line for people. */
 export class PageFetchError extends Error {}
 
-function decoded(res: IncomingMessage): NodeJS.ReadableStream {
+function decoded(res: IncomingMessage): Readable {
   switch ((res.headers['content-encoding'] ?? '').trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
@@ -43,7 +44,15 @@ function decoded(res: IncomingMessage): NodeJS.ReadableStream {
 }
 
 /** GETs a page once (no redirects followed), within `timeoutMs` for the whole exchange. */
-export function fetchPage(url: URL, options: { timeoutMs: number; userAgent: string }): Promise<FetchedPage> {
+export function fetchPage(
+  url: URL,
+  options: {
+    timeoutMs: number;
+    userAgent: string;
+    /** Called with the size of each decoded body chunk (a work counter, for tests). */
+    onInflated?: (bytes: number) => void;
+  },
+): Promise<FetchedPage> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<FetchedPage>((resolve, reject) => {
     let settled = false;
@@ -94,10 +103,24 @@ export function fetchPage(url: URL, options: { timeoutMs: number; userAgent: str
         const chunks: Buffer[] = [];
         let size = 0;
         const body = decoded(res);
+        // Past the cap nothing more is read: the decompressor is destroyed with the socket, so a gzip bomb costs
+        // the cap, not its inflated size.
+        const stop = () => {
+          body.removeAllListeners('data');
+          body.on('error', () => {});
+          body.destroy();
+          res.destroy();
+        };
         body.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= MAX_PAGE_BYTES) done(Buffer.concat(chunks).subarray(0, MAX_PAGE_BYTES).toString('utf8'));
+          if (settled) return stop();
+          options.onInflated?.(chunk.length);
+          const room = MAX_PAGE_BYTES - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= MAX_PAGE_BYTES) {
+            stop();
+            done(Buffer.concat(chunks).toString('utf8'));
+          }
         });
         body.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
         body.on('error', (error: NodeJS.ErrnoException) => fail(`broken body: ${error.message}`));

@@ -19,8 +19,11 @@ export {
   type DeliveryAttempt,
   type DeliveryOptions,
   deliverDueWebhooks,
+  ID_HEADER,
   SIGNATURE_HEADER,
   signatureOf,
+  signingKey,
+  TIMESTAMP_HEADER,
 } from './alerts/webhooks.js';
 export { type AppOptions, buildApp } from './api/app.js';
 export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';

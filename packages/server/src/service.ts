@@ -14,6 +14,7 @@ import type { DatabaseConfig } from './db/config.js';
 import { type Database, openDatabase } from './db/connect.js';
 import { createPolicyResolver } from './db/history.js';
 import { RobotskitServerError } from './errors.js';
+import { BackgroundTask } from './monitor/background-task.js';
 import { Worker } from './monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { workerRetrieval } from './net/robots-fetch.js';
@@ -47,6 +48,12 @@ export interface FetchingOptions {
 export interface ServiceOptions extends FetchingOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * Host names the API answers to besides IP addresses, `localhost` and the name in `host` (DNS rebinding
+   * protection; see `AppOptions.allowedHosts`).
+   * @default []
+   */
+  readonly allowedHosts?: readonly string[];
   /** Bearer token for writes; required when `host` is not a loopback address. */
   readonly token?: string | undefined;
   /**
@@ -107,17 +114,24 @@ function startWorkers(
   const { database } = deps;
   const onNewVersion = createAlertHook(log);
   let lastDiscovery = Number.NEGATIVE_INFINITY;
+  const discovery = new BackgroundTask();
   return Array.from({ length: count }, (_, i) => {
     const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
       name,
       onNewVersion,
       eachRound: async () => {
-        // One domain property a round at most whose daily host discovery is due (a lease per property).
-        if (i === 0 && deps.now() - lastDiscovery >= 60_000) {
+        // One domain property at a time whose daily host discovery is due (a lease per property), apart from the
+        // rounds: a long sitemap walk never holds up fetching, and stopping the workers aborts it.
+        if (i === 0 && !discovery.running && deps.now() - lastDiscovery >= 60_000) {
           lastDiscovery = deps.now();
-          const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now() });
-          if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+          discovery.start(
+            async (signal) => {
+              const discovered = await discoverDueProperty(database, { fetch: deps.fetch, now: deps.now(), signal });
+              if (discovered !== null) log(`hosts of property ${discovered} discovered from its sitemaps`);
+            },
+            (error) => log(`host discovery failed: ${error instanceof Error ? error.message : String(error)}`),
+          );
         }
         await deliverDueWebhooks(database.db, database.dialect, {
           fetch: deps.fetch,
@@ -129,6 +143,7 @@ function startWorkers(
             ),
         });
       },
+      onStop: () => discovery.stop(),
       db: database.db,
       dialect: database.dialect,
       retrieve: workerRetrieval(deps.fetch, deps.now),
@@ -166,6 +181,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
+      // The name it is bound to is one of its own names (an IP address needs no listing).
+      allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
     });
     const address = await app.listen({ host: options.host, port: options.port });
     const service: RunningService = {

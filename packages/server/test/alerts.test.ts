@@ -3,12 +3,13 @@
  * deliveries to a local receiver: signed, retried with backoff, never delivered twice by concurrent workers.
  */
 
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAlertHook } from '../src/alerts/store.js';
-import { deliverDueWebhooks, retryDelayAfter, signatureOf } from '../src/alerts/webhooks.js';
+import { deliverDueWebhooks, retryDelayAfter, signatureOf, signingKey } from '../src/alerts/webhooks.js';
 import { buildApp } from '../src/api/app.js';
 import { parsePropertyInput } from '../src/api/property-input.js';
 import { type Database, openDatabase } from '../src/db/connect.js';
@@ -19,6 +20,13 @@ import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
+
+/** A resolver that knows no name. */
+const noNames = ((_host: string, _options: unknown, callback: (error: NodeJS.ErrnoException) => void) => {
+  const error: NodeJS.ErrnoException = new Error('no such name');
+  error.code = 'ENOTFOUND';
+  callback(error);
+}) as unknown as LookupFunction;
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -73,7 +81,8 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       config = target.config();
       database = await openDatabase(config);
       clock = new ManualClock(100 * DAY);
-      fetch = createGuardedFetch({ allowPrivate: true });
+      // No name resolves (no DNS traffic from tests); loopback receivers and origins are reached by address.
+      fetch = createGuardedFetch({ allowPrivate: true, lookup: noNames });
       log = [];
       worker = new Worker({
         db: database.db,
@@ -82,7 +91,7 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         onNewVersion: createAlertHook((line) => log.push(line)),
         now: clock.now,
       });
-      app = await buildApp({ database, now: clock.now });
+      app = await buildApp({ database, now: clock.now, fetch });
       origin = await startOrigin({
         status: 200,
         body: 'User-agent: *\nDisallow: /private\n\nSitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n',
@@ -262,6 +271,8 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         );
         clock.advance(retryDelayAfter(1));
         status = 204;
+        const firstIds = receiver.received.map((r) => String(r.headers['webhook-id'])).sort();
+        const firstTimes = new Set(receiver.received.map((r) => r.headers['webhook-timestamp']));
         receiver.received.length = 0;
         // Two workers at once (separate connections on PostgreSQL): each delivery is made once.
         const other = database.dialect === 'postgres' ? await openDatabase(config, { migrate: false }) : database;
@@ -276,16 +287,29 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         rest = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
         expect(rest).toEqual([]);
 
-        const signed = receiver.received.filter((r) => r.headers['x-robotskit-signature'] !== undefined);
+        const signed = receiver.received.filter((r) => r.headers['webhook-signature'] !== undefined);
         expect(signed).toHaveLength(3);
         for (const r of signed) {
-          expect(r.headers['x-robotskit-signature']).toBe(signatureOf('hook-secret-1', r.body));
+          // Standard Webhooks: v1,base64(HMAC-SHA256(secret, `${id}.${timestamp}.${body}`)), computed here by hand.
+          const id = String(r.headers['webhook-id']);
+          const timestamp = String(r.headers['webhook-timestamp']);
+          expect(id).toMatch(/^msg_\d+_\d+$/);
+          expect(Number(timestamp)).toBe(Math.floor(clock.now() / 1000));
+          const mac = createHmac('sha256', 'hook-secret-1').update(`${id}.${timestamp}.${r.body}`).digest('base64');
+          expect(r.headers['webhook-signature']).toBe(`v1,${mac}`);
+          expect(r.headers['webhook-signature']).toBe(signatureOf('hook-secret-1', id, Number(timestamp), r.body));
+          // The old body-only signature (replayable) is gone.
+          expect(r.headers['x-robotskit-signature']).toBeUndefined();
           const payload = JSON.parse(r.body) as { event: string; alert: AlertJson & { fileUrl: string } };
           expect(payload.event).toBe('alert');
           expect(payload.alert.fileUrl).toBe(`${origin.url}/robots.txt`);
           expect(payload.alert.diffUrl).toMatch(/^\/api\/versions\/\d+\/diff\?against=\d+$/);
         }
-        const unsigned = receiver.received.find((r) => r.headers['x-robotskit-signature'] === undefined)!;
+        // A retry keeps the delivery's id (receivers deduplicate on it) and is signed with its own timestamp.
+        expect(receiver.received.map((r) => String(r.headers['webhook-id'])).sort()).toEqual(firstIds);
+        for (const r of receiver.received) expect(firstTimes.has(r.headers['webhook-timestamp'])).toBe(false);
+        const unsigned = receiver.received.find((r) => r.headers['webhook-signature'] === undefined)!;
+        expect(unsigned.headers['webhook-id']).toMatch(/^msg_\d+_\d+$/);
         expect((JSON.parse(unsigned.body) as { alert: AlertJson }).alert.kind).toBe('disallow-all-added');
 
         const list = await get<{ webhooks: { deliveries: Record<string, number> }[] }>('/api/webhooks');
@@ -298,13 +322,33 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       }
     });
 
+    it('refuses forbidden webhook addresses when they are added, with the reason', async () => {
+      for (const [url, words] of [
+        ['http://169.254.169.254/latest/meta-data', 'link-local'],
+        ['http://[fd00:ec2::254]/latest/meta-data', 'AWS instance metadata'],
+        ['http://100.100.100.200/latest/meta-data', 'Alibaba Cloud instance metadata'],
+        ['http://0.0.0.0:9/hook', 'unspecified'],
+      ] as const) {
+        const created = await app.inject({ method: 'POST', url: '/api/webhooks', payload: { url } });
+        expect([created.statusCode, created.json().error.code], url).toEqual([400, 'invalid-request']);
+        expect(created.json().error.message).toContain(words);
+      }
+      expect(await database.db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
+    });
+
     it('gives up after 8 attempts, and refuses forbidden webhook addresses at delivery', async () => {
-      const created = await app.inject({
-        method: 'POST',
-        url: '/api/webhooks',
-        payload: { url: 'http://169.254.169.254/latest/meta-data' },
-      });
-      expect(created.statusCode).toBe(201);
+      // Added before addresses were checked at creation (or a name that now resolves elsewhere): still refused.
+      await database.db
+        .insertInto('webhooks')
+        .values({
+          url: 'http://169.254.169.254/latest/meta-data',
+          secret: null,
+          property_id: null,
+          kinds_json: null,
+          created_at: clock.now(),
+          disabled_at: null,
+        })
+        .execute();
       await fetchNow();
       origin.answer = { status: 404 };
       await fetchNow();
@@ -351,7 +395,12 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         expect(test.json()).toEqual({ ok: true, httpStatus: 204, error: null });
         expect(receiver.received).toHaveLength(1);
         expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'test', webhookId: hook.id });
-        expect(receiver.received[0]!.headers['x-robotskit-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+        // Signed as alert deliveries are (Standard Webhooks: id, timestamp, body).
+        const sent = receiver.received[0]!;
+        const id = sent.headers['webhook-id'] as string;
+        const timestamp = Number(sent.headers['webhook-timestamp']);
+        expect(id).toMatch(/^msg_test_/);
+        expect(sent.headers['webhook-signature']).toBe(signatureOf('s'.repeat(16), id, timestamp, sent.body));
 
         const bad = (await open.inject({ method: 'POST', url: '/api/webhooks', payload: { url: refusing.url } })).json<{
           id: number;
@@ -458,5 +507,15 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         expect(reply.json()).toHaveProperty('error.code');
       }
     });
+  });
+});
+
+describe('Standard Webhooks signing key', () => {
+  it('reads a whsec_ secret as the base64 bytes it encodes, any other secret as its UTF-8 bytes', () => {
+    const bytes = Buffer.from('0123456789abcdef0123456789abcdef');
+    expect(signingKey(`whsec_${bytes.toString('base64')}`)).toEqual(bytes);
+    expect(signingKey('hook-secret-1')).toEqual(Buffer.from('hook-secret-1'));
+    const mac = createHmac('sha256', bytes).update('msg_1_2.1700000000.{}').digest('base64');
+    expect(signatureOf(`whsec_${bytes.toString('base64')}`, 'msg_1_2', 1_700_000_000, '{}')).toBe(`v1,${mac}`);
   });
 });

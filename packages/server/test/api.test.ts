@@ -193,7 +193,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const reply = await call('POST', '/api/properties', { property: typed });
       expect(reply.status).toBe(400);
       expect(reply.body).toEqual({ error: { code, message: expect.stringMatching(message) } });
-      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [] });
+      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [], next: null });
     });
 
     it('refuses malformed requests with JSON errors and proper statuses', async () => {
@@ -294,7 +294,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       expect(deleted.status).toBe(204);
       expect(deleted.text).toBe('');
       expect((await call('GET', `/api/properties/${id}`)).status).toBe(404);
-      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [] });
+      expect((await call('GET', '/api/properties')).body).toEqual({ properties: [], next: null });
     });
 
     it('adds hosts to a domain property only, inside the domain', async () => {

@@ -10,7 +10,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../src/net/address-policy.js';
 import { AddressRefusedError } from '../src/net/address-refused-error.js';
-import { createGuardedFetch, guardedLookup } from '../src/net/guarded-fetch.js';
+import { createGuardedFetch, guardedLookup, peerRefusal } from '../src/net/guarded-fetch.js';
 
 /** Every address tried, with the range it must be refused as. */
 const REFUSED: [address: string, range: string][] = [
@@ -90,6 +90,23 @@ describe('address policy', () => {
     ]) {
       expect(lenient.check(address), address).not.toBeNull();
     }
+  });
+  it('refuses cloud metadata addresses outside link-local even with allowPrivate, unless listed exactly', () => {
+    const lenient = new AddressPolicy({ allowPrivate: true, allowAddresses: ['100.64.0.0/10', 'fd00::/8'] });
+    for (const address of ['fd00:ec2::254', 'fd00:ec2::253', '100.100.100.200', '::ffff:100.100.100.200']) {
+      expect(lenient.check(address)?.range, address).toBe('metadata');
+      expect(policy.check(address), address).not.toBeNull();
+    }
+    expect(lenient.check('fd00:ec2::254')?.description).toContain('AWS instance metadata');
+    expect(lenient.check('100.100.100.201')).toBeNull();
+    expect(new AddressPolicy({ allowAddresses: ['100.100.100.200'] }).check('100.100.100.200')).toBeNull();
+  });
+  it('refuses a connection whose peer address is unknown', () => {
+    const lenient = new AddressPolicy({ allowPrivate: true });
+    expect(peerRefusal(lenient, 'site.test', { remoteAddress: undefined })?.code).toBe('address-refused');
+    expect(peerRefusal(lenient, 'site.test', {})?.message).toContain('peer address is unknown');
+    expect(peerRefusal(lenient, 'site.test', { remoteAddress: '127.0.0.1' })).toBeNull();
+    expect(peerRefusal(new AddressPolicy(), 'site.test', { remoteAddress: '127.0.0.1' })?.range).toBe('loopback');
   });
   it('allows listed addresses and ranges only', () => {
     const listed = new AddressPolicy({ allowAddresses: ['127.0.0.1', '10.9.0.0/16'] });
@@ -243,6 +260,22 @@ describe('guarded fetch, end to end on this machine', () => {
         expect(response.status, url).toBe(200);
         expect(await response.text()).toBe('User-agent: *\nDisallow: /private\n');
       }
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('says ahead whether a URL would be refused (names resolved, unknown names not refused)', async () => {
+    const guarded = createGuardedFetch({
+      allowPrivate: true,
+      lookup: fakeLookup({ 'site.test': ['127.0.0.1'], 'meta.attacker.test': ['10.0.0.1', 'fd00:ec2::254'] }),
+    });
+    try {
+      expect(await guarded.refusalOf!(`http://site.test:${port}/`)).toBeNull();
+      expect((await guarded.refusalOf!('http://meta.attacker.test/'))?.address).toBe('fd00:ec2::254');
+      expect((await guarded.refusalOf!('http://[fd00:ec2::254]/'))?.range).toBe('metadata');
+      expect((await guarded.refusalOf!('http://169.254.169.254/'))?.range).toBe('linkLocal');
+      expect(await guarded.refusalOf!('http://nowhere.invalid/')).toBeNull();
     } finally {
       await guarded.close();
     }

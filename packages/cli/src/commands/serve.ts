@@ -16,6 +16,8 @@ export interface ServeCliOptions {
   readonly workers: string;
   readonly retentionDays: string;
   readonly allowPrivateAddresses?: boolean;
+  /** `--allowed-hosts a.example,*.b.example` */
+  readonly allowedHosts?: string;
 }
 
 /** Options of `worker`. */
@@ -118,6 +120,10 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
       workers,
       retentionMs: integerOption('retention-days', options.retentionDays, 30, 36500) * DAY_MS,
       allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+      allowedHosts: (options.allowedHosts ?? io.env.ROBOTSKIT_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter((h) => h !== ''),
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
     });
   } catch (error) {

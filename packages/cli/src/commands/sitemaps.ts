@@ -1,5 +1,5 @@
 /**
- * `robotskit sitemaps <url> [--urls] [--limit N] [--json] [--sitemap] [--max-sitemaps N] [--scope …] [--timeout <s>]`: the sitemaps a
+ * `robotskit sitemaps <url> [--urls] [--limit N] [--json] [--sitemap] [--max-sitemaps N] [--scope …] [--timeout <s>] [--max-time <s>]`: the sitemaps a
  * site's robots.txt lists, as a tree with URL counts and problems, or (`--urls`) the page URLs they list, streamed.
  *
  * Exit 0 when every file was read without errors or warnings; 1 when problems were found (a diagnostic of severity
@@ -34,6 +34,8 @@ export interface SitemapsCommandOptions {
   readonly scope: SitemapScope;
   /** Seconds per file, as typed. */
   readonly timeout?: string;
+  /** `--max-time <s>`: the whole walk's budget. */
+  readonly maxTime?: string;
 }
 
 /** Diagnostics printed per file in the tree; the rest are counted. */
@@ -54,6 +56,18 @@ function parseTimeout(text: string | undefined): SitemapOptions['timeouts'] | un
   }
   const ms = Math.round(seconds * 1000);
   return { headers: Math.min(ms, 10_000), idle: Math.min(ms, 15_000), total: ms };
+}
+
+/** The default of `--max-time`: the whole walk's budget, in seconds. */
+export const DEFAULT_MAX_TIME_S = 300;
+
+function parseMaxTime(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_TIME_S;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > 2_147_483_647) {
+    throw new CliError(`--max-time must be a positive number of seconds (at most 24 days), not '${text}'`);
+  }
+  return seconds;
 }
 
 function httpUrl(text: string): string {
@@ -224,7 +238,11 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
   const limit = parseCount(options.limit, '--limit');
   const maxSitemaps = parseCount(options.maxSitemaps, '--max-sitemaps');
   const timeouts = parseTimeout(options.timeout);
+  const maxTime = parseMaxTime(options.maxTime);
+  // The whole walk's budget: 1,000 files of up to 120 s each would otherwise be more than a day and a half.
+  const budget = AbortSignal.timeout(maxTime * 1000);
   const walkOptions: SitemapOptions = {
+    signal: budget,
     scope: options.scope,
     ...(limit === Infinity ? {} : { maxUrls: limit }),
     ...(maxSitemaps === Infinity ? {} : { maxSitemaps }),
@@ -311,6 +329,11 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
   }
   if (out.closed) return 0;
   if (summary === null) throw new Error('the walk ended without a summary');
+  if (summary.stoppedBy === 'aborted' && budget.aborted) {
+    io.stderr.write(
+      `${paintErr('yellow', 'robotskit:')} the walk stopped at its time budget of ${maxTime} s (--max-time); what it read until then is shown\n`,
+    );
+  }
   walkDiagnostics = walkDiagnostics.filter((d) => !reported.has(d.sitemap));
 
   // With --sitemap, a starting file that could not be fetched is an I/O error, like a robots.txt that cannot be read.

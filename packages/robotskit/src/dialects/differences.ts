@@ -79,6 +79,71 @@ function literalOf(rule: RobotsRule): string | null {
   return p;
 }
 
+/** Polynomial hash moduli and base: two independent hashes, combined into one safe integer key. */
+const MOD_A = 67_108_859; // prime below 2^26
+const MOD_B = 67_108_837; // prime below 2^26
+const BASE = 131;
+
+/**
+ * The literal rules of a group seen so far, found by prefix in time linear in the literal looked up: every prefix
+ * is hashed incrementally (one step per character) instead of sliced and hashed anew, which made a group of long
+ * rules quadratic. A hash hit is confirmed by comparing the text before it is reported.
+ */
+class PrefixIndex {
+  /** First rule per literal, keyed by the hash of the literal (length included through the hash walk). */
+  private readonly byHash = new Map<number, RobotsRule[]>();
+  /** Lengths of the literals added, so lookups stop at the longest. */
+  private longest = 0;
+
+  private static key(a: number, b: number): number {
+    return a * 67_108_864 + b;
+  }
+
+  private static hash(text: string): number {
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = (a * BASE + c) % MOD_A;
+      b = (b * BASE + c) % MOD_B;
+    }
+    return PrefixIndex.key(a, b);
+  }
+
+  /** Records `literal` for `rule`, unless an earlier rule has the same literal. */
+  add(literal: string, rule: RobotsRule): void {
+    const key = PrefixIndex.hash(literal);
+    const bucket = this.byHash.get(key);
+    if (bucket === undefined) this.byHash.set(key, [rule]);
+    else if (!bucket.some((r) => r.pattern === literal)) bucket.push(rule);
+    if (literal.length > this.longest) this.longest = literal.length;
+  }
+
+  /**
+   * The shortest earlier literal that `literal` starts with and whose first rule is of the other kind than `kind`
+   * (of the same length only when `kind` is allow: an equally long allow wins for Google); null when there is none.
+   */
+  firstPrefixOf(literal: string, kind: RobotsRule['kind']): RobotsRule | null {
+    let a = 0;
+    let b = 0;
+    const end = Math.min(literal.length, this.longest);
+    for (let len = 1; len <= end; len++) {
+      const c = literal.charCodeAt(len - 1);
+      a = (a * BASE + c) % MOD_A;
+      b = (b * BASE + c) % MOD_B;
+      const bucket = this.byHash.get(PrefixIndex.key(a, b));
+      if (bucket === undefined) continue;
+      if (len === literal.length && kind !== 'allow') continue;
+      for (const earlier of bucket) {
+        // Confirm the hit (a different literal can share the hash); only rules of the other kind need it.
+        if (earlier.kind === kind || earlier.pattern.length !== len) continue;
+        if (literal.startsWith(earlier.pattern)) return earlier;
+      }
+    }
+    return null;
+  }
+}
+
 let knownTokens: readonly string[] | null = null;
 
 /** Every token of the crawler catalogue, lower-cased, once each. */
@@ -195,10 +260,13 @@ class Finder {
   /** A crawl-delay (or request-rate) line between user-agent lines of one group. */
   private crawlDelayInAgents(group: RobotsGroup): void {
     const firstRule = group.rules[0]?.line ?? Number.POSITIVE_INFINITY;
+    // The last user-agent line before the first rule: an extension line before it is between user-agent lines.
+    let lastAgent = 0;
+    for (const a of group.agents) if (a.line < firstRule && a.line > lastAgent) lastAgent = a.line;
     for (const ext of group.extensions) {
       if (ext.name !== 'crawl-delay' && ext.name !== 'request-rate') continue;
+      if (ext.line > lastAgent) continue;
       const later = group.agents.filter((a) => a.line > ext.line && a.line < firstRule);
-      if (later.length === 0) continue;
       const earlier = group.agents.filter((a) => a.line < ext.line).map((a) => quote(a.value));
       this.add(
         'crawl-delay-ends-record',
@@ -213,12 +281,15 @@ class Finder {
   private rules(group: RobotsGroup): void {
     const rules = group.rules;
     let pairs = 0;
-    const literalsBefore = new Map<string, RobotsRule>();
+    const literalsBefore = new PrefixIndex();
+    let emptySeen = false;
     for (let j = 0; j < rules.length; j++) {
       const rule = rules[j]!;
       const p = rule.pattern;
       if (p === '') {
-        if (j < rules.length - 1) {
+        // The first empty rule already hides every rule after it (later empty ones included): one difference.
+        if (!emptySeen && j < rules.length - 1) {
+          emptySeen = true;
           const hidden = rules.slice(j + 1).map((r) => r.line);
           this.add(
             'empty-rule',
@@ -273,10 +344,9 @@ class Finder {
         // An earlier rule of the other kind whose prefix this one extends: for the URLs this one matches, Google
         // picks this one (longer, or as long and an allow) and the 1994 reading the earlier one.
         if (pairs < MAX_ORDER_PAIRS_PER_GROUP) {
-          for (let len = 1; len <= literal.length; len++) {
-            const earlier = literalsBefore.get(literal.slice(0, len));
-            if (earlier === undefined || earlier.kind === rule.kind) continue;
-            if (len === literal.length && rule.kind !== 'allow') continue;
+          const earlier = literalsBefore.firstPrefixOf(literal, rule.kind);
+          if (earlier !== null) {
+            const len = earlier.pattern.length;
             pairs++;
             this.add(
               'allow-order',
@@ -284,10 +354,9 @@ class Finder {
               `For URLs starting with ${quote(literal)}, Google applies the ${len === literal.length ? 'equally long allow' : 'longer'} rule on line ${rule.line} (${rule.kind}).`,
               `The first matching rule decides: line ${earlier.line} (${earlier.kind}: ${earlier.pattern}) comes first and matches those URLs too, so they are ${earlier.kind === 'allow' ? 'allowed' : 'disallowed'}.`,
             );
-            break;
           }
         }
-        if (!literalsBefore.has(literal)) literalsBefore.set(literal, rule);
+        literalsBefore.add(literal, rule);
       }
     }
   }

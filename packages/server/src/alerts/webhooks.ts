@@ -2,7 +2,8 @@
  * Webhook deliveries: a queue in `webhook_deliveries` (its queries in `db/alerts.ts`), claimed with a lease like
  * fetches, so several workers never deliver one alert twice at the same time.
  * Each delivery is an HTTP POST of the alert as JSON through the SSRF-guarded fetch (redirects are not followed: a
- * 3xx is a failure), signed with HMAC-SHA256 when the webhook has a secret. Failures are retried with a doubling
+ * 3xx is a failure), signed as Standard Webhooks do (id, timestamp and body under HMAC-SHA256) when the webhook has a
+ * secret. Failures are retried with a doubling
  * backoff (1 min, 2 min, 4 min … up to 6 h); after 8 attempts the delivery is marked failed.
  */
 
@@ -63,12 +64,55 @@ export interface DeliveryAttempt {
   readonly error: string | null;
 }
 
-/** The header carrying the signature: `sha256=<hex HMAC-SHA256 of the body with the secret>`. */
-export const SIGNATURE_HEADER = 'x-robotskit-signature';
+/**
+ * The signature header of the Standard Webhooks convention (standardwebhooks.com): `v1,<base64 HMAC-SHA256>` of
+ * `${webhook-id}.${webhook-timestamp}.${body}`. The id (the same for every retry of one delivery) and the timestamp
+ * (seconds) are signed with the body, so a receiver that checks the timestamp is recent and remembers ids it has seen
+ * cannot be fed an old delivery again.
+ */
+export const SIGNATURE_HEADER = 'webhook-signature';
+/** The delivery's id: `msg_<delivery>_<alert>`, unchanged across retries (receivers deduplicate on it). */
+export const ID_HEADER = 'webhook-id';
+/** When the attempt was signed, in whole seconds since 1970. */
+export const TIMESTAMP_HEADER = 'webhook-timestamp';
 
-/** `sha256=<hex>` of `body` under `secret`. */
-export function signatureOf(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/**
+ * The signing key of a webhook secret: a Standard Webhooks secret (`whsec_` and base64) is the bytes it encodes, as
+ * the convention's libraries read it; any other secret is its UTF-8 bytes (libraries: the `raw` format).
+ */
+export function signingKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** The `webhook-signature` value for one delivery attempt: `v1,<base64 HMAC-SHA256>`. */
+export function signatureOf(secret: string, id: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+/**
+ * The headers of one delivery (an alert or a test): JSON, the event, and the Standard Webhooks id, timestamp and, with
+ * a secret, signature.
+ */
+export function webhookHeaders(message: {
+  readonly event: string;
+  readonly id: string;
+  /** Seconds since the epoch. */
+  readonly timestamp: number;
+  readonly body: string;
+  readonly secret: string | null;
+}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'robotskit-server webhooks',
+    'x-robotskit-event': message.event,
+    [ID_HEADER]: message.id,
+    [TIMESTAMP_HEADER]: String(message.timestamp),
+  };
+  if (message.secret) {
+    headers[SIGNATURE_HEADER] = signatureOf(message.secret, message.id, message.timestamp, message.body);
+  }
+  return headers;
 }
 
 /** Delay before attempt `attempts + 1`. */
@@ -115,13 +159,10 @@ async function deliverOne(
     error = 'the webhook or the alert was deleted';
   } else {
     const body = JSON.stringify(payload);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'robotskit-server webhooks',
-      'x-robotskit-event': 'alert',
-      'x-robotskit-delivery': String(claim.id),
-    };
-    if (hook.secret) headers[SIGNATURE_HEADER] = signatureOf(hook.secret, body);
+    const id = `msg_${claim.id}_${claim.alert_id}`;
+    const timestamp = Math.floor(options.now() / 1000);
+    const headers = webhookHeaders({ event: 'alert', id, timestamp, body, secret: hook.secret });
+    headers['x-robotskit-delivery'] = String(claim.id);
     try {
       const response = await options.fetch(hook.url, {
         method: 'POST',

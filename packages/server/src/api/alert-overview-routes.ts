@@ -3,11 +3,12 @@
  * properties list and property pages), a webhook's delivery history, and a test delivery sent at once.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { classifyFetchError, describeFetchOutcome } from 'robotskit';
 import { Type } from 'typebox';
-import { SIGNATURE_HEADER, signatureOf } from '../alerts/webhooks.js';
+import { webhookHeaders } from '../alerts/webhooks.js';
 import { alertsPerPropertySince, deliveryTarget, webhookDeliveries } from '../db/alerts.js';
 import { AddressRefusedError } from '../net/address-refused-error.js';
 import type { ApiContext } from './context.js';
@@ -115,12 +116,13 @@ export function registerAlertOverviewRoutes(app: FastifyInstance, context: ApiCo
         message: 'A test delivery from the robots.txt report: this webhook works.',
         sentAt: isoTime(context.now()),
       });
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': 'robotskit-server webhooks',
-        'x-robotskit-event': 'test',
-      };
-      if (hook.secret) headers[SIGNATURE_HEADER] = signatureOf(hook.secret, body);
+      const headers = webhookHeaders({
+        event: 'test',
+        id: `msg_test_${hook.id}_${randomUUID()}`,
+        timestamp: Math.floor(context.now() / 1000),
+        body,
+        secret: hook.secret,
+      });
       try {
         const response = await context.fetch(hook.url, {
           method: 'POST',

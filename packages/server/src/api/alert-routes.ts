@@ -39,7 +39,7 @@ function lintOf(v: LoadedVersion | null): LintResults {
   };
 }
 
-/** Checks a webhook URL: http(s), no credentials. Where it points is checked at delivery (SSRF guard). */
+/** Checks a webhook URL: http(s), no credentials. Where it points is checked by the SSRF guard (see the route). */
 function checkWebhookUrl(typed: string): string {
   let url: URL;
   try {
@@ -57,6 +57,21 @@ function checkWebhookUrl(typed: string): string {
   return url.href;
 }
 
+/**
+ * A webhook URL as the API shows it: scheme, host and port only, the rest replaced by `…`. Path and query of a
+ * webhook URL are often its secret (Slack-style `https://hooks.slack.com/services/T…/B…/x…`), so they are never
+ * sent back, whether or not the service has a token.
+ */
+export function redactedUrl(stored: string): string {
+  try {
+    const url = new URL(stored);
+    const rest = `${url.pathname}${url.search}`;
+    return `${url.origin}${rest === '/' || rest === '' ? '/' : '/…'}`;
+  } catch {
+    return '…';
+  }
+}
+
 /** Registers the routes on `app`. */
 export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,7 +82,7 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     if (!hook) return undefined;
     return {
       id: hook.id,
-      url: hook.url,
+      url: redactedUrl(hook.url),
       propertyId: hook.property_id === null ? null : Number(hook.property_id),
       kinds: parseJson<AlertKind[] | null>(hook.kinds_json, null),
       hasSecret: hook.secret !== null,
@@ -110,7 +125,9 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     '/api/webhooks',
     {
       schema: {
-        summary: 'Webhooks and their delivery counts (secrets are never shown)',
+        summary:
+          'Webhooks and their delivery counts; URLs show only their origin and secrets are never shown (needs the token when the server has one)',
+        security: WRITE_SECURITY,
         tags: ['alerts'],
         response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }) },
       },
@@ -139,6 +156,9 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
     async (request, reply) => {
       const body = request.body;
       const url = checkWebhookUrl(body.url);
+      // Where it points is checked now too (and again at every delivery: a name can change its answer).
+      const refused = await context.fetch.refusalOf?.(url);
+      if (refused) throw new ApiError(400, 'invalid-request', `webhook url refused: ${refused.message}`);
       if (body.propertyId !== undefined && !(await getProperty(db, body.propertyId))) {
         throw new ApiError(404, 'not-found', `no property with id ${body.propertyId}`);
       }

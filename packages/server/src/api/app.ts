@@ -14,6 +14,7 @@ import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
 import { errorBody, handleError } from './errors.js';
+import { requireAllowedHost, SECURITY_HEADERS } from './host-check.js';
 import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
 import { registerTesterRoutes } from './tester-routes.js';
@@ -27,8 +28,18 @@ const version = (
 /** Options of {@link buildApp}. */
 export interface AppOptions {
   readonly database: Database;
-  /** When set, writes (POST, DELETE…) need `Authorization: Bearer <token>`. */
+  /**
+   * When set, writes (POST, DELETE…) need `Authorization: Bearer <token>`, and so do the reads that reveal secrets
+   * (`GET /api/webhooks`; `GET /api/fetch` when private addresses are allowed).
+   */
   readonly token?: string | undefined;
+  /**
+   * Host names the service answers to besides IP addresses, `localhost` and `*.localhost` (DNS rebinding
+   * protection): the name it is reached by, `*.example.com` for a domain and its subdomains, or `*` for any.
+   * Other `Host` headers get a 403 `host-not-allowed`.
+   * @default []
+   */
+  readonly allowedHosts?: readonly string[];
   /**
    * The clock.
    * @default Date.now
@@ -133,13 +144,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(handleError);
+  // First of all: a request through a foreign name (DNS rebinding) is refused before anything else looks at it.
+  app.addHook('onRequest', requireAllowedHost(options.allowedHosts ?? []));
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
   const uiFallback = await registerWebUi(app, options.webRoot ?? DEFAULT_WEB_ROOT);
   app.setNotFoundHandler((request, reply) => {
     if (uiFallback(request, reply)) return reply;
     return reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
   if (options.token !== undefined) {
-    const guardedReads = options.privateAddressesAllowed ? ['/api/fetch'] : [];
+    // Reads that reveal secrets (webhook URLs carry them) or reach the private network need the token too.
+    const guardedReads = ['/api/webhooks', ...(options.privateAddressesAllowed ? ['/api/fetch'] : [])];
     app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
   }
 

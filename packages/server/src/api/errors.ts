@@ -5,6 +5,7 @@
  */
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import { RobotskitServerError } from '../errors.js';
 
 /** The error codes of the API. */
@@ -18,6 +19,8 @@ export type ApiErrorCode =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'method-not-allowed'
+  | 'database-unavailable'
+  | 'host-not-allowed'
   | 'internal-error';
 
 /** An error meant for the client. */
@@ -71,6 +74,15 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return reply.status(fastifyError.statusCode).send(errorBody('invalid-request', fastifyError.message));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send(
+        errorBody('database-unavailable', 'the database is unavailable right now (reconnecting); try again shortly'),
+      );
   }
   request.log.error({ err: error }, 'request failed');
   return reply.status(500).send(errorBody('internal-error', 'the server failed to handle the request; see its log'));

@@ -54,6 +54,7 @@ import {
   Host,
   IdParams,
   ListedProperty,
+  PropertiesQuery,
   PropertyDetail,
   PropertyFile,
   RobotsFile,
@@ -145,18 +146,31 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
     '/api/properties',
     {
       schema: {
-        summary: 'List properties',
+        summary: 'List properties, by id, a page at a time (`next` is the URL of the next page, null on the last)',
         tags: ['properties'],
-        response: { 200: Type.Object({ properties: Type.Array(ListedProperty) }) },
+        querystring: PropertiesQuery,
+        response: {
+          200: Type.Object({ properties: Type.Array(ListedProperty), next: Type.Union([Type.String(), Type.Null()]) }),
+          ...errors(400),
+        },
       },
     },
-    async () => {
-      const [list, health] = await Promise.all([listProperties(db), propertiesHealth(db)]);
+    async (request) => {
+      const limit = request.query.limit ?? 100;
+      // One more than asked tells whether there is a next page without counting.
+      const list = await listProperties(db, { after: request.query.after, limit: limit + 1 });
+      const page = list.slice(0, limit);
+      const health = await propertiesHealth(
+        db,
+        page.map((p) => p.id),
+      );
+      const last = page[page.length - 1];
       return {
-        properties: list.map((p) => ({
+        properties: page.map((p) => ({
           ...propertyJson(p, { hostCount: p.host_count, fileCount: p.file_count }),
           health: health.get(p.id) ?? emptyHealth(),
         })),
+        next: list.length > limit && last ? `/api/properties?after=${last.id}&limit=${limit}` : null,
       };
     },
   );

@@ -309,6 +309,14 @@ export const Alert = Type.Object({
   createdAt: Time,
 });
 
+export const PropertiesQuery = Type.Object(
+  {
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'only properties with a larger id (paging)' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+
 export const AlertsQuery = Type.Object(
   {
     propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -326,10 +334,12 @@ export const AlertsQuery = Type.Object(
 
 export const Webhook = Type.Object({
   id: Type.Integer(),
-  url: Type.String(),
+  url: Type.String({ description: 'scheme, host and port; path and query (often the secret) are shown as …' }),
   propertyId: Nullable(Type.Integer({ description: 'null: alerts of every property' })),
   kinds: Nullable(Type.Array(AlertKind, { description: 'null: every kind' })),
-  hasSecret: Type.Boolean({ description: 'deliveries carry X-Robotskit-Signature: sha256=<HMAC of the body>' }),
+  hasSecret: Type.Boolean({
+    description: 'deliveries carry webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> (Standard Webhooks)',
+  }),
   createdAt: Time,
   deliveries: Type.Object({ pending: Type.Integer(), delivered: Type.Integer(), failed: Type.Integer() }),
 });

@@ -42,6 +42,7 @@ import {
   TestBody,
   TestResult,
 } from './schemas.js';
+import { checkVerdictCount, clientGone, MAX_TEST_ANSWER_BYTES, WorkSlicer } from './work-limits.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
@@ -159,13 +160,15 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const given = [body.robots, body.robotsUrl, body.versionId].filter((x) => x !== undefined).length;
       if (given !== 1) {
         throw new ApiError(400, 'invalid-request', 'give exactly one of robots (text), robotsUrl and versionId');
       }
       const crawlers = crawlersOr400(body.userAgents);
+      checkVerdictCount(body.urls.length, crawlers.length);
+      const slicer = new WorkSlicer(clientGone(reply));
       let side: RulesSide;
       let source: {
         kind: 'text' | 'url' | 'version';
@@ -192,8 +195,22 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       }
       const urls = body.urls.map((u) => checkTestUrl(u, base));
       const results = [];
+      // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
+      let answerBytes = 0;
       for (const url of urls) {
-        for (const crawler of crawlers) results.push(verdictOf(side.robots, side.mode, side.lines, url, crawler));
+        for (const crawler of crawlers) {
+          await slicer.tick();
+          const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
+          answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
+          if (answerBytes > MAX_TEST_ANSWER_BYTES) {
+            throw new ApiError(
+              413,
+              'payload-too-large',
+              `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
+            );
+          }
+          results.push(verdict);
+        }
       }
       return { source, results };
     },
@@ -242,8 +259,10 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
+      // The sitemap walk and the comparison stop when the client goes away.
+      const gone = clientGone(reply);
       if ((body.propertyId === undefined) === (body.fileId === undefined)) {
         throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
       }
@@ -332,7 +351,9 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
           allowedOrigins: [origin],
           // robots.txt rules apply to their own origin only.
           keep: (url) => url.startsWith(`${origin}/`),
+          signal: gone,
         });
+        gone.throwIfAborted();
         urls = walk.urls;
         capped = walk.capped;
         problems = walk.problems;
@@ -343,7 +364,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       // The home page is always checked: a draft's `Disallow: /` is never "no change" for want of URLs.
       const home = `${origin}/`;
       if (!urls.includes(home)) urls = [home, ...urls];
-      const compared = await compareVerdicts(before, after, urls, crawlers);
+      const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
       return {
         fileId: file.id,
         origin,
@@ -370,7 +391,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         response: { 200: DiscoveredHosts, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const property = await getProperty(db, request.params.id);
       if (!property) throw new ApiError(404, 'not-found', `no property with id ${request.params.id}`);
       if (property.kind !== 'domain') {
@@ -379,6 +400,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       return discoverHosts(context.database, property, {
         fetch: context.fetch,
         now: context.now(),
+        signal: clientGone(reply),
         ...(request.body?.maxUrls === undefined ? {} : { maxUrls: request.body.maxUrls }),
         ...(request.body?.maxHosts === undefined ? {} : { maxHosts: request.body.maxHosts }),
       });

@@ -122,8 +122,14 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     types: pgTypes,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
-  // An idle client's error (server restart, network drop) must not crash the process; the next query reconnects.
+  // A client's error (server restart, failover, pg_terminate_backend, network drop) must not crash the process. pg
+  // emits it on the client, idle or checked out; the pool only listens while the client is idle, so every client
+  // gets a listener of its own for its whole life. The query in flight fails (the API answers 503, see
+  // connection-errors.ts), the pool drops the broken client when it is released, and the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -202,8 +202,11 @@ export interface PropertySummary extends PropertyRow {
 }
 
 /** Every property, oldest first. */
-export async function listProperties(db: Kysely<Schema>): Promise<PropertySummary[]> {
-  const rows = await db
+export async function listProperties(
+  db: Kysely<Schema>,
+  page: { readonly after?: number | undefined; readonly limit?: number | undefined } = {},
+): Promise<PropertySummary[]> {
+  let query = db
     .selectFrom('properties as p')
     .selectAll('p')
     .select((eb) => [
@@ -219,8 +222,10 @@ export async function listProperties(db: Kysely<Schema>): Promise<PropertySummar
         .whereRef('h.property_id', '=', 'p.id')
         .as('file_count'),
     ])
-    .orderBy('p.id')
-    .execute();
+    .orderBy('p.id');
+  if (page.after !== undefined) query = query.where('p.id', '>', page.after);
+  if (page.limit !== undefined) query = query.limit(page.limit);
+  const rows = await query.execute();
   return rows.map((r) => ({ ...r, host_count: Number(r.host_count ?? 0), file_count: Number(r.file_count ?? 0) }));
 }
 
@@ -238,9 +243,13 @@ export interface PropertyHealth {
 
 const NO_FILES: PropertyHealth = { fetched: 0, notFound: 0, error: 0, unchecked: 0, lintErrors: 0, lintWarnings: 0 };
 
-/** Every property's health, by property id (one grouped query over the files' last fetches). */
-export async function propertiesHealth(db: Kysely<Schema>): Promise<Map<number, PropertyHealth>> {
-  const rows = await db
+/** Every property's health (or those of `propertyIds`), by property id (one grouped query over the files' last fetches). */
+export async function propertiesHealth(
+  db: Kysely<Schema>,
+  propertyIds?: readonly number[],
+): Promise<Map<number, PropertyHealth>> {
+  if (propertyIds?.length === 0) return new Map();
+  let query = db
     .selectFrom('hosts as h')
     .innerJoin('host_files as hf', 'hf.host_id', 'h.id')
     .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
@@ -253,8 +262,9 @@ export async function propertiesHealth(db: Kysely<Schema>): Promise<Map<number, 
       eb.fn.sum('b.lint_errors').as('lint_errors'),
       eb.fn.sum('b.lint_warnings').as('lint_warnings'),
     ])
-    .groupBy(['h.property_id', 'lf.outcome'])
-    .execute();
+    .groupBy(['h.property_id', 'lf.outcome']);
+  if (propertyIds !== undefined) query = query.where('h.property_id', 'in', [...propertyIds]);
+  const rows = await query.execute();
   const health = new Map<number, PropertyHealth>();
   for (const row of rows) {
     const id = Number(row.property_id);

@@ -222,9 +222,14 @@ export interface BodyAnalysis {
  * stored (fixes by name only).
  */
 export function analyzeBody(body: Uint8Array | RobotsTxt): BodyAnalysis {
+  return storedAnalysis(lint(body));
+}
+
+/** The counts and stored form of a body's diagnostics (also for diagnostics computed in the lint thread). */
+export function storedAnalysis(diagnostics: readonly Diagnostic[]): BodyAnalysis {
   let errors = 0;
   let warnings = 0;
-  const diagnostics = lint(body).map((d): StoredDiagnostic => {
+  const stored = diagnostics.map((d): StoredDiagnostic => {
     if (d.severity === 'error') errors++;
     else if (d.severity === 'warning') warnings++;
     return {
@@ -238,7 +243,7 @@ export function analyzeBody(body: Uint8Array | RobotsTxt): BodyAnalysis {
       fix: d.fix?.description ?? null,
     };
   });
-  return { errors, warnings, diagnostics };
+  return { errors, warnings, diagnostics: stored };
 }
 
 /** What governs crawling of a file's origin now, as the API shows it. */

@@ -13,15 +13,9 @@ import type { DialectName } from '../db/config.js';
 import { acquireJobLease } from '../db/job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from '../db/prune.js';
 import { bodyIsAnalysed, type NewVersionHook, type RecordResult, recordFetch } from '../db/record-fetch.js';
-import {
-  analyzeBody,
-  type BodyAnalysis,
-  type FetchRow,
-  failedRetrievalRow,
-  fetchRowOf,
-  nextFetchAt,
-} from '../db/rows.js';
+import { type BodyAnalysis, type FetchRow, failedRetrievalRow, fetchRowOf, nextFetchAt } from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
+import { analyzeFetchedBody } from './lint-thread.js';
 
 /**
  * Fetches one claimed file: the engine's `fetchRobotsTxt` (the service passes `retrieveRobotsTxt` over its guarded
@@ -75,6 +69,8 @@ export interface WorkerOptions {
   readonly onNewVersion?: NewVersionHook;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
+  /** Called by {@link Worker.stop}, before it waits for the current round: to stop work started beside the rounds. */
+  readonly onStop?: () => Promise<void>;
   /**
    * History kept; older fetches and unneeded versions are pruned about once an hour by one worker.
    * @default 30 days
@@ -192,6 +188,7 @@ export class Worker {
   /** Stops the loop after the files in hand are recorded. */
   async stop(): Promise<void> {
     this.#stop.abort();
+    await this.#options.onStop?.();
     await this.#loop;
     this.#loop = undefined;
   }
@@ -221,8 +218,8 @@ export class Worker {
       let robots: RobotsTxt | undefined;
       const parsed = body === null ? undefined : () => (robots ??= parseRobotsTxt(body));
       let analysis: BodyAnalysis | undefined;
-      if (parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
-        analysis = analyzeBody(parsed());
+      if (body !== null && parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
+        analysis = await analyzeFetchedBody(body, parsed);
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
         nextFetchAt: nextFetchAt(result, file.failingSince, o.schedule),

@@ -15,6 +15,18 @@ import ipaddr from 'ipaddr.js';
 /** Ranges `allowPrivate` lets through: a private network's own servers. Link-local (metadata) stays refused. */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'uniqueLocal']);
 
+/**
+ * Cloud instance-metadata (and instance-service) addresses outside link-local: refused even with `allowPrivate`,
+ * which would otherwise open them as ULA or CGNAT addresses. The link-local ones (169.254.169.254 for AWS, Azure,
+ * GCP, Oracle, OpenStack; 169.254.170.2 for ECS task credentials; fe80::…) are refused as link-local already.
+ * Only an `allowAddresses` entry naming the exact address opens one.
+ */
+const METADATA: readonly [range: string, bits: number, name: string][] = [
+  ['fd00:ec2::', 64, 'the AWS instance metadata (IPv6)'],
+  ['100.100.100.200', 32, 'the Alibaba Cloud instance metadata'],
+];
+const METADATA_RANGES = METADATA.map(([range, bits, name]) => [ipaddr.parse(range), bits, name] as const);
+
 /** Words for a range name of ipaddr.js, for error messages. */
 const RANGE_WORDS: Record<string, string> = {
   unspecified: 'an unspecified',
@@ -40,8 +52,9 @@ const RANGE_WORDS: Record<string, string> = {
 export interface AddressPolicyOptions {
   /**
    * Also allow loopback, private (RFC 1918), CGNAT and unique local addresses: for a service that watches its own
-   * network, and for tests against local servers. Link-local (169.254.0.0/16, fe80::/10, the metadata address) and
-   * the other special ranges stay refused.
+   * network, and for tests against local servers. Link-local (169.254.0.0/16, fe80::/10, the metadata address),
+   * the cloud metadata addresses inside those ranges (fd00:ec2::/64, 100.100.100.200) and the other special ranges
+   * stay refused.
    * @default false
    */
   readonly allowPrivate?: boolean;
@@ -82,6 +95,8 @@ function unmap(address: Parsed): Parsed {
 export class AddressPolicy {
   readonly #allowPrivate: boolean;
   readonly #allowed: [Parsed, number][];
+  /** The single addresses of `allowAddresses` (what opens a metadata address). */
+  readonly #exact: Set<string>;
 
   constructor(options: AddressPolicyOptions = {}) {
     this.#allowPrivate = options.allowPrivate ?? false;
@@ -90,12 +105,23 @@ export class AddressPolicy {
       const address = unmap(ipaddr.parse(entry));
       return [address, address.kind() === 'ipv4' ? 32 : 128];
     });
+    this.#exact = new Set(
+      this.#allowed
+        .filter(([a, bits]) => bits === (a.kind() === 'ipv4' ? 32 : 128))
+        .map(([a]) => a.toNormalizedString()),
+    );
   }
 
   /** Null when `address` (an IP literal) may be connected to; otherwise why not. */
   check(address: string): AddressRefusal | null {
     if (isIP(address) === 0) return { range: 'invalid', description: `${RANGE_WORDS.invalid} address` };
     const parsed = unmap(ipaddr.parse(address));
+    const metadata = METADATA_RANGES.find(
+      ([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits),
+    );
+    if (metadata !== undefined && !this.#exact.has(parsed.toNormalizedString())) {
+      return { range: 'metadata', description: `${metadata[2]} address (${parsed})` };
+    }
     if (this.#allowed.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return null;
     const range = rangeOf(parsed);
     if (range === 'unicast') return null;

@@ -33,6 +33,11 @@ export interface GuardedFetch {
   (input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Closes idle connections; the function must not be used afterwards. */
   close(): Promise<void>;
+  /**
+   * Why a URL would be refused (its IP literal, or any address its name resolves to now), or null when it would
+   * not be or its name does not resolve: for refusing a webhook when it is added rather than at every delivery.
+   */
+  refusalOf?(url: string | URL): Promise<AddressRefusedError | null>;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -72,6 +77,23 @@ function refusalOf(error: unknown): AddressRefusedError | undefined {
   return undefined;
 }
 
+/**
+ * The refusal for a connected socket's peer, or null. A socket that reports no peer address (it closed meanwhile,
+ * or is not an IP socket) is refused too: an unchecked connection must not be used.
+ */
+export function peerRefusal(
+  policy: AddressPolicy,
+  host: string,
+  socket: { readonly remoteAddress?: string | undefined },
+): AddressRefusedError | null {
+  const peer = socket.remoteAddress;
+  if (peer === undefined || peer === '') {
+    return new AddressRefusedError(host, '(unknown)', 'invalid', 'a connection whose peer address is unknown');
+  }
+  const refusal = policy.check(peer);
+  return refusal ? new AddressRefusedError(host, peer, refusal.range, refusal.description) : null;
+}
+
 /** Creates a guarded fetch. */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
   const policy = new AddressPolicy(options);
@@ -89,11 +111,10 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     }
     base(connectOptions, (error, socket) => {
       if (error || !socket) return callback(error ?? new Error('connection failed'), null);
-      const peer = (socket as Socket).remoteAddress;
-      const refusal = peer === undefined ? null : policy.check(peer);
-      if (refusal && peer !== undefined) {
+      const refused = peerRefusal(policy, host, socket as Socket);
+      if (refused) {
         socket.destroy();
-        return callback(new AddressRefusedError(host, peer, refusal.range, refusal.description), null);
+        return callback(refused, null);
       }
       callback(null, socket);
     });
@@ -111,5 +132,19 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     }
   }) as GuardedFetch;
   guarded.close = () => agent.close();
+  guarded.refusalOf = async (url) => {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0) {
+      const refusal = policy.check(host);
+      return refusal ? new AddressRefusedError(host, host, refusal.range, refusal.description) : null;
+    }
+    return new Promise((resolve) => {
+      (lookup as unknown as (h: string, o: LookupAllOptions, cb: (e: Error | null) => void) => void)(
+        host,
+        { all: true },
+        (error) => resolve(error instanceof AddressRefusedError ? error : null),
+      );
+    });
+  };
   return guarded;
 }

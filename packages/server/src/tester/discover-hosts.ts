@@ -36,6 +36,8 @@ export interface DiscoverOptions {
    * @default 20
    */
   readonly maxHosts?: number;
+  /** Stops the discovery (the client went away, the process is stopping): nothing is added then. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a discovery found. */
@@ -83,7 +85,9 @@ export async function discoverHosts(
     allowedOrigins: origins,
     scope: 'none',
     keep: (url) => inDomain(new URL(url).hostname),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
+  options.signal?.throwIfAborted();
   problems.push(...walk.problems);
   const counts = new Map<string, number>();
   for (const url of walk.urls) {
@@ -131,7 +135,7 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export async function discoverDueProperty(
   database: Database,
-  options: { fetch: GuardedFetch; now: number; everyMs?: number; maxUrls?: number },
+  options: { fetch: GuardedFetch; now: number; everyMs?: number; maxUrls?: number; signal?: AbortSignal },
 ): Promise<number | null> {
   const properties = await listDomainProperties(database.db);
   const held = await heldLeases(database.db, 'discover-hosts:', options.now);
@@ -149,6 +153,7 @@ export async function discoverDueProperty(
       fetch: options.fetch,
       now: options.now,
       maxUrls: options.maxUrls ?? 10_000,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     return property.id;
   }

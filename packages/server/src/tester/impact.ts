@@ -33,6 +33,7 @@ export async function compareVerdicts(
   urls: readonly string[],
   crawlers: readonly TesterCrawler[],
   listLimit = 1000,
+  signal?: AbortSignal,
 ) {
   const summary = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
   const changes: VerdictChange[] = [];
@@ -42,6 +43,7 @@ export async function compareVerdicts(
     if (sinceYield >= QUESTIONS_PER_SLICE) {
       sinceYield = 0;
       await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
     }
     sinceYield += crawlers.length;
     for (let i = 0; i < crawlers.length; i++) {

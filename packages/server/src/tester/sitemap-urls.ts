@@ -30,7 +30,17 @@ export interface SitemapUrlOptions {
    * @default 'protocol'
    */
   readonly scope?: SitemapScope;
+  /** Stops the walk (the client went away, the process is stopping): what was read so far is returned. */
+  readonly signal?: AbortSignal;
+  /**
+   * The whole walk's time, every file included; past it the walk stops and says so in `problems`.
+   * @default 60000
+   */
+  readonly budgetMs?: number;
 }
+
+/** The default time budget of one walk. */
+export const WALK_BUDGET_MS = 60_000;
 
 /** Reads the page URLs of `sitemaps`, at most `maxUrls` kept. */
 export async function sitemapPageUrls(sitemaps: readonly string[], options: SitemapUrlOptions): Promise<SitemapUrls> {
@@ -39,13 +49,16 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
   let capped = false;
   if (sitemaps.length === 0) return { urls, capped, problems };
   const controller = new AbortController();
+  const budgetMs = options.budgetMs ?? WALK_BUDGET_MS;
+  const budget = AbortSignal.timeout(budgetMs);
   const walk = readSitemaps(sitemaps, {
     fetch: engineFetchOf(options.fetch),
     allowedOrigins: options.allowedOrigins,
     scope: options.scope ?? 'protocol',
     maxSitemaps: 200,
-    timeouts: { total: 30_000 },
-    signal: controller.signal,
+    timeouts: { total: Math.min(30_000, budgetMs) },
+    // A total budget and the caller's signal: the walk never outlives its request or its process.
+    signal: AbortSignal.any([controller.signal, budget, ...(options.signal ? [options.signal] : [])]),
   });
   for await (const event of walk) {
     if (event.type === 'url') {
@@ -60,6 +73,11 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
       problems.push(`${event.diagnostic.sitemap}: ${event.diagnostic.message}`);
     } else if (event.type === 'end' && event.summary.stoppedBy === 'max-sitemaps') {
       capped = true;
+    } else if (event.type === 'end' && event.summary.stoppedBy === 'aborted' && !controller.signal.aborted) {
+      capped = true;
+      if (budget.aborted && !options.signal?.aborted) {
+        problems.push(`the walk stopped at its time budget of ${budgetMs / 1000} s; the URLs read until then count`);
+      }
     }
   }
   return { urls, capped, problems };

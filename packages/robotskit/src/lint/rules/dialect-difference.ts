@@ -24,11 +24,15 @@ export const dialectDifference = defineRule({
   check(context) {
     const differences = dialectDifferences(context.robots);
     if (differences.length === 0) return;
-    const groups = context.robots.groups;
-    const groupOf = (line: number): number => {
-      const g = groups.find((x) => x.startLine <= line && line <= x.endLine);
-      return g === undefined ? -1 : g.index;
-    };
+    // The group of each line, in one pass over the groups (searching the groups for every difference was
+    // quadratic in a file of many groups).
+    const groupOfLine = new Int32Array(context.robots.lineCount + 2).fill(-1);
+    for (const g of context.robots.groups) {
+      for (let line = g.startLine; line <= g.endLine && line < groupOfLine.length; line++) {
+        if (groupOfLine[line] === -1) groupOfLine[line] = g.index;
+      }
+    }
+    const groupOf = (line: number): number => groupOfLine[line] ?? -1;
     // Collapse repeated single-line kinds within one group into one diagnostic at their first line.
     const collapsed = new Map<string, DialectDifference[]>();
     const order: (DialectDifference | string)[] = [];

@@ -1,3 +1,4 @@
+import type { RobotsGroup } from '../../model/types.js';
 import { tokenPrefix } from '../../url/user-agent.js';
 import { writtenGroups } from '../analysis/written-groups.js';
 import { defineRule } from '../rule.js';
@@ -19,24 +20,33 @@ export const groupMergesWithNext = defineRule({
   description:
     'A group with no allow/disallow line (only crawl-delay, say, or nothing) does not end at the next user-agent line: Google merges the two, and its crawlers get the next group\u2019s rules.',
   check(context) {
-    for (const group of context.shared(writtenGroups)) {
-      const next = group.next;
-      if (group.hasRule || next === null || next.parsed !== group.parsed || group.parsed.rules.length === 0) continue;
-      // Merging is a surprise only for crawlers that the groups it merges into do not name already.
-      const later = new Set<string>();
-      for (let g: typeof next | null = next; g !== null && g.parsed === group.parsed; g = g.next) {
-        for (const r of g.agents) later.add(agentKey(r.value));
+    const groups = context.shared(writtenGroups);
+    // Per Google group, the last written group naming each crawler: one pass, so a long run of merged groups stays
+    // linear (walking the rest of the run from every group of it was quadratic).
+    const lastNaming = new Map<RobotsGroup, Map<string, number>>();
+    groups.forEach((group, index) => {
+      let names = lastNaming.get(group.parsed);
+      if (names === undefined) {
+        names = new Map();
+        lastNaming.set(group.parsed, names);
       }
-      if (group.agents.every((r) => later.has(agentKey(r.value)))) continue;
+      for (const r of group.agents) names.set(agentKey(r.value), index);
+    });
+    groups.forEach((group, index) => {
+      const next = group.next;
+      if (group.hasRule || next === null || next.parsed !== group.parsed || group.parsed.rules.length === 0) return;
+      // Merging is a surprise only for crawlers that the groups it merges into do not name already.
+      const names = lastNaming.get(group.parsed)!;
+      if (group.agents.every((r) => names.get(agentKey(r.value))! > index)) return;
       const first = group.agents[0]!;
       const last = group.agents[group.agents.length - 1]!;
-      const names = group.agents.map((r) => r.value || '(empty)').join(', ');
+      const named = group.agents.map((r) => r.value || '(empty)').join(', ');
       const kept = group.body.filter((r) => r.kind === 'directive').map((r) => r.key);
       const what = kept.length > 0 ? `only ${[...new Set(kept)].join(', ')}` : 'no rules';
       context.report({
         range: { start: context.contentRange(first).start, end: context.contentRange(last).end },
-        message: `This group has ${what}, so Google merges it with the group at line ${next.agents[0]!.line}: ${quote(names)} get${group.agents.length === 1 ? 's' : ''} that group\u2019s rules; add rules here (an empty "Disallow:" allows everything) to keep them apart`,
+        message: `This group has ${what}, so Google merges it with the group at line ${next.agents[0]!.line}: ${quote(named)} get${group.agents.length === 1 ? 's' : ''} that group\u2019s rules; add rules here (an empty "Disallow:" allows everything) to keep them apart`,
       });
-    }
+    });
   },
 });

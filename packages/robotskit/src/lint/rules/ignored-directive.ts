@@ -27,13 +27,20 @@ export const ignoredDirective = defineRule({
   check(context) {
     const groupOf = new Map<number, RobotsGroup>();
     for (const group of context.robots.groups) for (const ext of group.extensions) groupOf.set(ext.line, group);
+    const googleGroups = new Map<RobotsGroup, boolean>();
     for (const record of context.records) {
       if (record.field !== 'unknown' || record.keyRange === null) continue;
       const name = record.key.toLowerCase();
       const known = name in OTHER_FIELDS;
       if (!known && !name.startsWith('acap-')) continue;
       const group = groupOf.get(record.line);
-      if (!meantForGoogle(group)) continue;
+      // Once per group: a group of many user-agents and many such lines would otherwise be quadratic.
+      let forGoogle = group === undefined ? true : googleGroups.get(group);
+      if (forGoogle === undefined && group !== undefined) {
+        forGoogle = meantForGoogle(group);
+        googleGroups.set(group, forGoogle);
+      }
+      if (!forGoogle) continue;
       const why = known ? WHY[name] : 'ACAP was a publishers\u2019 proposal that search engines never adopted';
       context.report({
         range: context.contentRange(record),

@@ -13,8 +13,9 @@ import { useApi, useNow } from '../../components/use-api.js';
 import { Link, navigate } from '../../router.js';
 
 export default function PropertiesPage() {
-  // Refreshes every 3 s while new files wait for their first fetch, else once a minute.
-  const list = useApi<{ properties: ListedProperty[] }>('/api/properties', {
+  // Refreshes every 3 s while new files wait for their first fetch, else once a minute. The API pages its list
+  // (100 by default); this page asks for its largest page, 1,000 properties.
+  const list = useApi<{ properties: ListedProperty[] }>('/api/properties?limit=1000', {
     pollMs: 60_000,
     busy: (d) => d.properties.some((p) => p.health.unchecked > 0),
     busyPollMs: 3000,
