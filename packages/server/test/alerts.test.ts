@@ -410,13 +410,20 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
           httpStatus: 500,
           error: 'the receiver answered HTTP 500; a webhook must answer 2xx',
         });
-        // The default service refuses loopback: the test delivery says so in words.
-        const guarded = await app.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
-        expect(guarded.json()).toMatchObject({
-          ok: false,
-          httpStatus: null,
-          error: expect.stringContaining('refused'),
-        });
+        // A service whose guarded fetch refuses loopback (the default): the test delivery says so in words.
+        const strictFetch = createGuardedFetch({ lookup: noNames });
+        const strict = await buildApp({ database, now: clock.now, fetch: strictFetch });
+        try {
+          const guarded = await strict.inject({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+          expect(guarded.json()).toMatchObject({
+            ok: false,
+            httpStatus: null,
+            error: expect.stringContaining('refused'),
+          });
+        } finally {
+          await strict.close();
+          await strictFetch.close();
+        }
         const missing = await app.inject({ method: 'POST', url: '/api/webhooks/9999/test' });
         expect(missing.statusCode).toBe(404);
 
