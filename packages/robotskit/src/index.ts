@@ -46,6 +46,7 @@ export {
 } from './fetch/cache-lifetime.js';
 export {
   createRobotsClient,
+  type FleetOptions,
   type OriginPolicy,
   type RobotsClient,
   type RobotsClientOptions,
