@@ -56,7 +56,7 @@ export interface MemoryRobotsStoreOptions {
  */
 export function createMemoryRobotsStore(
   options: MemoryRobotsStoreOptions = {},
-): RobotsStore & { readonly size: number } {
+): Required<RobotsStore> & { readonly size: number } {
   const maxOrigins = options.maxOrigins ?? 10_000;
   if (!Number.isInteger(maxOrigins) || maxOrigins < 1) throw new RangeError('maxOrigins must be a positive integer');
   const records = new LruMap<string, StoredOrigin>(maxOrigins, Number.POSITIVE_INFINITY);
