@@ -9,7 +9,7 @@ export type OpenedRobotsStore = RedisRobotsStore | PostgresRobotsStore;
 
 /**
  * Opens the store a URL names: `redis://…` / `rediss://…` (the database number as its path, e.g.
- * `redis://127.0.0.1:6379/7`) or `postgres://…` / `postgresql://…` (a `schema` query parameter picks the schema).
+ * `redis://127.0.0.1:6379/7`; a `prefix` query parameter sets the key prefix) or `postgres://…` / `postgresql://…` (a `schema` query parameter picks the schema).
  * @throws RobotsStoreError for another scheme, or when the store cannot be reached.
  */
 export async function openRobotsStore(url: string): Promise<OpenedRobotsStore> {
@@ -21,8 +21,11 @@ export async function openRobotsStore(url: string): Promise<OpenedRobotsStore> {
   }
   switch (parsed.protocol) {
     case 'redis:':
-    case 'rediss:':
-      return createRedisRobotsStore({ url });
+    case 'rediss:': {
+      const keyPrefix = parsed.searchParams.get('prefix');
+      parsed.searchParams.delete('prefix');
+      return createRedisRobotsStore({ url: parsed.href, ...(keyPrefix === null ? {} : { keyPrefix }) });
+    }
     case 'postgres:':
     case 'postgresql:': {
       const schema = parsed.searchParams.get('schema');

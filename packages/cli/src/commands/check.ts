@@ -5,7 +5,13 @@
  * or when a robots.txt could not be fetched (DNS, connection, timeout, or an answer that broke off in its body).
  */
 
-import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
+import {
+  createRobotsClient,
+  type DecidingRule,
+  type FetchLike,
+  type RobotsClient,
+  type RobotsClientOptions,
+} from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
 import {
@@ -58,7 +64,9 @@ export function cliClient(
   crawler: ResolvedCrawler,
   timeoutMs: number,
   version: string,
-  extra: { fetch?: FetchLike; maxConcurrentFetches?: number; maxOrigins?: number } = {},
+  extra: Partial<
+    Pick<RobotsClientOptions, 'fetch' | 'maxConcurrentFetches' | 'maxOrigins' | 'store' | 'onStoreError'>
+  > = {},
 ): RobotsClient {
   const { userAgent, ...retrieval } = retrievalOptions(timeoutMs, version);
   return createRobotsClient({

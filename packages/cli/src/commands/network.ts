@@ -35,6 +35,10 @@ export function registerNetworkCommands(cmd: Command, io: Io, result: { code: nu
     .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
     .option('--from-line <n>', 'skip input lines before this one (to resume: the last index written + 1)', '1')
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .option(
+      '--cache <url>',
+      'share robots.txt with other processes through redis://host:port/db or postgres://… (needs robotskit-stores)',
+    )
     .action(async (file: string | undefined, options: BatchCommandOptions) => {
       result.code = await runBatchCommand(io, file, options, version);
     });
