@@ -56,6 +56,7 @@ export {
 export { crawlDelayOf } from './fetch/crawl-delay.js';
 export { classifyFetchError } from './fetch/errors.js';
 export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
+export type { FtpAnswer, FtpGet, FtpRequest } from './fetch/ftp.js';
 export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
 export {
   DEFAULT_FETCH_USER_AGENT,
