@@ -18,6 +18,7 @@ import {
 } from 'robotskit';
 import { fetch as undiciFetch } from 'undici';
 import { parseAgents } from './commands/explain.js';
+import { nodeFtp } from './ftp.js';
 import { CliError } from './io.js';
 
 /** The `User-Agent` robotskit sends for its own requests (robots.txt and pages). */
@@ -84,6 +85,7 @@ export function retrievalOptions(
     userAgent: cliUserAgent(version),
     headers: { connection: 'close' },
     timeouts: { headers: timeoutMs, idle: timeoutMs, total: timeoutMs },
+    ftp: nodeFtp,
   };
 }
 

@@ -325,19 +325,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       } catch {
         url = null;
       }
-      if (url !== null && url.protocol === 'ftp:' && url.host !== '') {
-        // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
-        invalid++;
-        slots.push({
-          index,
-          done: true,
-          text: errorRecord(index, text, 'unsupported-scheme', 'only http and https URLs are supported, not ftp'),
-          promise: null,
-        });
-        if (slots[head]!.done) await flush(false);
-        continue;
-      }
-      if (url === null || url.host === '' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      // ftp:// too: Google reads robots.txt over FTP, and so does the client (see ../ftp.ts).
+      if (
+        url === null ||
+        url.host === '' ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
+      ) {
         invalid++;
         slots.push({
           index,

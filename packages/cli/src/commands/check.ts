@@ -13,7 +13,7 @@ import {
   type RobotsClientOptions,
 } from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
-import { CliError, type Io } from '../io.js';
+import type { Io } from '../io.js';
 import {
   checkUrlArgument,
   describeFetch,
@@ -115,9 +115,8 @@ export async function runCheck(
   const crawler = resolveCrawler(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
   for (const url of urls) {
+    // http, https and ftp: Google reads robots.txt over FTP too (see ../ftp.ts).
     checkUrlArgument(url);
-    // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
-    if (!/^\s*https?:/i.test(url)) throw new CliError(`cannot check '${url}': only http and https URLs are supported`);
   }
   const client = cliClient(crawler, timeoutMs, version, fetchImpl === undefined ? {} : { fetch: fetchImpl });
   const checked = await Promise.all(urls.map((url) => checkOne(client, url, crawler, timeoutMs)));
