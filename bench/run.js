@@ -6,6 +6,7 @@
 import { runBatchBench } from './batch.js';
 import { runClientBench } from './client.js';
 import { runCrawlersBench } from './crawlers.js';
+import { runDecideBench } from './decide.js';
 import { runDialectsBench } from './dialects.js';
 import { runEngineBench } from './engine.js';
 import { runLintBench } from './lint.js';
@@ -24,3 +25,4 @@ if (want('lint')) runLintBench();
 if (want('server')) await runServerBench();
 if (want('batch')) await runBatchBench();
 if (want('sitemaps')) await runSitemapsBench();
+if (want('decide')) await runDecideBench();

@@ -6,12 +6,14 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { RobotsStore } from 'robotskit';
 import type { Database } from '../db/connect.js';
 import type { EffectivePolicyResolver } from '../db/history.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
+import { registerDecideRoutes } from './decide-routes.js';
 import { errorBody, handleError } from './errors.js';
 import { registerRoutes } from './routes.js';
 import { ErrorResponse } from './schemas.js';
@@ -70,6 +72,11 @@ export interface AppOptions {
    * @default 1 MiB
    */
   readonly bodyLimit?: number;
+  /**
+   * The store behind `POST /api/decide`'s robots.txt cache, shared with other instances (a Redis or PostgreSQL store
+   * of robotskit-stores): each origin is then fetched once across them. Without it the cache is this process's.
+   */
+  readonly robotsStore?: RobotsStore;
   /**
    * Folder of the built web UI, or false for the API alone. When the folder has no `index.html` (the UI was not
    * built), pages outside `/api/` say so.
@@ -144,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRoutes(app, context);
   registerAlertRoutes(app, context);
   registerTesterRoutes(app, context);
+  registerDecideRoutes(app, context, options.robotsStore === undefined ? {} : { store: options.robotsStore });
   app.get(
     '/api/openapi.json',
     {
