@@ -136,19 +136,32 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
     } satisfies DecisionJson;
   }
 
-  async function decide(
+  const invalid = (typed: string, error: RobotsUrlError): DecisionJson => ({
+    url: typed,
+    error: { kind: 'invalid-url', message: error.message },
+  });
+
+  /** The decision now when the origin is in memory (no promise per URL), else a promise of it. */
+  function decide(
     typed: string,
     input: CrawlerInput,
     delays: Map<EffectivePolicy<RetrievalResult>, number | null>,
-  ): Promise<DecisionJson> {
+  ): DecisionJson | Promise<DecisionJson> {
+    let known: UrlVerdict | null;
     try {
-      const v = client.peek(typed, input) ?? (await client.explain(typed, input));
-      return decisionOf(typed, v, input, delays);
+      known = client.peek(typed, input);
     } catch (error) {
-      if (error instanceof RobotsUrlError)
-        return { url: typed, error: { kind: 'invalid-url', message: error.message } };
+      if (error instanceof RobotsUrlError) return invalid(typed, error);
       throw error;
     }
+    if (known !== null) return decisionOf(typed, known, input, delays);
+    return client.explain(typed, input).then(
+      (v) => decisionOf(typed, v, input, delays),
+      (error: unknown) => {
+        if (error instanceof RobotsUrlError) return invalid(typed, error);
+        throw error;
+      },
+    );
   }
 
   api.post(
@@ -179,12 +192,25 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
       const delays = new Map<EffectivePolicy<RetrievalResult>, number | null>();
       const pending = urls.map((url) => decide(url, input, delays));
       // Rejections are awaited in order below; keep them from counting as unhandled meanwhile.
-      for (const p of pending) p.catch(() => {});
+      for (const p of pending) if (p instanceof Promise) p.catch(() => {});
       if (!(request.headers.accept ?? '').includes('application/x-ndjson')) {
         return { crawler: crawler.name, results: await Promise.all(pending) };
       }
+      // Lines already decided go out together; before waiting on a robots.txt, what is ready is sent.
       async function* lines(): AsyncGenerator<string> {
-        for (const p of pending) yield `${JSON.stringify(await p)}\n`;
+        let chunk = '';
+        for (const p of pending) {
+          if (p instanceof Promise && chunk !== '') {
+            yield chunk;
+            chunk = '';
+          }
+          chunk += `${JSON.stringify(await p)}\n`;
+          if (chunk.length >= 65_536) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        if (chunk !== '') yield chunk;
       }
       reply.header('content-type', 'application/x-ndjson; charset=utf-8');
       // A stream is sent as it is (the 200 schema describes the JSON form).
