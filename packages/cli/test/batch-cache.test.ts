@@ -17,6 +17,8 @@ import {
   REDIS_URL,
   redisProblem,
 } from '../../stores/test/services.js';
+import { openBatchCache } from '../src/batch/cache.js';
+import { CliError } from '../src/io.js';
 import { BIN, run } from './helpers.js';
 import { Sites } from './sites.js';
 
@@ -82,5 +84,15 @@ describe('batch --cache', () => {
     const r = await run(['batch', '--cache', `redis://127.0.0.1:${closed.port}/0`], { stdin: 'http://a.invalid/\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^robotskit: --cache: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0: .+\n$/);
+  });
+
+  it('says in one line what to install when robotskit-stores is missing', async () => {
+    const missing = Object.assign(new Error("Cannot find package 'robotskit-stores'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+    const io = { stderr: { write: () => true } } as unknown as Parameters<typeof openBatchCache>[1];
+    const opening = openBatchCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
+    await expect(opening).rejects.toThrow(CliError);
+    await expect(opening).rejects.toThrow(/^--cache needs the robotskit-stores package: npm install robotskit-stores$/);
   });
 });

@@ -24,10 +24,14 @@ function messageOf(error: unknown): string {
  * Opens the cache a `--cache` URL names.
  * @throws CliError when robotskit-stores is not installed, the URL is not a store's, or the store cannot be reached.
  */
-export async function openBatchCache(url: string, io: Io): Promise<BatchCache> {
+export async function openBatchCache(
+  url: string,
+  io: Io,
+  load: () => Promise<StoresModule> = () => import('robotskit-stores'),
+): Promise<BatchCache> {
   let stores: StoresModule;
   try {
-    stores = await import('robotskit-stores');
+    stores = await load();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | null)?.code;
     if (code === 'ERR_MODULE_NOT_FOUND') {
