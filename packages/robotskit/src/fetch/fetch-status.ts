@@ -22,6 +22,9 @@ export interface FetchStatus {
  * @example fetchStatusOf(result) // { status: 'error', reason: 'HTTP 503' }
  */
 export function fetchStatusOf(result: Pick<RetrievalResult, 'outcome' | 'status' | 'error'>): FetchStatus {
+  // FTP's "no such file" (see fetch/ftp.ts) is the 404 of FTP.
+  if (result.outcome === 'allow-all' && result.error?.code === 'FTP_550')
+    return { status: 'not-found', reason: 'FTP 550' };
   if (result.error !== null) return { status: 'error', reason: `${result.error.kind}: ${result.error.message}` };
   if (result.outcome === 'rules') return { status: 'fetched', reason: null };
   if (result.status === 404 || result.status === 410) return { status: 'not-found', reason: `HTTP ${result.status}` };

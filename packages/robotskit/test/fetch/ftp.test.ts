@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { type FtpGet, type FtpRequest, fetchRobotsTxt, robotsTxtOf } from '../../src/index.js';
+import { type FtpGet, type FtpRequest, fetchRobotsTxt, fetchStatusOf, robotsTxtOf } from '../../src/index.js';
 
 const stream = (...chunks: string[]) =>
   new ReadableStream<Uint8Array>({
@@ -43,6 +43,7 @@ describe('fetchRobotsTxt over FTP', () => {
     const result = await fetchRobotsTxt('ftp://files.example.invalid:2121/', { ftp });
     expect(result).toMatchObject({ outcome: 'allow-all', status: 550, body: null });
     expect(result.error?.message).toBe('FTP 550 Failed to open file.; treated as no robots.txt');
+    expect(fetchStatusOf(result)).toEqual({ status: 'not-found', reason: 'FTP 550' });
   });
 
   it('reads a refused login, another refusal or a failed connection as a server error (disallow all)', async () => {
@@ -51,6 +52,7 @@ describe('fetchRobotsTxt over FTP', () => {
     });
     expect(login).toMatchObject({ outcome: 'disallow-all', status: 530 });
     expect(login.error).toMatchObject({ kind: 'protocol', message: 'FTP login refused: FTP 530 Login incorrect.' });
+    expect(fetchStatusOf(login).status).toBe('error');
     const busy = await fetchRobotsTxt('ftp://files.example.invalid/', {
       ftp: async () => ({ kind: 'refused', stage: 'retrieve', code: 450, message: 'busy' }),
     });
