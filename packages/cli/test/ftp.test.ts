@@ -50,6 +50,11 @@ describe.skipIf(ftpProblem !== null)('robots.txt over FTP (vsftpd)', () => {
       policy: { mode: 'rules' },
     });
     expect((await check(`${origin}/pub/file.zip`)).result.allowed).toBe(true);
+    // In words: no HTTP status to show for a file read over FTP.
+    const text = await run(['check', `${origin}/private/file.zip`]);
+    expect(text.stdout).toContain(`robots   ${origin}/robots.txt: ${body.length} bytes, `);
+    expect(text.stdout).toMatch(/policy {3}rules: robots\.txt fetched at \S+; its rules apply/);
+    expect(text.stdout).not.toContain('null');
   });
 
   it('reads 550 (no such file) as no robots.txt: everything allowed', async () => {

@@ -156,7 +156,9 @@ export async function runCheck(
       );
     }
     const fetched =
-      r.problem ?? `HTTP ${r.fetch.status}, ${r.fetch.bytes} bytes${r.fetch.truncated ? ' (cut at the limit)' : ''}`;
+      r.problem ??
+      // No status: a file read over FTP.
+      `${r.fetch.status === null ? '' : `HTTP ${r.fetch.status}, `}${r.fetch.bytes} bytes${r.fetch.truncated ? ' (cut at the limit)' : ''}`;
     const hops = r.fetch.redirects > 0 ? ` via ${r.fetch.redirects} redirect(s) to ${r.fetch.finalUrl}` : '';
     out.push(`  robots   ${r.robotsUrl}${hops}: ${fetched}, ${r.fetch.ms} ms`);
     if (r.fetch.html)
