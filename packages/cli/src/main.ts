@@ -100,6 +100,10 @@ function program(io: Io, result: { code: number }): Command {
     .option('--workers <n>', 'fetch workers in this process (0: API only)', '1')
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
+    .option(
+      '--cache <url>',
+      "share POST /api/decide's robots.txt with other services: redis://host:port/db or postgres://… (robotskit-stores)",
+    )
     .action(async (options: ServeCliOptions) => {
       result.code = await runServe(io, options);
     });

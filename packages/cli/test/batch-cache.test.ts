@@ -2,7 +2,7 @@
  * `robotskit batch --cache`: processes sharing a Redis or PostgreSQL cache make one robots.txt request per origin
  * between them (counted on real servers on 127.0.0.1); a cache that cannot be used is a one-line error.
  */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +94,63 @@ describe('batch --cache', () => {
     const opening = openBatchCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
     await expect(opening).rejects.toThrow(CliError);
     await expect(opening).rejects.toThrow(/^--cache needs the robotskit-stores package: npm install robotskit-stores$/);
+  });
+});
+
+/** Starts `robotskit serve` and resolves with its URL once it listens. */
+function startServe(args: string[], children: ChildProcess[]): Promise<string> {
+  const child = spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /service on (http:\/\/\S+) /.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+describe('serve --cache', () => {
+  it.skipIf(redisProblem !== null)('two services deciding the same origins fetch each robots.txt once', async () => {
+    const prefix = freshPrefix();
+    cleanups.push(() => dropPrefix(prefix));
+    const dir = mkdtempSync(join(tmpdir(), 'robotskit-serve-cache-'));
+    const children: ChildProcess[] = [];
+    cleanups.push(async () => {
+      for (const child of children) {
+        if (child.exitCode !== null) continue;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    });
+    const cache = `${REDIS_URL}?prefix=${encodeURIComponent(prefix)}`;
+    const common = ['--port', '0', '--workers', '0', '--allow-private-addresses', '--cache', cache];
+    const urls = await Promise.all([
+      startServe([...common, '--db', join(dir, 'a.sqlite')], children),
+      startServe([...common, '--db', join(dir, 'b.sqlite')], children),
+    ]);
+    const origins = await Promise.all(
+      [0, 1, 2].map((n) => sites.serve({ '/robots.txt': { body: `User-agent: *\nDisallow: /private-${n}/\n` } })),
+    );
+    const ask = origins.flatMap((o, n) => [`${o.origin}/private-${n}/a`, `${o.origin}/b`]);
+    const answers = await Promise.all(
+      urls.map(async (url) => {
+        const response = await fetch(`${url}/api/decide`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ crawler: 'MyBot', urls: ask }),
+        });
+        return ((await response.json()) as { results: { allowed: boolean }[] }).results.map((r) => r.allowed);
+      }),
+    );
+    for (const a of answers) expect(a).toEqual([false, true, false, true, false, true]);
+    expect(origins.map((o) => o.requests.filter((p) => p === '/robots.txt').length)).toEqual([1, 1, 1]);
   });
 });

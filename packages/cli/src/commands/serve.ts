@@ -4,6 +4,7 @@
  * commands start as fast as before and work without it.
  */
 
+import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { CliError, type Io } from '../io.js';
 
 /** Options of `serve` as commander hands them over. */
@@ -16,6 +17,8 @@ export interface ServeCliOptions {
   readonly workers: string;
   readonly retentionDays: string;
   readonly allowPrivateAddresses?: boolean;
+  /** A shared robots.txt cache for POST /api/decide: redis://… or postgres://… (robotskit-stores). */
+  readonly cache?: string;
 }
 
 /** Options of `worker`. */
@@ -98,6 +101,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
   const server = await loadServer();
   const database = databaseOf(server, options, io);
   const token = options.token ?? io.env.ROBOTSKIT_TOKEN;
+  const cache: BatchCache | null = options.cache === undefined ? null : await openBatchCache(options.cache, io);
   let service: Awaited<ReturnType<ServerModule['startService']>>;
   try {
     service = await server.startService({
@@ -109,8 +113,10 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
       retentionMs: integerOption('retention-days', options.retentionDays, 30, 36500) * DAY_MS,
       allowPrivateAddresses: options.allowPrivateAddresses ?? false,
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
+      ...(cache === null ? {} : { robotsStore: cache.store }),
     });
   } catch (error) {
+    await cache?.close().catch(() => {});
     throw asCliError(server, error);
   }
   io.stdout.write(
@@ -120,6 +126,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
   );
   await untilStopped();
   await service.close();
+  await cache?.close();
   return 0;
 }
 
