@@ -220,6 +220,23 @@ for (const kind of kinds) {
       expect(result.stats).toMatchObject({ fetches: 1, fleetTimeouts: 0 });
     });
 
+    it('waits a bounded time for a lease held elsewhere, then disallows (never allows) and stores nothing', async () => {
+      const place = kind.place();
+      cleanups.push(place.drop);
+      const store = await place.open();
+      cleanups.push(() => store.close());
+      const site = await startOrigin();
+      cleanups.push(site.close);
+      expect(await store.acquireLease(site.origin, 'a process that hangs', 600_000)).toBe(true);
+      const client = createRobotsClient({ userAgent: 'FleetBot', store, fleet: { waitMs: 300, pollMs: 50 } });
+      const verdict = await client.explain(`${site.origin}/page`);
+      expect(verdict).toMatchObject({ allowed: false, policy: { mode: 'disallow-all' } });
+      expect(verdict.latest.error?.kind).toBe('timeout');
+      expect(client.stats()).toMatchObject({ fetches: 0, fleetWaits: 1, fleetTimeouts: 1 });
+      expect(site.requests).toBe(0);
+      expect(await store.get(site.origin)).toBeUndefined();
+    });
+
     it('answers from memory and says so while the store is cut off, and uses it again once back', async () => {
       const place = kind.place();
       cleanups.push(place.drop);
