@@ -26,12 +26,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   buildApp,
-  builtInPlugIns,
   claimDueFiles,
   createAlertHook,
   createGuardedFetch,
   openDatabase,
   Worker,
+  workerRetrieval,
 } from 'robotskit-server';
 import { fmt, table } from './harness.js';
 
@@ -84,7 +84,7 @@ function noIoRetrieval(claims) {
 
 /** The service's real path: the engine's retrieval over the guarded fetch, counting fetches per file. */
 function engineRetrieval(claims, deps) {
-  const retrieve = builtInPlugIns.createRetrieval(deps);
+  const retrieve = workerRetrieval(deps.fetch, deps.now);
   return async (file, context) => {
     claims.set(file.id, (claims.get(file.id) ?? 0) + 1);
     return retrieve(file, context);
@@ -100,14 +100,8 @@ async function run({ config, connections, makeRetrieval, ports, full = false }) 
   await seed(first, ports);
   const claims = new Map();
   const retrieve = makeRetrieval(claims, first);
-  const deps = { fetch: undefined, database: first, now: Date.now };
-  const extras = full
-    ? {
-        analyze: builtInPlugIns.createAnalyzer(deps),
-        scheduleNext: builtInPlugIns.createScheduler(deps),
-        onNewVersion: createAlertHook(() => {}),
-      }
-    : {};
+  // The full path: the worker always lints new bodies and schedules with the engine; alerts on top.
+  const extras = full ? { onNewVersion: createAlertHook(() => {}) } : {};
   const workers = Array.from(
     { length: WORKERS },
     (_, i) =>

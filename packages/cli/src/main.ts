@@ -119,6 +119,10 @@ function program(io: Io, result: { code: number }): Command {
     .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
     .option('--from-line <n>', 'skip input lines before this one (to resume: the last index written + 1)', '1')
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
+    .option(
+      '--cache <url>',
+      'share robots.txt with other processes through redis://host:port/db or postgres://… (needs robotskit-stores)',
+    )
     .action(async (file: string | undefined, options: BatchCommandOptions) => {
       const { runBatchCommand } = await import('./commands/batch.js');
       result.code = await runBatchCommand(io, file, options, version);
@@ -175,6 +179,10 @@ function program(io: Io, result: { code: number }): Command {
     .option(
       '--allowed-hosts <names>',
       'host names the service answers to besides IP addresses and localhost, comma-separated (*.example.com, * for any)',
+    )
+    .option(
+      '--cache <url>',
+      "share POST /api/decide's robots.txt with other services: redis://host:port/db or postgres://… (robotskit-stores)",
     )
     .action(async (options: ServeCliOptions) => {
       const { runServe } = await import('./commands/serve.js');

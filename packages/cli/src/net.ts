@@ -16,6 +16,7 @@ import {
 } from 'robotskit';
 import { fetch as undiciFetch } from 'undici';
 import { CLI_HOME } from './about.js';
+import { nodeFtp } from './ftp.js';
 import { CliError } from './io.js';
 
 /** The `User-Agent` robotskit sends for its own requests (robots.txt and pages). */
@@ -60,6 +61,7 @@ export function retrievalOptions(
     userAgent: cliUserAgent(version),
     headers: { connection: 'close' },
     timeouts: { headers: timeoutMs, idle: timeoutMs, total: timeoutMs },
+    ftp: nodeFtp,
   };
 }
 

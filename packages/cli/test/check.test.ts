@@ -246,8 +246,8 @@ describe('robotskit check', () => {
     expect(bad).toMatchObject({ code: 2, stdout: '' });
     expect(bad.stderr).toBe("robotskit: invalid URL 'not a url': not a URL (one starts with https:// or http://)\n");
     expect((await run(['check', 'mailto:a@b.c'])).stderr).toMatch(/^robotskit: invalid URL 'mailto:a@b.c'/);
-    expect((await run(['check', `${rules.origin}/a`, 'ftp://127.0.0.1/pub/file'])).stderr).toBe(
-      "robotskit: cannot check 'ftp://127.0.0.1/pub/file': only http and https URLs are supported\n",
+    expect((await run(['check', `${rules.origin}/a`, 'gopher://127.0.0.1/pub/file'])).stderr).toMatch(
+      /^robotskit: invalid URL 'gopher:\/\/127\.0\.0\.1\/pub\/file': unsupported scheme "gopher:"/,
     );
     expect((await run(['check', '--timeout', '0', `${rules.origin}/`])).stderr).toBe(
       "robotskit: --timeout must be a positive number of seconds, not '0'\n",

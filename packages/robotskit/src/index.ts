@@ -54,6 +54,7 @@ export {
 } from './fetch/cache-lifetime.js';
 export {
   createRobotsClient,
+  type FleetOptions,
   type OriginPolicy,
   type RobotsClient,
   type RobotsClientOptions,
@@ -63,6 +64,7 @@ export {
 export { crawlDelayOf } from './fetch/crawl-delay.js';
 export { classifyFetchError } from './fetch/errors.js';
 export { type FetchStatus, fetchStatusOf } from './fetch/fetch-status.js';
+export type { FtpAnswer, FtpGet, FtpRequest } from './fetch/ftp.js';
 export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './fetch/http-headers.js';
 export {
   describeFetchOutcome,

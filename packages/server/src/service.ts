@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import type { RobotsStore } from 'robotskit';
 import { createAlertHook } from './alerts/store.js';
 import { deliverDueWebhooks } from './alerts/webhooks.js';
 import { buildApp } from './api/app.js';
@@ -61,6 +62,11 @@ export interface ServiceOptions extends FetchingOptions {
    * @default 1000
    */
   readonly impactMaxUrls?: number;
+  /**
+   * A store shared with other services for `POST /api/decide`'s robots.txt cache (robotskit-stores): each origin is
+   * fetched once across them. The caller opens and closes it.
+   */
+  readonly robotsStore?: RobotsStore;
   /**
    * Fetch workers in this process (0: API only, workers run elsewhere).
    * @default 1
@@ -183,6 +189,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
       // The name it is bound to is one of its own names (an IP address needs no listing).
       allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
+      ...(options.robotsStore === undefined ? {} : { robotsStore: options.robotsStore }),
     });
     const address = await app.listen({ host: options.host, port: options.port });
     const service: RunningService = {

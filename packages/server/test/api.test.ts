@@ -693,6 +693,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/fetch',
           'POST /api/impact',
           'POST /api/properties/{id}/discover-hosts',
+          'POST /api/decide',
         ].sort(),
       );
       for (const [path, methods] of Object.entries(doc.paths)) {

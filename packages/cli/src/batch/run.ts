@@ -24,6 +24,7 @@ import {
   type EffectivePolicy,
   type FetchLike,
   type RetrievalResult,
+  type RobotsClientOptions,
   RobotsUrlError,
   robotsTxtUrl,
   type UrlVerdict,
@@ -51,6 +52,12 @@ export interface BatchOptions {
   readonly window?: number;
   /** URLs of one origin in flight, at most. @default 512 */
   readonly perOrigin?: number;
+  /**
+   * A store shared with other processes (`--cache`): each origin's robots.txt is fetched once between them all.
+   * Its failures go to `onStoreError` and the run goes on from memory.
+   */
+  readonly store?: RobotsClientOptions['store'];
+  readonly onStoreError?: RobotsClientOptions['onStoreError'];
   /** Origins kept in the client's cache. @default 100000 */
   readonly maxOrigins?: number;
   /** Input lines before this 1-based line number are skipped (to resume). @default 1 */
@@ -160,6 +167,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     fetch,
     maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
     maxOrigins: positive(options.maxOrigins, 100_000, 'maxOrigins'),
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
   });
   const ask: CrawlerInput = crawler.input;
 
@@ -316,19 +325,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       } catch {
         url = null;
       }
-      if (url !== null && url.protocol === 'ftp:' && url.host !== '') {
-        // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
-        invalid++;
-        slots.push({
-          index,
-          done: true,
-          text: errorRecord(index, text, 'unsupported-scheme', 'only http and https URLs are supported, not ftp'),
-          promise: null,
-        });
-        if (slots[head]!.done) await flush(false);
-        continue;
-      }
-      if (url === null || url.host === '' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      // ftp:// too: Google reads robots.txt over FTP, and so does the client (see ../ftp.ts).
+      if (
+        url === null ||
+        url.host === '' ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
+      ) {
         invalid++;
         slots.push({
           index,

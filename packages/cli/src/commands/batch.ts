@@ -9,6 +9,7 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { ProgressDisplay } from '../batch/progress.js';
 import { linesOf, runBatch } from '../batch/run.js';
 import { CliError, type Io } from '../io.js';
@@ -22,6 +23,7 @@ export interface BatchCommandOptions {
   readonly perOrigin: string;
   readonly fromLine: string;
   readonly timeout: string;
+  readonly cache?: string;
 }
 
 type Writable = Io['stdout'] & {
@@ -117,7 +119,9 @@ export async function runBatchCommand(
           () => io.stderr.columns,
         )
       : null;
+  let cache: BatchCache | null = null;
   try {
+    if (options.cache !== undefined) cache = await openBatchCache(options.cache, io);
     const summary = await runBatch({
       lines: linesOf(chunks, (n) => {
         if (display !== null) display.read += n;
@@ -131,6 +135,7 @@ export async function runBatchCommand(
       perOrigin,
       fromLine,
       signal: interrupt.signal,
+      ...(cache === null ? {} : { store: cache.store, onStoreError: cache.onStoreError }),
       // Also now and then while nothing gets written (the first URLs waiting on a slow robots.txt).
       ...(display === null ? {} : { onProgress: (p) => display.update(p), progressEveryMs: 250 }),
     });
@@ -160,5 +165,6 @@ export async function runBatchCommand(
     throw error;
   } finally {
     unsubscribe();
+    await cache?.close().catch(() => {});
   }
 }

@@ -7,9 +7,15 @@
  * 2 only for usage errors.
  */
 
-import { createRobotsClient, type DecidingRule, type FetchLike, type RobotsClient } from 'robotskit';
+import {
+  createRobotsClient,
+  type DecidingRule,
+  type FetchLike,
+  type RobotsClient,
+  type RobotsClientOptions,
+} from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
-import { CliError, type Io } from '../io.js';
+import type { Io } from '../io.js';
 import {
   checkUrlArgument,
   describeFetch,
@@ -63,7 +69,9 @@ export function cliClient(
   crawler: ResolvedCrawler,
   timeoutMs: number,
   version: string,
-  extra: { fetch?: FetchLike; maxConcurrentFetches?: number; maxOrigins?: number } = {},
+  extra: Partial<
+    Pick<RobotsClientOptions, 'fetch' | 'maxConcurrentFetches' | 'maxOrigins' | 'store' | 'onStoreError'>
+  > = {},
 ): RobotsClient {
   const { userAgent, ...retrieval } = retrievalOptions(timeoutMs, version);
   return createRobotsClient({
@@ -113,9 +121,8 @@ export async function runCheck(
   const crawler = resolveCrawler(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
   for (const url of urls) {
+    // http, https and ftp: Google reads robots.txt over FTP too (see ../ftp.ts).
     checkUrlArgument(url);
-    // Google reads robots.txt over ftp too, but the fetch robotskit uses speaks only http and https.
-    if (!/^\s*https?:/i.test(url)) throw new CliError(`cannot check '${url}': only http and https URLs are supported`);
   }
   const client = cliClient(crawler, timeoutMs, version, fetchImpl === undefined ? {} : { fetch: fetchImpl });
   const checked = await Promise.all(urls.map((url) => checkOne(client, url, crawler, timeoutMs)));
@@ -154,7 +161,9 @@ export async function runCheck(
       );
     }
     const fetched =
-      r.problem ?? `HTTP ${r.fetch.status}, ${r.fetch.bytes} bytes${r.fetch.truncated ? ' (cut at the limit)' : ''}`;
+      r.problem ??
+      // No status: a file read over FTP.
+      `${r.fetch.status === null ? '' : `HTTP ${r.fetch.status}, `}${r.fetch.bytes} bytes${r.fetch.truncated ? ' (cut at the limit)' : ''}`;
     const hops = r.fetch.redirects > 0 ? ` via ${r.fetch.redirects} redirect(s) to ${r.fetch.finalUrl}` : '';
     out.push(`  robots   ${r.robotsUrl}${hops}: ${fetched}, ${r.fetch.ms} ms`);
     if (r.fetch.html)

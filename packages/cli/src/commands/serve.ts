@@ -4,6 +4,7 @@
  * commands start as fast as before and work without it.
  */
 
+import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { CliError, type Io } from '../io.js';
 
 /** Options of `serve` as commander hands them over. */
@@ -18,6 +19,8 @@ export interface ServeCliOptions {
   readonly allowPrivateAddresses?: boolean;
   /** `--allowed-hosts a.example,*.b.example` */
   readonly allowedHosts?: string;
+  /** A shared robots.txt cache for POST /api/decide: redis://… or postgres://… (robotskit-stores). */
+  readonly cache?: string;
 }
 
 /** Options of `worker`. */
@@ -110,6 +113,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
   const server = await loadServer('serve');
   const database = databaseOf(server, options, io);
   const token = options.token ?? io.env.ROBOTSKIT_TOKEN;
+  const cache: BatchCache | null = options.cache === undefined ? null : await openBatchCache(options.cache, io);
   let service: Awaited<ReturnType<ServerModule['startService']>>;
   try {
     service = await server.startService({
@@ -125,8 +129,10 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
         .map((h) => h.trim())
         .filter((h) => h !== ''),
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
+      ...(cache === null ? {} : { robotsStore: cache.store }),
     });
   } catch (error) {
+    await cache?.close().catch(() => {});
     throw asCliError(server, error);
   }
   io.stdout.write(
@@ -136,6 +142,7 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
   );
   await untilStopped();
   await service.close();
+  await cache?.close();
   return 0;
 }
 

@@ -254,7 +254,8 @@ export function effectivePolicy<T extends FetchObservation>(
       ...base,
       mode: 'rules',
       reason: 'fetched',
-      message: `robots.txt fetched at ${iso(latest.fetchedAt)} (HTTP ${latest.status}); its rules apply`,
+      // No status: a file read over FTP.
+      message: `robots.txt fetched at ${iso(latest.fetchedAt)}${latest.status === null ? '' : ` (HTTP ${latest.status})`}; its rules apply`,
       source: latest,
       until: null,
     };

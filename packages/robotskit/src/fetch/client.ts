@@ -57,7 +57,16 @@ export interface RobotsClientOptions {
    * Called when the store throws; the client then goes on with what it has in memory (a failed read counts as "not
    * stored", a failed write is skipped). Without it, a store error rejects the call that needed the store.
    */
-  readonly onStoreError?: (error: unknown, operation: 'get' | 'set', origin: string) => void;
+  readonly onStoreError?: (error: unknown, operation: 'get' | 'set' | 'lease', origin: string) => void;
+  /**
+   * Single flight across processes, used when the store has fetch leases ({@link RobotsStore.acquireLease}): before
+   * fetching an origin the client takes its lease; when another process holds it, the client waits for that
+   * process's record to reach the store (reading it every `pollMs`), takes the lease over when it expires (its
+   * holder died), and after `waitMs` gives up waiting and applies the policy for an unreachable robots.txt (the fetch
+   * counts as failed: disallow-all at first, then the 12 h / 30 day rules), never allow-all. When the store cannot be
+   * reached and `onStoreError` is given, the client fetches on its own and keeps answering from memory.
+   */
+  readonly fleet?: FleetOptions;
   /**
    * The clock for cache lifetimes, the availability timeline and fetch times.
    * @default systemClock
@@ -83,6 +92,27 @@ export interface RobotsClientOptions {
    * @default 'google'
    */
   readonly dialect?: DialectName;
+}
+
+/** Options of the fleet-wide single flight (see {@link RobotsClientOptions.fleet}). */
+export interface FleetOptions {
+  /**
+   * How long a fetch lease lasts: longer than a fetch may take (the retrieval's total timeout).
+   * @default 60000
+   */
+  readonly leaseMs?: number;
+  /**
+   * The longest a question waits for another process's fetch before the origin counts as unreachable.
+   * @default 45000
+   */
+  readonly waitMs?: number;
+  /**
+   * How often a waiting client reads the store.
+   * @default 250
+   */
+  readonly pollMs?: number;
+  /** Who holds the leases this client takes, as the store records it; a random id by default. */
+  readonly holder?: string;
 }
 
 /** What applies to an origin now. */
@@ -142,6 +172,12 @@ export interface RobotsClientStats {
   readonly loads: number;
   readonly storeReads: number;
   readonly storeWrites: number;
+  /** Store reads, writes and lease calls that failed (reported to `onStoreError`; the client went on without). */
+  readonly storeErrors: number;
+  /** Loads that waited for another process's fetch of their origin (a lease held elsewhere). */
+  readonly fleetWaits: number;
+  /** Of those, the ones that gave up after `fleet.waitMs` and applied the unreachable policy. */
+  readonly fleetTimeouts: number;
   /** Origins forgotten to stay within `maxOrigins` and `maxCachedBytes`. */
   readonly evictions: number;
 }
@@ -193,6 +229,65 @@ export interface RobotsClient {
 }
 
 const noop = (): void => {};
+
+type LeasingStore = Required<Pick<RobotsStore, 'acquireLease' | 'releaseLease'>>;
+
+interface FleetSettings {
+  readonly leaseMs: number;
+  readonly waitMs: number;
+  readonly pollMs: number;
+  readonly holder: string;
+}
+
+function fleetSettings(options: FleetOptions | undefined): FleetSettings {
+  if (options === undefined) {
+    return { leaseMs: 60_000, waitMs: 45_000, pollMs: 250, holder: randomHolder() };
+  }
+  return {
+    leaseMs: positiveInteger(options.leaseMs, 60_000, 'fleet.leaseMs'),
+    waitMs: positiveInteger(options.waitMs, 45_000, 'fleet.waitMs'),
+    pollMs: positiveInteger(options.pollMs, 250, 'fleet.pollMs'),
+    holder: options.holder ?? randomHolder(),
+  };
+}
+
+function randomHolder(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** The fetch a waiting client records when another process's fetch did not reach the store in time: a failure. */
+function unanswered(origin: string, at: number, waitMs: number): RetrievalResult {
+  const robotsUrl = `${origin}/robots.txt`;
+  return {
+    origin,
+    robotsUrl,
+    finalUrl: robotsUrl,
+    outcome: 'disallow-all',
+    status: null,
+    redirects: [],
+    headers: {
+      cacheControl: null,
+      contentType: null,
+      retryAfter: null,
+      lastModified: null,
+      etag: null,
+      contentLength: null,
+      date: null,
+    },
+    body: null,
+    size: 0,
+    truncated: false,
+    html: false,
+    error: {
+      kind: 'timeout',
+      message: `another process fetching ${robotsUrl} gave no answer within ${waitMs} ms`,
+      phase: 'request',
+      code: null,
+    },
+    fetchedAt: at,
+    timings: { headersMs: null, totalMs: waitMs },
+  };
+}
 
 interface CachedOrigin {
   readonly origin: string;
@@ -291,7 +386,18 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   const cache = new LruMap<string, CachedOrigin>(maxOrigins, maxCachedBytes);
   const inflight = new Map<string, Load>();
   const parsed = new WeakMap<RetrievalResult, RobotsTxt>();
-  const counters = { fetches: 0, hits: 0, joined: 0, loads: 0, storeReads: 0, storeWrites: 0 };
+  const counters = {
+    fetches: 0,
+    hits: 0,
+    joined: 0,
+    loads: 0,
+    storeReads: 0,
+    storeWrites: 0,
+    storeErrors: 0,
+    fleetWaits: 0,
+    fleetTimeouts: 0,
+  };
+  const fleet = fleetSettings(options.fleet);
   // The fetch slots: `active` fetches run, the rest wait in `waiting` (FIFO) for one to end.
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -339,6 +445,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return record === undefined ? [] : checkStored(record, origin).history;
     } catch (error) {
       if (onStoreError === undefined) throw error;
+      counters.storeErrors++;
       onStoreError(error, 'get', origin);
       return [];
     }
@@ -351,6 +458,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       await store.set(origin, { origin, history });
     } catch (error) {
       if (onStoreError === undefined) throw error;
+      counters.storeErrors++;
       onStoreError(error, 'set', origin);
     }
   }
@@ -378,6 +486,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     readonly flags: { fetching: boolean };
   }
 
+  const isFresh = (history: readonly RetrievalResult[]): boolean =>
+    history.length > 0 && clock.now() < refreshSchedule(history, availability).at;
+  const latestAt = (history: readonly RetrievalResult[]): number =>
+    history[history.length - 1]?.fetchedAt ?? Number.NEGATIVE_INFINITY;
+
   async function load(
     origin: string,
     known: CachedOrigin | undefined,
@@ -385,10 +498,25 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     flags: { fetching: boolean },
   ): Promise<CachedOrigin> {
     counters.loads++;
-    const history = known?.history ?? (await readStore(origin));
-    if (!force && history.length > 0 && clock.now() < refreshSchedule(history, availability).at) {
-      return remember(origin, history);
+    let history = known?.history ?? (await readStore(origin));
+    if (!force && isFresh(history)) return remember(origin, history);
+    if (store?.acquireLease !== undefined && store.releaseLease !== undefined) {
+      if (known !== undefined) {
+        // Another process may have fetched since this one did.
+        const stored = await readStore(origin);
+        if (latestAt(stored) > latestAt(history)) history = stored;
+        if (!force && isFresh(history)) return remember(origin, history);
+      }
+      return fleetLoad(origin, history, force, flags, fleet, store as RobotsStore & LeasingStore);
     }
+    return fetchAndKeep(origin, history, flags);
+  }
+
+  async function fetchAndKeep(
+    origin: string,
+    history: readonly RetrievalResult[],
+    flags: { fetching: boolean },
+  ): Promise<CachedOrigin> {
     flags.fetching = true;
     counters.fetches++;
     const result = await limitedFetch(origin);
@@ -397,6 +525,58 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const entry = remember(origin, next, result);
     await writeStore(origin, next);
     return entry;
+  }
+
+  /** Fetches under the origin's lease, or waits for the process that holds it (see {@link FleetOptions}). */
+  async function fleetLoad(
+    origin: string,
+    history: readonly RetrievalResult[],
+    force: boolean,
+    flags: { fetching: boolean },
+    settings: FleetSettings,
+    leasing: LeasingStore,
+  ): Promise<CachedOrigin> {
+    const since = latestAt(history);
+    const answered = (stored: readonly RetrievalResult[]): boolean =>
+      latestAt(stored) > since || (!force && isFresh(stored));
+    const giveUpAt = Date.now() + settings.waitMs;
+    let waited = false;
+    for (;;) {
+      let held: boolean;
+      try {
+        held = await leasing.acquireLease(origin, settings.holder, settings.leaseMs);
+      } catch (error) {
+        if (onStoreError === undefined) throw error;
+        counters.storeErrors++;
+        onStoreError(error, 'lease', origin);
+        return fetchAndKeep(origin, history, flags);
+      }
+      if (held) {
+        try {
+          // The holder before may have written its record between this process's read and its lease.
+          const stored = await readStore(origin);
+          if (answered(stored)) return remember(origin, stored);
+          return await fetchAndKeep(origin, latestAt(stored) > since ? stored : history, flags);
+        } finally {
+          try {
+            await leasing.releaseLease(origin, settings.holder);
+          } catch (error) {
+            // The lease expires on its own; only report it.
+            counters.storeErrors++;
+            onStoreError?.(error, 'lease', origin);
+          }
+        }
+      }
+      if (!waited) counters.fleetWaits++;
+      waited = true;
+      if (Date.now() >= giveUpAt) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(settings.pollMs, giveUpAt - Date.now())));
+      const stored = await readStore(origin);
+      if (answered(stored)) return remember(origin, stored);
+    }
+    counters.fleetTimeouts++;
+    const gaveUp = unanswered(origin, clock.now(), settings.waitMs);
+    return remember(origin, compactHistory([...history, gaveUp]), gaveUp);
   }
 
   function startLoad(origin: string, known: CachedOrigin | undefined, force: boolean): Promise<CachedOrigin> {

@@ -82,6 +82,8 @@ const CODE_WORDS: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'no connection in time',
   UND_ERR_HEADERS_TIMEOUT: 'no response in time',
   UND_ERR_BODY_TIMEOUT: 'the response stalled',
+  FTP_550: 'no such file (FTP 550)',
+  FTP_530: 'FTP login refused (530)',
 };
 
 /** Codes as they appear inside runtime messages (`getaddrinfo ENOTFOUND x.invalid`), for stored fetches with no code. */

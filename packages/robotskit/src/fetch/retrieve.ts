@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BYTES } from '../parse/input.js';
 import { originOf } from '../url/origin.js';
 import { readBody } from './body.js';
 import { Deadline } from './deadline.js';
+import { type FtpGet, retrieveOverFtp } from './ftp.js';
 import { cancelBody, followRedirects, resolveFetch } from './transport.js';
 import {
   type Clock,
@@ -89,6 +90,12 @@ export interface RetrievalOptions {
   readonly clock?: Clock;
   /** Aborts the retrieval; the result is then `disallow-all` with an `aborted` error. */
   readonly signal?: AbortSignal;
+  /**
+   * The FTP client for `ftp://` origins (see {@link FtpGet}): anonymous login, `RETR /robots.txt`. Without one, an
+   * `ftp://` robots.txt goes to `fetch` like any URL (which, in most runtimes, cannot fetch it: disallow-all).
+   * `status` is then the FTP reply code when the server refused (550: no robots.txt, allow-all), else null.
+   */
+  readonly ftp?: FtpGet;
 }
 
 const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
@@ -192,6 +199,26 @@ export async function fetchRobotsTxt(
   let phase: 'request' | 'body' = 'request';
   const controller = new AbortController();
   const deadline = new Deadline(controller, totalMs, options.signal, () => phase);
+  if (options.ftp !== undefined && origin.startsWith('ftp:')) {
+    try {
+      return await retrieveOverFtp({
+        origin,
+        robotsUrl,
+        ftp: options.ftp,
+        maxBytes,
+        headersMs,
+        idleMs,
+        deadline,
+        clock,
+        fetchedAt,
+        setPhase: (p) => {
+          phase = p;
+        },
+      });
+    } finally {
+      deadline.dispose();
+    }
+  }
   const redirects: RedirectHop[] = [];
   let url = robotsUrl;
   let response: FetchResponseLike | null = null;

@@ -29,6 +29,16 @@ export interface RobotsStore {
   get(origin: string): Promise<StoredOrigin | undefined> | StoredOrigin | undefined;
   /** Replaces the record of an origin. */
   set(origin: string, record: StoredOrigin): Promise<void> | void;
+  /**
+   * Optional, for fleets (several processes sharing the store): takes the fetch lease of an origin for `holder` and
+   * `ttlMs` milliseconds, unless another holder has one that has not expired. Resolves true when `holder` now holds
+   * it (taking it again extends it). With both lease methods, clients sharing the store make one robots.txt fetch per
+   * origin between them: the holder fetches and writes the record, the others wait for it (see
+   * the crawl client's `fleet` option). The expiry is kept by the store, so a fetcher that dies cannot block the rest.
+   */
+  acquireLease?(origin: string, holder: string, ttlMs: number): Promise<boolean> | boolean;
+  /** Optional, with {@link acquireLease}: gives the lease up if `holder` still holds it; else does nothing. */
+  releaseLease?(origin: string, holder: string): Promise<void> | void;
 }
 
 /** Options of {@link createMemoryRobotsStore}. */
@@ -40,13 +50,17 @@ export interface MemoryRobotsStoreOptions {
   readonly maxOrigins?: number;
 }
 
-/** A {@link RobotsStore} in memory, bounded by origin count (LRU). Records are kept as given, not copied. */
+/**
+ * A {@link RobotsStore} in memory, bounded by origin count (LRU). Records are kept as given, not copied. It has fetch
+ * leases too, so clients of one process sharing it fetch each origin once between them.
+ */
 export function createMemoryRobotsStore(
   options: MemoryRobotsStoreOptions = {},
-): RobotsStore & { readonly size: number } {
+): Required<RobotsStore> & { readonly size: number } {
   const maxOrigins = options.maxOrigins ?? 10_000;
   if (!Number.isInteger(maxOrigins) || maxOrigins < 1) throw new RangeError('maxOrigins must be a positive integer');
   const records = new LruMap<string, StoredOrigin>(maxOrigins, Number.POSITIVE_INFINITY);
+  const leases = new Map<string, { holder: string; expires: number }>();
   return {
     get size() {
       return records.size;
@@ -54,6 +68,19 @@ export function createMemoryRobotsStore(
     get: (origin) => records.get(origin),
     set: (origin, record) => {
       records.set(origin, record, 0);
+    },
+    acquireLease(origin, holder, ttlMs) {
+      const now = Date.now();
+      const lease = leases.get(origin);
+      if (lease !== undefined && lease.holder !== holder && lease.expires > now) return false;
+      leases.set(origin, { holder, expires: now + ttlMs });
+      if (leases.size > maxOrigins) {
+        for (const [key, value] of leases) if (value.expires <= now) leases.delete(key);
+      }
+      return true;
+    },
+    releaseLease(origin, holder) {
+      if (leases.get(origin)?.holder === holder) leases.delete(origin);
     },
   };
 }

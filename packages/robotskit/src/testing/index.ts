@@ -165,5 +165,65 @@ export function robotsStoreContract<S extends RobotsStore>(
       const got = canonical(await store.get(a));
       if (!records.some((r) => canonical(r) === got)) throw new Error(`after concurrent sets the record is ${got}`);
     }),
+    ...leaseCases(withStore, a, b),
+  ];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The lease cases, for a store with fetch leases ({@link RobotsStore.acquireLease}); a store without both lease
+ * methods passes them trivially. Expiry is checked only from below (a lease still held well before its end is not
+ * asserted to the millisecond; one long expired must be free), so a slow machine cannot fail them.
+ */
+function leaseCases<S extends RobotsStore>(
+  withStore: (name: string, body: (store: S) => Promise<void>) => StoreContractCase,
+  a: string,
+  b: string,
+): StoreContractCase[] {
+  const leasing = (store: S) => {
+    const { acquireLease, releaseLease } = store;
+    if (acquireLease === undefined || releaseLease === undefined) return null;
+    return {
+      acquire: (origin: string, holder: string, ttl: number) =>
+        Promise.resolve(acquireLease.call(store, origin, holder, ttl)),
+      release: (origin: string, holder: string) => Promise.resolve(releaseLease.call(store, origin, holder)),
+    };
+  };
+  const expect = (value: boolean, wanted: boolean, what: string) => {
+    if (value !== wanted) throw new Error(`${what}: acquireLease resolved ${value}, expected ${wanted}`);
+  };
+  return [
+    withStore('leases: one holder per origin at a time, origins apart', async (store) => {
+      const l = leasing(store);
+      if (l === null) return;
+      expect(await l.acquire(a, 'one', 60_000), true, 'a free lease');
+      expect(await l.acquire(a, 'two', 60_000), false, 'a lease held by another holder');
+      expect(await l.acquire(a, 'one', 60_000), true, 'the holder taking its own lease again');
+      expect(await l.acquire(b, 'two', 60_000), true, 'the lease of another origin');
+    }),
+    withStore('leases: exactly one of many concurrent takers wins', async (store) => {
+      const l = leasing(store);
+      if (l === null) return;
+      const won = await Promise.all(Array.from({ length: 8 }, (_, i) => l.acquire(a, `holder-${i}`, 60_000)));
+      const winners = won.filter(Boolean).length;
+      if (winners !== 1) throw new Error(`${winners} of 8 concurrent acquireLease calls won the lease`);
+    }),
+    withStore('leases: released by their holder only', async (store) => {
+      const l = leasing(store);
+      if (l === null) return;
+      expect(await l.acquire(a, 'one', 60_000), true, 'a free lease');
+      await l.release(a, 'two');
+      expect(await l.acquire(a, 'two', 60_000), false, 'after another holder released it');
+      await l.release(a, 'one');
+      expect(await l.acquire(a, 'two', 60_000), true, 'after its holder released it');
+    }),
+    withStore('leases: an expired lease is free', async (store) => {
+      const l = leasing(store);
+      if (l === null) return;
+      expect(await l.acquire(a, 'one', 50), true, 'a free lease');
+      await sleep(1_000);
+      expect(await l.acquire(a, 'two', 60_000), true, 'a lease expired long ago');
+    }),
   ];
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { RobotsStore } from 'robotskit';
 import type { Database } from '../db/connect.js';
 import type { EffectivePolicyResolver } from '../db/history.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
@@ -13,6 +14,7 @@ import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
+import { registerDecideRoutes } from './decide-routes.js';
 import { errorBody, handleError } from './errors.js';
 import { requireAllowedHost, SECURITY_HEADERS } from './host-check.js';
 import { registerRoutes } from './routes.js';
@@ -82,6 +84,11 @@ export interface AppOptions {
    * @default 1 MiB
    */
   readonly bodyLimit?: number;
+  /**
+   * The store behind `POST /api/decide`'s robots.txt cache, shared with other instances (a Redis or PostgreSQL store
+   * of robotskit-stores): each origin is then fetched once across them. Without it the cache is this process's.
+   */
+  readonly robotsStore?: RobotsStore;
   /**
    * Folder of the built web UI, or false for the API alone. When the folder has no `index.html` (the UI was not
    * built), pages outside `/api/` say so.
@@ -164,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAlertRoutes(app, context);
   registerAlertOverviewRoutes(app, context);
   registerTesterRoutes(app, context);
+  registerDecideRoutes(app, context, options.robotsStore === undefined ? {} : { store: options.robotsStore });
   app.get(
     '/api/openapi.json',
     {
