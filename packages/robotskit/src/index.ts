@@ -133,6 +133,14 @@ export type {
 } from './model/types.js';
 export { DEFAULT_MAX_BYTES, type RobotsInput } from './parse/input.js';
 export { MAX_LINE_BYTES } from './parse/lines.js';
+export {
+  type ChangedRegion,
+  type CompareOptions,
+  type CrawlerComparison,
+  compareRobots,
+  type RegionRule,
+  type RobotsComparison,
+} from './semantics/compare.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';
