@@ -117,16 +117,14 @@ const file = fc.array(line, { minLength: 1, maxLength: 10 });
 /** A second file: the first with edits (lines removed, changed or added), or an unrelated one. */
 const pair = fc.oneof(
   fc.tuple(file, file),
-  fc
-    .tuple(file, fc.array(fc.tuple(fc.nat(), fc.option(line)), { maxLength: 3 }))
-    .map(([a, edits]) => {
-      const b = [...a];
-      for (const [at, replacement] of edits) {
-        if (replacement === null) b.splice(at % (b.length + 1), 1);
-        else b.splice(at % (b.length + 1), 0, replacement);
-      }
-      return [a, b] as const;
-    }),
+  fc.tuple(file, fc.array(fc.tuple(fc.nat(), fc.option(line)), { maxLength: 3 })).map(([a, edits]) => {
+    const b = [...a];
+    for (const [at, replacement] of edits) {
+      if (replacement === null) b.splice(at % (b.length + 1), 1);
+      else b.splice(at % (b.length + 1), 0, replacement);
+    }
+    return [a, b] as const;
+  }),
 );
 const samplePath = fc
   .array(fc.constantFrom('/', 'a', 'b', '.', '?', 'x', 'y', 'index.html', 'index.htm', '$'), { maxLength: 8 })
