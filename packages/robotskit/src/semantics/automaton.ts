@@ -45,6 +45,7 @@ export class PatternAutomaton {
   /** The tail stage of an anchored pattern with `*` and a non-empty tail, or null. */
   private readonly tail: Stage | null = null;
   private readonly cache = new Map<number, number>();
+  private readonly significantCache = new Map<number, readonly number[]>();
   /** The state before any character. */
   readonly start: number;
 
@@ -86,6 +87,31 @@ export class PatternAutomaton {
     let i = this.stages.length - 1;
     while (this.stages[i]!.offset > state) i--;
     return i;
+  }
+
+  /**
+   * The characters that lead anywhere from `state` other than where a character absent from the pattern leads: the
+   * next expected character, and for a searched literal those along its failure links.
+   */
+  significant(state: number): readonly number[] {
+    if (state < 0) return [];
+    let codes = this.significantCache.get(state);
+    if (codes !== undefined) return codes;
+    const stage = this.stages[this.stageOf(state)]!;
+    const text = stage.text;
+    let j = state - stage.offset;
+    const found = new Set<number>();
+    if (stage.kind === 'prefix') found.add(text.charCodeAt(j));
+    else {
+      for (;;) {
+        if (j < text.length) found.add(text.charCodeAt(j));
+        if (j === 0) break;
+        j = stage.fail[j]!;
+      }
+    }
+    codes = [...found];
+    this.significantCache.set(state, codes);
+    return codes;
   }
 
   /** Whether the pattern matches a path that ends in this state. */

@@ -20,7 +20,7 @@
 import type { CrawlerProfile } from '../crawlers/profile.js';
 import { CRAWLERS, type CrawlerInput, parseRobotsTxt, type RobotsInput, type RobotsRule, RobotsTxt } from '../index.js';
 import { matchRulesFor } from '../match/rule-matcher.js';
-import { DEAD, PatternAutomaton } from './automaton.js';
+import { ACCEPT, DEAD, PatternAutomaton } from './automaton.js';
 
 /** A rule that decided a region, in one of the two files. */
 export interface RegionRule {
@@ -124,26 +124,9 @@ function rulesOf(rules: readonly RobotsRule[], ids: Map<string, number>, automat
   return out;
 }
 
-/** The deciding rule among the matched ones (null when none) and the verdict, as Google's longest match decides. */
-function decide(rules: readonly Rule[], matched: Uint8Array): { allowed: boolean; rule: Rule | null } {
-  let allow: Rule | null = null;
-  let disallow: Rule | null = null;
-  for (const r of rules) {
-    if (matched[r.pid] !== 1) continue;
-    if (r.allow) {
-      if (allow === null || r.priority > allow.priority || (r.priority === allow.priority && r.line < allow.line))
-        allow = r;
-    } else if (
-      disallow === null ||
-      r.priority > disallow.priority ||
-      (r.priority === disallow.priority && r.line < disallow.line)
-    ) {
-      disallow = r;
-    }
-  }
-  const a = allow === null ? -1 : allow.priority;
-  const d = disallow === null ? -1 : disallow.priority;
-  return { allowed: !(d > a && d > 0), rule: d > a ? disallow : allow };
+/** Whether `r` would beat `best`, the best matching rule of its kind so far (longer, or as long and earlier). */
+function improves(r: Rule, best: Rule | null): boolean {
+  return best === null || r.priority > best.priority || (r.priority === best.priority && r.line < best.line);
 }
 
 function regionRule(rule: Rule | null, automata: readonly PatternAutomaton[]): RegionRule | null {
@@ -190,71 +173,113 @@ function explore(
   const standIn = [...STAND_INS].map((c) => c.charCodeAt(0)).find((c) => !codes.has(c));
   const alphabet = [...codes].sort((x, y) => x - y);
   if (standIn !== undefined) alphabet.push(standIn);
-  const slash = alphabet.indexOf(0x2f);
 
-  // A product state: the live (not dead) patterns and their states, as parallel arrays sorted by pattern id.
+  // Which rules use each pattern, per file.
+  const usersBefore: Rule[][] = automata.map(() => []);
+  const usersAfter: Rule[][] = automata.map(() => []);
+  for (const r of before) usersBefore[r.pid]!.push(r);
+  for (const r of after) usersAfter[r.pid]!.push(r);
+
+  /**
+   * A product state. Patterns that already match whatever follows are folded into `best` (the best allow and
+   * disallow rule among them, before and after), and patterns none of whose rules could beat those are dropped:
+   * neither changes any later verdict or deciding line. What remains are the live patterns and their states, as
+   * parallel arrays sorted by pattern id.
+   */
   interface Node {
     readonly pids: Int32Array;
     readonly states: Int32Array;
+    /** Best allow before, best disallow before, best allow after, best disallow after (null: none). */
+    readonly best: readonly (Rule | null)[];
     readonly path: string;
   }
-  const matched = new Uint8Array(n);
+  const fold = (best: (Rule | null)[], users: readonly Rule[], side: 0 | 2): void => {
+    for (const r of users) {
+      const k = side + (r.allow ? 0 : 1);
+      if (improves(r, best[k]!)) best[k] = r;
+    }
+  };
+  const relevant = (pid: number, best: readonly (Rule | null)[]): boolean =>
+    usersBefore[pid]!.some((r) => improves(r, best[r.allow ? 0 : 1]!)) ||
+    usersAfter[pid]!.some((r) => improves(r, best[r.allow ? 2 : 3]!));
+  const make = (
+    pids: readonly number[],
+    states: readonly number[],
+    inherited: readonly (Rule | null)[],
+    path: string,
+  ) => {
+    const best = [...inherited];
+    for (let k = 0; k < pids.length; k++) {
+      if (states[k] !== ACCEPT) continue;
+      fold(best, usersBefore[pids[k]!]!, 0);
+      fold(best, usersAfter[pids[k]!]!, 2);
+    }
+    const keepPids: number[] = [];
+    const keepStates: number[] = [];
+    for (let k = 0; k < pids.length; k++) {
+      const state = states[k]!;
+      if (state === DEAD || state === ACCEPT || !relevant(pids[k]!, best)) continue;
+      keepPids.push(pids[k]!);
+      keepStates.push(state);
+    }
+    return { pids: Int32Array.from(keepPids), states: Int32Array.from(keepStates), best, path };
+  };
+  const advance = (node: Node, code: number): Node => {
+    const states: number[] = [];
+    for (let k = 0; k < node.pids.length; k++) states.push(automata[node.pids[k]!]!.step(node.states[k]!, code, code));
+    return make(Array.from(node.pids), states, node.best, node.path + String.fromCharCode(code));
+  };
+  /** The verdict and deciding rule of one file for the node's own path. */
+  const decideAt = (node: Node, side: 0 | 2): { allowed: boolean; rule: Rule | null } => {
+    const best = [node.best[side]!, node.best[side + 1]!];
+    for (let k = 0; k < node.pids.length; k++) {
+      const pid = node.pids[k]!;
+      if (!automata[pid]!.matches(node.states[k]!)) continue;
+      for (const r of side === 0 ? usersBefore[pid]! : usersAfter[pid]!) {
+        const i = r.allow ? 0 : 1;
+        if (improves(r, best[i]!)) best[i] = r;
+      }
+    }
+    const [allow, disallow] = best as [Rule | null, Rule | null];
+    const a = allow === null ? -1 : allow.priority;
+    const d = disallow === null ? -1 : disallow.priority;
+    return { allowed: !(d > a && d > 0), rule: d > a ? disallow : allow };
+  };
+  const priority = (r: Rule | null): number => (r === null ? -1 : r.priority);
   const regions = new Map<string, ChangedRegion>();
   const seen = new Set<string>();
+  const ruleKey = (r: Rule | null): string => (r === null ? '-' : `${r.pid}.${r.line}`);
 
   const startPids: number[] = [];
   const startStates: number[] = [];
   for (let pid = 0; pid < n; pid++) {
-    const s = automata[pid]!.start;
-    if (s !== DEAD) {
-      startPids.push(pid);
-      startStates.push(s);
-    }
+    startPids.push(pid);
+    startStates.push(automata[pid]!.start);
   }
-  const advance = (node: Node, code: number, cls: number): Node => {
-    const pids: number[] = [];
-    const states: number[] = [];
-    for (let k = 0; k < node.pids.length; k++) {
-      const pid = node.pids[k]!;
-      const s = automata[pid]!.step(node.states[k]!, code, cls);
-      if (s !== DEAD) {
-        pids.push(pid);
-        states.push(s);
-      }
-    }
-    return {
-      pids: Int32Array.from(pids),
-      states: Int32Array.from(states),
-      path: node.path + String.fromCharCode(code),
-    };
-  };
-
-  const root: Node = { pids: Int32Array.from(startPids), states: Int32Array.from(startStates), path: '' };
+  const root = make(startPids, startStates, [null, null, null, null], '');
   // Every path starts with `/`.
-  let queue: Node[] = [advance(root, 0x2f, slash < 0 ? alphabet.length : slash)];
+  let queue: Node[] = [advance(root, 0x2f)];
+  const keyOf = (node: Node): string => {
+    let key = node.best.map(ruleKey).join(' ');
+    for (let k = 0; k < node.pids.length; k++) key += ` ${node.pids[k]}:${node.states[k]}`;
+    return key;
+  };
+  seen.add(keyOf(queue[0]!));
   let explored = 0;
   let complete = true;
   outer: while (queue.length > 0) {
     const next: Node[] = [];
     for (const node of queue) {
-      let key = '';
-      for (let k = 0; k < node.pids.length; k++) key += `${node.pids[k]}:${node.states[k]},`;
-      if (seen.has(key)) continue;
       if (explored >= maxStates || (explored % 256 === 0 && Date.now() > deadline)) {
         complete = false;
         break outer;
       }
-      seen.add(key);
       explored++;
       // The verdicts for the path itself.
-      for (let k = 0; k < node.pids.length; k++) {
-        if (automata[node.pids[k]!]!.matches(node.states[k]!)) matched[node.pids[k]!] = 1;
-      }
-      const b = decide(before, matched);
-      const a = decide(after, matched);
-      for (let k = 0; k < node.pids.length; k++) matched[node.pids[k]!] = 0;
+      const b = decideAt(node, 0);
+      const a = decideAt(node, 2);
       if (b.allowed !== a.allowed) {
-        const id = `${b.rule?.pid ?? -1}/${b.rule?.line ?? 0}/${a.rule?.pid ?? -1}/${a.rule?.line ?? 0}`;
+        const id = `${ruleKey(b.rule)}/${ruleKey(a.rule)}`;
         if (!regions.has(id)) {
           const beforeRule = regionRule(b.rule, automata);
           const afterRule = regionRule(a.rule, automata);
@@ -271,12 +296,29 @@ function explore(
           });
         }
       }
-      // Continue only while a pattern that may still match is used differently by the two files: otherwise both
-      // files hold the same candidate rules (kind and length) for every longer path, and decide it alike.
-      let open = false;
-      for (let k = 0; k < node.pids.length && !open; k++) if (differs(node.pids[k]!)) open = true;
+      // Stop when both files hold the same candidates (by kind and length) for every longer path: the patterns
+      // folded into `best` agree in length, and every live pattern is used alike by both.
+      const open =
+        priority(node.best[0]!) !== priority(node.best[2]!) ||
+        priority(node.best[1]!) !== priority(node.best[3]!) ||
+        node.pids.some(differs);
       if (!open) continue;
-      for (let c = 0; c < alphabet.length; c++) next.push(advance(node, alphabet[c]!, c));
+      // Only the characters some live pattern tells apart, and one stand-in for all the others.
+      let codes: readonly number[] = alphabet;
+      if (standIn !== undefined) {
+        const significant = new Set<number>([standIn]);
+        for (let k = 0; k < node.pids.length; k++) {
+          for (const c of automata[node.pids[k]!]!.significant(node.states[k]!)) significant.add(c);
+        }
+        codes = [...significant].sort((x, y) => x - y);
+      }
+      for (const code of codes) {
+        const child = advance(node, code);
+        const key = keyOf(child);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        next.push(child);
+      }
     }
     queue = next;
   }
