@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { registerDiffCommand } from './commands/diff.js';
 import { runExplain } from './commands/explain.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
 import { registerNetworkCommands } from './commands/network.js';
@@ -67,6 +68,7 @@ function program(io: Io, result: { code: number }): Command {
     });
 
   registerNetworkCommands(cmd, io, result, version);
+  registerDiffCommand(cmd, io, result);
 
   cmd
     .command('sitemaps')
