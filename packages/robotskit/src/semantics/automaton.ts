@@ -15,6 +15,8 @@ import { compilePattern } from '../match/pattern.js';
 export const DEAD = -1;
 /** The pattern matches, whatever follows. */
 export const ACCEPT = -2;
+/** Marks a transition not computed yet. */
+const UNKNOWN = -9;
 /** An anchored pattern without `*` matched the whole path so far: it matches now, and nothing longer. */
 const END_OK = -3;
 
@@ -44,7 +46,8 @@ export class PatternAutomaton {
   private readonly done: number;
   /** The tail stage of an anchored pattern with `*` and a non-empty tail, or null. */
   private readonly tail: Stage | null = null;
-  private readonly cache = new Map<number, number>();
+  /** Transitions computed so far, by `state * 128 + code` ({@link UNKNOWN} where not yet computed). */
+  private table: Int32Array | null = null;
   private readonly significantCache = new Map<number, readonly number[]>();
   /** The state before any character. */
   readonly start: number;
@@ -74,7 +77,11 @@ export class PatternAutomaton {
       }
     }
     this.start = this.enter(0);
+    this.size = offset;
   }
+
+  /** Number of non-negative states. */
+  private readonly size: number;
 
   /** The state at the start of stage `i` (or past the last stage). */
   private enter(i: number): number {
@@ -121,13 +128,14 @@ export class PatternAutomaton {
     return state === this.tail.offset + this.tail.text.length;
   }
 
-  /** The state after reading character `code` (the alphabet class `cls` is the cache key). */
-  step(state: number, code: number, cls: number): number {
+  /** The state after reading character `code` (below 128: patterns are ASCII after normalisation). */
+  step(state: number, code: number): number {
     if (state === DEAD || state === ACCEPT) return state;
     if (state === END_OK) return DEAD;
-    const key = state * 1024 + cls;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
+    const key = state * 128 + code;
+    this.table ??= new Int32Array(this.size * 128).fill(UNKNOWN);
+    const cached = this.table[key]!;
+    if (cached !== UNKNOWN) return cached;
     const i = this.stageOf(state);
     const stage = this.stages[i]!;
     let j = state - stage.offset;
@@ -142,7 +150,7 @@ export class PatternAutomaton {
       if (stage.kind === 'find' && j === text.length) next = this.enter(i + 1);
       else next = stage.offset + j;
     }
-    this.cache.set(key, next);
+    this.table[key] = next;
     return next;
   }
 }

@@ -226,7 +226,7 @@ function explore(
   };
   const advance = (node: Node, code: number): Node => {
     const states: number[] = [];
-    for (let k = 0; k < node.pids.length; k++) states.push(automata[node.pids[k]!]!.step(node.states[k]!, code, code));
+    for (let k = 0; k < node.pids.length; k++) states.push(automata[node.pids[k]!]!.step(node.states[k]!, code));
     return make(Array.from(node.pids), states, node.best, node.path + String.fromCharCode(code));
   };
   /** The verdict and deciding rule of one file for the node's own path. */
