@@ -46,8 +46,8 @@ export class PatternAutomaton {
   private readonly done: number;
   /** The tail stage of an anchored pattern with `*` and a non-empty tail, or null. */
   private readonly tail: Stage | null = null;
-  /** Transitions computed so far, by `state * 128 + code` ({@link UNKNOWN} where not yet computed). */
-  private table: Int32Array | null = null;
+  /** Transitions computed so far: a row of 128 per state reached ({@link UNKNOWN} where not yet computed). */
+  private readonly rows: (Int32Array | undefined)[] = [];
   private readonly significantCache = new Map<number, readonly number[]>();
   /** The state before any character. */
   readonly start: number;
@@ -77,11 +77,7 @@ export class PatternAutomaton {
       }
     }
     this.start = this.enter(0);
-    this.size = offset;
   }
-
-  /** Number of non-negative states. */
-  private readonly size: number;
 
   /** The state at the start of stage `i` (or past the last stage). */
   private enter(i: number): number {
@@ -132,9 +128,12 @@ export class PatternAutomaton {
   step(state: number, code: number): number {
     if (state === DEAD || state === ACCEPT) return state;
     if (state === END_OK) return DEAD;
-    const key = state * 128 + code;
-    this.table ??= new Int32Array(this.size * 128).fill(UNKNOWN);
-    const cached = this.table[key]!;
+    let row = this.rows[state];
+    if (row === undefined) {
+      row = new Int32Array(128).fill(UNKNOWN);
+      this.rows[state] = row;
+    }
+    const cached = row[code]!;
     if (cached !== UNKNOWN) return cached;
     const i = this.stageOf(state);
     const stage = this.stages[i]!;
@@ -150,7 +149,7 @@ export class PatternAutomaton {
       if (stage.kind === 'find' && j === text.length) next = this.enter(i + 1);
       else next = stage.offset + j;
     }
-    this.table[key] = next;
+    row[code] = next;
     return next;
   }
 }
