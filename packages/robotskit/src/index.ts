@@ -141,6 +141,7 @@ export {
   type RegionRule,
   type RobotsComparison,
 } from './semantics/compare.js';
+export { type FormatResult, formatRobots } from './semantics/format.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';
