@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { registerDiffCommand } from './commands/diff.js';
 import { runExplain } from './commands/explain.js';
+import { registerFormatCommand } from './commands/format.js';
 import { LINT_FORMATS, type LintCommandOptions, runLint, SEVERITIES } from './commands/lint.js';
 import { registerNetworkCommands } from './commands/network.js';
 import { runServe, runWorker, type ServeCliOptions, type WorkerCliOptions } from './commands/serve.js';
@@ -69,6 +70,7 @@ function program(io: Io, result: { code: number }): Command {
 
   registerNetworkCommands(cmd, io, result, version);
   registerDiffCommand(cmd, io, result);
+  registerFormatCommand(cmd, io, result);
 
   cmd
     .command('sitemaps')

@@ -1,0 +1,43 @@
+/**
+ * `robotskit format <file> [--check]`: the file in the engine's canonical layout (`formatRobots`), which decides every
+ * URL as the original for every crawler; repeated rules are dropped only when the engine proves it changes nothing.
+ * Prints the formatted text; with `--check` prints nothing but whether it would change (exit 1) or not (exit 0), for
+ * CI. Exit 2 on usage and I/O errors.
+ */
+
+import type { Command } from 'commander';
+import { formatRobots } from 'robotskit';
+import { type Io, readInput } from '../io.js';
+
+interface FormatOptions {
+  readonly check?: boolean;
+}
+
+/** Runs `format`; returns the exit code. */
+export async function runFormat(io: Io, file: string, options: FormatOptions): Promise<number> {
+  const result = formatRobots(await readInput(io, file, 'robots.txt file'));
+  const name = file === '-' ? 'standard input' : file;
+  if (options.check) {
+    if (!result.changed) return 0;
+    const removed = result.removedLines.length;
+    const note = removed === 0 ? '' : ` (${removed} repeated rule${removed === 1 ? '' : 's'} removed)`;
+    io.stdout.write(`${name}: would be reformatted${note}\n`);
+    return 1;
+  }
+  io.stdout.write(result.text);
+  return 0;
+}
+
+/** Adds `format` to the program (one line in `main.ts`); the action stores its exit code in `result`. */
+export function registerFormatCommand(cmd: Command, io: Io, result: { code: number }): void {
+  cmd
+    .command('format')
+    .description(
+      'print the robots.txt in a canonical layout that decides every URL as before (--check: exit 1 when it would change, 0 when not, 2 error)',
+    )
+    .argument('<robots-file>', 'robots.txt file, or - for standard input')
+    .option('--check', 'only say whether formatting would change the file')
+    .action(async (file: string, options: FormatOptions) => {
+      result.code = await runFormat(io, file, options);
+    });
+}
