@@ -2,12 +2,13 @@
  * The semantic comparison's cost on the corpus (issue 18): every corpus file against the same file with one rule
  * removed (the middle allow/disallow line inside a group), compared for every catalogue crawler and `*` with
  * compareRobots' default state budget (and its time budget, or SEMANTICS_TIMEOUT_MS). Prints the median and worst time, how many comparisons hit a bound, and how many
- * edits changed meaning. Run `node bench/semantics.js` after `npm run build`.
+ * edits changed meaning. Then formatRobots on every file: how many it changes textually (never semantically: it proves
+ * that with the same comparison). Run `node bench/semantics.js [compare|format]` after `npm run build`.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareRobots, parseRobotsTxt } from 'robotskit';
+import { compareRobots, formatRobots, parseRobotsTxt } from 'robotskit';
 import { corpusDir, fmt, table, timeOnce } from './harness.js';
 
 /** The file's bytes without line `line` (1-based), line breaks kept as they were. */
@@ -68,4 +69,37 @@ export function runSemanticsBench(timeoutMs = Number(process.env.SEMANTICS_TIMEO
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runSemanticsBench();
+/** How many corpus files formatRobots changes (textually; never semantically, which it proves), and at what cost. */
+export function runFormatBench() {
+  const dir = join(corpusDir(), 'robots');
+  let files = 0;
+  let changed = 0;
+  let withRemovals = 0;
+  let removed = 0;
+  const times = [];
+  for (const name of readdirSync(dir).sort()) {
+    const bytes = new Uint8Array(readFileSync(join(dir, name)));
+    let result;
+    times.push(
+      timeOnce(() => {
+        result = formatRobots(bytes);
+      }),
+    );
+    files++;
+    if (result.changed) changed++;
+    if (result.removedLines.length > 0) withRemovals++;
+    removed += result.removedLines.length;
+  }
+  times.sort((a, b) => a - b);
+  table(
+    'formatRobots on every corpus file',
+    ['files', 'changed textually', 'with repeated rules removed', 'rules removed', 'median ms', 'worst ms'],
+    [[files, changed, withRemovals, removed, fmt(times[times.length >> 1], 2), fmt(times[times.length - 1], 1)]],
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.argv[2];
+  if (only !== 'format') runSemanticsBench();
+  if (only !== 'compare') runFormatBench();
+}
