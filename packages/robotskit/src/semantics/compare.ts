@@ -246,6 +246,27 @@ function explore(
     return { allowed: !(d > a && d > 0), rule: d > a ? disallow : allow };
   };
   const priority = (r: Rule | null): number => (r === null ? -1 : r.priority);
+  /**
+   * The verdict of one file for every path that extends the node's (true: allowed), or null when a longer path may
+   * still be decided otherwise: a disallow folded in beats every allow that could still match; or an allow folded in
+   * (or none at all) is at least as long as every disallow that could still match.
+   */
+  const settled = (node: Node, side: 0 | 2): boolean | null => {
+    let liveAllow = -1;
+    let liveDisallow = -1;
+    for (let k = 0; k < node.pids.length; k++) {
+      for (const r of side === 0 ? usersBefore[node.pids[k]!]! : usersAfter[node.pids[k]!]!) {
+        if (r.allow) liveAllow = Math.max(liveAllow, r.priority);
+        else liveDisallow = Math.max(liveDisallow, r.priority);
+      }
+    }
+    const a = priority(node.best[side]!);
+    const d = priority(node.best[side + 1]!);
+    if (d > 0 && d > a && d > liveAllow) return false;
+    const worst = Math.max(d, liveDisallow);
+    if (worst <= 0 || a >= worst) return true;
+    return null;
+  };
   const regions = new Map<string, ChangedRegion>();
   const seen = new Set<string>();
   const ruleKey = (r: Rule | null): string => (r === null ? '-' : `${r.pid}.${r.line}`);
@@ -270,7 +291,7 @@ function explore(
   outer: while (queue.length > 0) {
     const next: Node[] = [];
     for (const node of queue) {
-      if (explored >= maxStates || (explored % 256 === 0 && Date.now() > deadline)) {
+      if (explored >= maxStates || (explored % 16 === 0 && Date.now() > deadline)) {
         complete = false;
         break outer;
       }
@@ -303,6 +324,9 @@ function explore(
         priority(node.best[1]!) !== priority(node.best[3]!) ||
         node.pids.some(differs);
       if (!open) continue;
+      // Stop, too, when each file's verdict is settled for every longer path, and the same: no region lies below.
+      const settledBefore = settled(node, 0);
+      if (settledBefore !== null && settledBefore === settled(node, 2)) continue;
       // Only the characters some live pattern tells apart, and one stand-in for all the others.
       let codes: readonly number[] = alphabet;
       if (standIn !== undefined) {
