@@ -99,6 +99,28 @@ describe('compareRobots examples', () => {
       ['blocked', '/abce'],
     ]);
   });
+
+  it('gives up, flagged, when the time budget is spent', () => {
+    const diff = compareRobots('User-agent: *\nDisallow: /a\n', 'User-agent: *\nDisallow: /b\n', {
+      crawlers: ['*'],
+      timeoutMs: -1,
+    });
+    expect(diff.crawlers[0]).toMatchObject({ equivalent: false, complete: false, regions: [] });
+  });
+
+  it('explores only around the edit in a large file', () => {
+    const rules = Array.from(
+      { length: 6000 },
+      (_, i) => `Disallow: /dir${i}/\nAllow: /dir${i}/*.css$\nAllow: /dir${i}/public`,
+    );
+    const before = `User-agent: *\n${rules.join('\n')}\n`;
+    const after = before.replace('Allow: /dir1234/public\n', '');
+    expect(before.length).toBeGreaterThan(300_000);
+    const diff = compareRobots(before, after, { crawlers: ['*'] });
+    expect(diff.complete).toBe(true);
+    expect(diff.crawlers[0]!.regions.map((r) => [r.change, r.witness])).toEqual([['blocked', '/dir1234/public']]);
+    expect(diff.crawlers[0]!.states).toBeLessThan(200);
+  });
 });
 
 // Files from a small grammar, so that random pairs overlap a lot.
