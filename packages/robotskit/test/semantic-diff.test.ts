@@ -77,8 +77,12 @@ describe('compareRobots examples', () => {
     ]);
   });
 
-  it('defaults to the whole catalogue and `*`', () => {
-    const diff = compareRobots('User-agent: GPTBot\nDisallow: /\n', 'User-agent: *\nDisallow:\n');
+  it('defaults to the whole catalogue, the tokens the files name, and `*`', () => {
+    const diff = compareRobots(
+      'User-agent: GPTBot\nDisallow: /\n',
+      'User-agent: *\nDisallow:\n\nUser-agent: FooBot\nAllow: /\n',
+    );
+    expect(diff.crawlers.at(-2)!.crawler).toBe('FooBot');
     expect(diff.crawlers.at(-1)!.crawler).toBe('*');
     const gpt = diff.crawlers.find((c) => c.crawler === 'GPTBot')!;
     expect(gpt.regions.map((r) => [r.change, r.witness])).toEqual([['allowed', '/']]);

@@ -76,7 +76,8 @@ export interface RobotsComparison {
 export interface CompareOptions {
   /**
    * The crawlers to compare for: product tokens, full user-agent strings, catalogue profiles, and `*` for any crawler
-   * without a group of its own. Default: every crawler of the catalogue, then `*`.
+   * without a group of its own. Default: every crawler of the catalogue, then every other product token either file
+   * names, then `*`.
    */
   readonly crawlers?: readonly (string | CrawlerProfile)[];
   /**
@@ -358,6 +359,21 @@ function unnamedToken(files: readonly RobotsTxt[]): string {
   return token;
 }
 
+/** The catalogue, the tokens either file names that no catalogue crawler carries, and `*`. */
+function defaultCrawlers(files: readonly RobotsTxt[]): (string | CrawlerProfile)[] {
+  const known = new Set(CRAWLERS.flatMap((c) => c.tokens.map((t) => t.toLowerCase())));
+  const extra = new Map<string, string>();
+  for (const f of files) {
+    for (const g of f.groups) {
+      for (const a of g.agents) {
+        const lower = a.token.toLowerCase();
+        if (a.token !== '' && !known.has(lower) && !extra.has(lower)) extra.set(lower, a.token);
+      }
+    }
+  }
+  return [...CRAWLERS, ...extra.values(), '*'];
+}
+
 function crawlerName(c: string | CrawlerProfile): string {
   return typeof c === 'string' ? c : c.name;
 }
@@ -379,7 +395,7 @@ export function compareRobots(
 ): RobotsComparison {
   const files = [before, after].map((f) => (f instanceof RobotsTxt ? f.inDialect('google') : parseRobotsTxt(f)));
   const [b, a] = files as [RobotsTxt, RobotsTxt];
-  const crawlers = options?.crawlers ?? [...CRAWLERS, '*'];
+  const crawlers = options?.crawlers ?? defaultCrawlers(files);
   const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
   const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const anyCrawler = unnamedToken(files);
