@@ -17,9 +17,16 @@
  * set and by `timeoutMs` overall, and says `complete: false` when a bound cut it short.
  */
 
-import type { CrawlerProfile } from '../crawlers/profile.js';
-import { CRAWLERS, type CrawlerInput, parseRobotsTxt, type RobotsInput, type RobotsRule, RobotsTxt } from '../index.js';
-import { matchRulesFor } from '../match/rule-matcher.js';
+import {
+  CRAWLERS,
+  type CrawlerInput,
+  type CrawlerProfile,
+  parseRobotsTxt,
+  type RobotsInput,
+  type RobotsRule,
+  RobotsTxt,
+} from '../index.js';
+import { type MatchRule, matchRulesFor } from '../match/rule-matcher.js';
 import { ACCEPT, DEAD, PatternAutomaton } from './automaton.js';
 
 /** A rule that decided a region, in one of the two files. */
@@ -106,13 +113,22 @@ interface Rule {
   readonly indexHtml: boolean;
 }
 
+/**
+ * The normalised pattern of a match rule (for Google's `index.htm` rule, the derived `<dir>/$`). Read without relying on
+ * whether the rule holds its compiled pattern or is one, so this module does not depend on that layout.
+ */
+function sourceOf(m: MatchRule): string {
+  const r = m as unknown as { source?: string; pattern?: { source: string } };
+  return r.source ?? r.pattern!.source;
+}
+
 function rulesOf(rules: readonly RobotsRule[], ids: Map<string, number>, automata: PatternAutomaton[]): Rule[] {
   const out: Rule[] = [];
   for (const r of rules) {
     for (const m of matchRulesFor(r.kind === 'allow', r.pattern, r.line)) {
       // An empty pattern matches with priority 0, which never decides a verdict.
       if (m.priority === 0) continue;
-      const source = m.pattern.source;
+      const source = sourceOf(m);
       let pid = ids.get(source);
       if (pid === undefined) {
         pid = automata.length;
