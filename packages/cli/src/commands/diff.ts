@@ -7,15 +7,14 @@
  */
 
 import type { Command } from 'commander';
-import {
-  type ChangedRegion,
-  type CompareOptions,
-  type CrawlerComparison,
-  compareRobots,
-  crawlerByName,
-  parseRobotsTxt,
-  type RegionRule,
-  type RobotsTxt,
+// Types only: the engine loads when the command runs, so registering the command costs nothing at start-up.
+import type {
+  ChangedRegion,
+  CompareOptions,
+  CrawlerComparison,
+  CrawlerProfile,
+  RegionRule,
+  RobotsTxt,
 } from 'robotskit';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
@@ -26,7 +25,10 @@ interface DiffOptions {
 }
 
 /** `--ua a,b`: each name a crawler of the catalogue, else a product token; `*` for crawlers without a group. */
-function parseCrawlers(ua: string | undefined): CompareOptions['crawlers'] {
+function parseCrawlers(
+  ua: string | undefined,
+  crawlerByName: (name: string) => CrawlerProfile | undefined,
+): CompareOptions['crawlers'] {
   if (ua === undefined) return undefined;
   const names = ua
     .split(',')
@@ -66,7 +68,8 @@ function names(list: readonly string[]): string {
 /** Runs `diff`; returns the exit code. */
 export async function runDiff(io: Io, oldFile: string, newFile: string, options: DiffOptions): Promise<number> {
   if (oldFile === '-' && newFile === '-') throw new CliError('only one of the two files can be standard input (-)');
-  const crawlers = parseCrawlers(options.ua);
+  const { compareRobots, crawlerByName, parseRobotsTxt } = await import('robotskit');
+  const crawlers = parseCrawlers(options.ua, crawlerByName);
   const before = parseRobotsTxt(await readInput(io, oldFile, 'robots.txt file'));
   const after = parseRobotsTxt(await readInput(io, newFile, 'robots.txt file'));
   const diff = compareRobots(before, after, crawlers === undefined ? {} : { crawlers });

@@ -6,7 +6,6 @@
  */
 
 import type { Command } from 'commander';
-import { formatRobots } from 'robotskit';
 import { type Io, readInput } from '../io.js';
 
 interface FormatOptions {
@@ -15,6 +14,8 @@ interface FormatOptions {
 
 /** Runs `format`; returns the exit code. */
 export async function runFormat(io: Io, file: string, options: FormatOptions): Promise<number> {
+  // The engine loads when the command runs, so registering the command costs nothing at start-up.
+  const { formatRobots } = await import('robotskit');
   const result = formatRobots(await readInput(io, file, 'robots.txt file'));
   const name = file === '-' ? 'standard input' : file;
   if (options.check) {
