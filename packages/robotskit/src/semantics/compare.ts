@@ -225,17 +225,20 @@ function explore(
     inherited: readonly (Rule | null)[],
     path: string,
   ) => {
-    const best = [...inherited];
+    let best = inherited as (Rule | null)[];
     for (let k = 0; k < pids.length; k++) {
       if (states[k] !== ACCEPT) continue;
+      if (best === inherited) best = [...inherited];
       fold(best, usersBefore[pids[k]!]!, 0);
       fold(best, usersAfter[pids[k]!]!, 2);
     }
+    // Relevance only changes when `best` does (the inherited patterns were all relevant to the inherited best).
+    const recheck = best !== inherited || path === '';
     const keepPids: number[] = [];
     const keepStates: number[] = [];
     for (let k = 0; k < pids.length; k++) {
       const state = states[k]!;
-      if (state === DEAD || state === ACCEPT || !relevant(pids[k]!, best)) continue;
+      if (state === DEAD || state === ACCEPT || (recheck && !relevant(pids[k]!, best))) continue;
       keepPids.push(pids[k]!);
       keepStates.push(state);
     }
