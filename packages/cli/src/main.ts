@@ -8,6 +8,8 @@ import { Command, CommanderError, Option } from 'commander';
 import type { AuditOptions } from './commands/audit.js';
 import type { BatchCommandOptions } from './commands/batch.js';
 import type { CheckOptions } from './commands/check.js';
+import type { DiffOptions } from './commands/diff.js';
+import type { FormatOptions } from './commands/format.js';
 import type { LintCommandOptions } from './commands/lint.js';
 import type { ServeCliOptions, WorkerCliOptions } from './commands/serve.js';
 import type { SitemapsCommandOptions } from './commands/sitemaps.js';
@@ -140,6 +142,32 @@ function program(io: Io, result: { code: number }): Command {
     .action(async (url: string, options: AuditOptions) => {
       const { runAudit } = await import('./commands/audit.js');
       result.code = await runAudit(io, url, options, version);
+    });
+
+  cmd
+    .command('diff')
+    .description(
+      'what an edit changes in meaning: for each crawler, the exact paths decided differently, with examples and the deciding lines (exit 0 no change in meaning, 1 changed, 2 error)',
+    )
+    .argument('<old>', 'the robots.txt before, or - for standard input')
+    .argument('<new>', 'the robots.txt after, or - for standard input')
+    .option('--ua <crawlers>', 'crawlers of the catalogue or product tokens, comma-separated; * for any other crawler')
+    .option('--json', 'print JSON')
+    .action(async (oldFile: string, newFile: string, options: DiffOptions) => {
+      const { runDiff } = await import('./commands/diff.js');
+      result.code = await runDiff(io, oldFile, newFile, options);
+    });
+
+  cmd
+    .command('format')
+    .description(
+      'print the robots.txt in a canonical layout that decides every URL as before (--check: exit 1 when it would change, 0 when not, 2 error)',
+    )
+    .argument('<robots-file>', 'robots.txt file, or - for standard input')
+    .option('--check', 'only say whether formatting would change the file')
+    .action(async (file: string, options: FormatOptions) => {
+      const { runFormat } = await import('./commands/format.js');
+      result.code = await runFormat(io, file, options);
     });
 
   cmd

@@ -158,6 +158,15 @@ export { type Position, TextLines } from './parse/line-counter.js';
 export { MAX_LINE_BYTES } from './parse/lines.js';
 export type { CrawlerInput, ParseOptions, UserAgentInput } from './robots-txt/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './robots-txt/robots-txt.js';
+export {
+  type ChangedRegion,
+  type CompareOptions,
+  type CrawlerComparison,
+  compareRobots,
+  type RegionRule,
+  type RobotsComparison,
+} from './semantics/compare.js';
+export { type FormatResult, formatRobots } from './semantics/format.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';

@@ -1,0 +1,82 @@
+/**
+ * `robotskit diff`: what an edit changes in meaning, per crawler; exit 0 equivalent, 1 changed, 2 usage or I/O error.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RobotsComparison } from 'robotskit';
+import { describe, expect, it } from 'vitest';
+import { run } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'robotskit-diff-'));
+const write = (name: string, content: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+const old = write('old.txt', 'User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n');
+const reformatted = write(
+  'same.txt',
+  'user-agent: GPTBot\ndisallow: /\n\n# moved\nuser-agent: *\ndisallow: /private/\n',
+);
+const edited = write(
+  'new.txt',
+  'User-agent: *\nDisallow: /private/\nDisallow: /shop/*.php$\n\nUser-agent: GPTBot\nDisallow: /\n',
+);
+
+describe('robotskit diff', () => {
+  it('exits 0 and says so when no crawler decides differently', async () => {
+    const result = await run(['diff', old, reformatted]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^no crawler decides differently \(\d+ compared\)\n$/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('exits 1 with each region, an example path and the deciding lines', async () => {
+    const result = await run(['diff', old, edited, '--ua', 'Googlebot,GPTBot,*']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'Googlebot, *: 1 region decided differently',
+        '  now blocked  /shop/*.php$  e.g. /shop/.php',
+        '    before  no rule (allowed)',
+        '    after   line 3: Disallow: /shop/*.php$',
+        '1 other crawler(s) decide every URL as before',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the comparison as JSON', async () => {
+    const result = await run(['diff', old, edited, '--ua', 'GPTBot,Bingbot', '--json']);
+    expect(result.code).toBe(1);
+    const doc = JSON.parse(result.stdout) as RobotsComparison;
+    expect(doc.equivalent).toBe(false);
+    expect(doc.crawlers.map((c) => [c.crawler, c.equivalent, c.complete])).toEqual([
+      ['GPTBot', true, true],
+      ['bingbot', false, true],
+    ]);
+    expect(doc.crawlers[1]!.regions[0]).toMatchObject({ change: 'blocked', witness: '/shop/.php' });
+  });
+
+  it('reads one side from standard input', async () => {
+    const result = await run(['diff', old, '-', '--ua', '*'], { stdin: 'User-agent: *\nDisallow: /private\n' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('now blocked  /private  e.g. /private');
+  });
+
+  it('exits 2 with one line for usage and I/O errors', async () => {
+    for (const argv of [
+      ['diff', old],
+      ['diff', old, join(dir, 'missing.txt')],
+      ['diff', '-', '-'],
+      ['diff', old, old, '--ua', ','],
+    ]) {
+      const result = await run(argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n').length, argv.join(' ')).toBeLessThanOrEqual(2);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
