@@ -70,7 +70,8 @@ describe.skipIf(ftpProblem !== null)('robots.txt over FTP (vsftpd)', () => {
     const r = await check(`${origin}/pub/file.zip`);
     expect(r.result).toMatchObject({ allowed: false, fetch: { status: 530, outcome: 'disallow-all' } });
     expect(r.result.fetch.error?.message).toMatch(/^FTP login refused: FTP 530 /);
-    expect(r.code).toBe(2);
+    // The exit status follows the verdict: an unreachable robots.txt blocks, as a 5xx does.
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^robotskit: cannot fetch 'ftp:\/\/127\.0\.0\.1:\d+\/robots\.txt': .*FTP login refused/);
   });
 
@@ -95,6 +96,6 @@ describe('robots.txt over FTP without a server', () => {
       allowed: false,
       fetch: { status: null, outcome: 'disallow-all', error: { kind: 'connect' } },
     });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ const DIRS = {
   'robotskit-sitemaps': 'sitemaps',
   'robotskit-server': 'server',
   'robotskit-cli': 'cli',
+  'robotskit-stores': 'stores',
 };
 type Name = keyof typeof DIRS;
 

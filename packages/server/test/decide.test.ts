@@ -123,10 +123,19 @@ describe('POST /api/decide', () => {
       method: 'POST',
       url: '/api/decide',
       headers: auth,
-      payload: { ...payload, crawler: 'My Bot/1' },
+      payload: { ...payload, crawler: '  ' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.message).toContain('neither a crawler of the catalogue nor a product token');
+    expect(bad.json().error.message).toContain('blank');
+    // Any other name is read by the engine's one naming rule, and the answer says which name it used.
+    const odd = await app.inject({
+      method: 'POST',
+      url: '/api/decide',
+      headers: auth,
+      payload: { ...payload, crawler: 'Mozilla/5.0 (compatible; Googlebot/2.1)' },
+    });
+    expect(odd.statusCode).toBe(200);
+    expect(odd.json()).toMatchObject({ crawlerUsed: 'Googlebot', rewrite: expect.stringContaining('Googlebot') });
     const many = await app.inject({
       method: 'POST',
       url: '/api/decide',

@@ -136,6 +136,8 @@ function errorWords(error: NonNullable<OutcomeFacts['error']>, options: OutcomeW
     case 'reset':
       return byCode ?? 'connection closed by the server';
     case 'protocol':
+      // FTP answers carry their reply code (FTP_550…): words for the known ones, the code for the others.
+      if (code?.startsWith('FTP_')) return byCode ?? `FTP server refused (${code.slice(4)})`;
       return 'invalid HTTP response';
     case 'body':
       return 'the response broke off while being read';

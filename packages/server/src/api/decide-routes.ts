@@ -78,7 +78,17 @@ const Decision = Type.Object(
   { description: 'a verdict, or an error for a URL without a robots.txt' },
 );
 
-const DecideResult = Type.Object({ crawler: Type.String(), results: Type.Array(Decision) });
+const DecideResult = Type.Object({
+  crawler: Type.String({ description: 'as sent' }),
+  crawlerUsed: Type.String({
+    description:
+      "the name the engine's naming rule used (a User-Agent string's crawler, a catalogue name, a token, or *)",
+  }),
+  rewrite: Type.Union([Type.String(), Type.Null()], {
+    description: 'set when the name used is not the name sent, saying what was used and why',
+  }),
+  results: Type.Array(Decision),
+});
 
 type DecisionJson = Static<typeof Decision>;
 
@@ -194,7 +204,12 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
       // Rejections are awaited in order below; keep them from counting as unhandled meanwhile.
       for (const p of pending) if (p instanceof Promise) p.catch(() => {});
       if (!(request.headers.accept ?? '').includes('application/x-ndjson')) {
-        return { crawler: crawler.name, results: await Promise.all(pending) };
+        return {
+          crawler: crawler.name,
+          crawlerUsed: crawler.used,
+          rewrite: crawler.rewrite,
+          results: await Promise.all(pending),
+        };
       }
       // Lines already decided go out together; before waiting on a robots.txt, what is ready is sent.
       async function* lines(): AsyncGenerator<string> {
@@ -213,6 +228,8 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
         if (chunk !== '') yield chunk;
       }
       reply.header('content-type', 'application/x-ndjson; charset=utf-8');
+      // The name used travels in a header here (lines are verdicts only).
+      reply.header('x-robotskit-crawler-used', crawler.used);
       // A stream is sent as it is (the 200 schema describes the JSON form).
       return reply.send(Readable.from(lines()) as unknown as Static<typeof DecideResult>);
     },
