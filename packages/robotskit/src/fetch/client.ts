@@ -19,7 +19,7 @@ import { crawlDelayOf } from './crawl-delay.js';
 import { LruMap } from './lru.js';
 import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
 import type { RobotsStore, StoredOrigin } from './store.js';
-import { type Clock, type FetchLike, type RetrievalResult, systemClock } from './types.js';
+import { type Clock, type FetchLike, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
 
 /** Options of {@link createRobotsClient}. */
 export interface RobotsClientOptions {
@@ -265,15 +265,7 @@ function unanswered(origin: string, at: number, waitMs: number): RetrievalResult
     outcome: 'disallow-all',
     status: null,
     redirects: [],
-    headers: {
-      cacheControl: null,
-      contentType: null,
-      retryAfter: null,
-      lastModified: null,
-      etag: null,
-      contentLength: null,
-      date: null,
-    },
+    headers: NO_HEADERS,
     body: null,
     size: 0,
     truncated: false,

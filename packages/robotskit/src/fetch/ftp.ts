@@ -10,7 +10,7 @@ import { readBody } from './body.js';
 import type { Deadline } from './deadline.js';
 import { Stop } from './deadline.js';
 import { classifyFetchError } from './errors.js';
-import type { Clock, RetrievalError, RetrievalOutcome, RetrievalResult } from './types.js';
+import { type Clock, NO_HEADERS, type RetrievalError, type RetrievalOutcome, type RetrievalResult } from './types.js';
 
 /** What {@link FtpGet} is asked to do: log in and read one file. */
 export interface FtpRequest {
@@ -57,16 +57,6 @@ interface FtpRetrieval {
   readonly fetchedAt: number;
   readonly setPhase: (phase: 'request' | 'body') => void;
 }
-
-const NO_HEADERS = {
-  cacheControl: null,
-  contentType: null,
-  retryAfter: null,
-  lastModified: null,
-  etag: null,
-  contentLength: null,
-  date: null,
-} as const;
 
 /** One retrieval of an `ftp://` origin's robots.txt with an injected client. Never rejects. */
 export async function retrieveOverFtp(r: FtpRetrieval): Promise<RetrievalResult> {

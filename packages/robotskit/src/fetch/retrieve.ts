@@ -15,6 +15,7 @@ import {
   type Clock,
   type FetchLike,
   type FetchResponseLike,
+  NO_HEADERS,
   type RedirectHop,
   type RetrievalError,
   type RetrievalHeaders,
@@ -113,16 +114,6 @@ function nonNegativeInteger(value: number | undefined, fallback: number, name: s
   if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
   return value;
 }
-
-const NO_HEADERS: RetrievalHeaders = {
-  cacheControl: null,
-  contentType: null,
-  retryAfter: null,
-  lastModified: null,
-  etag: null,
-  contentLength: null,
-  date: null,
-};
 
 function headersOf(response: FetchResponseLike): RetrievalHeaders {
   const h = response.headers;

@@ -101,6 +101,17 @@ export interface RetrievalHeaders {
   readonly date: string | null;
 }
 
+/** The headers of a retrieval that got no HTTP response (a network failure, an FTP answer). */
+export const NO_HEADERS: RetrievalHeaders = {
+  cacheControl: null,
+  contentType: null,
+  retryAfter: null,
+  lastModified: null,
+  etag: null,
+  contentLength: null,
+  date: null,
+};
+
 /** How long the retrieval took, in milliseconds of the injected clock. */
 export interface RetrievalTimings {
   /** From the start until the headers of the final response (after redirects); null when none arrived. */
