@@ -70,11 +70,18 @@ function improves(r: MatchRule, best: MatchRule | null): boolean {
 }
 
 /**
- * Scans `rules` (sorted by priority) and updates `out`. `from` is the number of leading path chars already known to
- * equal every rule's prefix (0 when unchecked).
+ * Scans `rules[start..end)` (sorted by priority) and updates `out`. `from` is the number of leading path chars already
+ * known to equal every rule's prefix (0 when unchecked).
  */
-function scanSorted(rules: readonly MatchRule[], path: string, from: number, out: BestMatches): void {
-  for (let i = 0; i < rules.length; i++) {
+function scanSorted(
+  rules: readonly MatchRule[],
+  path: string,
+  from: number,
+  out: BestMatches,
+  start = 0,
+  end = rules.length,
+): void {
+  for (let i = start; i < end; i++) {
     const r = rules[i]!;
     const canAllow = improves(r, out.allow);
     const canDisallow = improves(r, out.disallow);
@@ -440,20 +447,7 @@ export class RuleMatcher {
   }
 
   private scanPrefix(k: number, path: string, out: BestMatches): void {
-    const rules = this.rules;
-    const from = this.length[k]!;
-    const end = this.first[k + 1]!;
-    for (let i = this.first[k]!; i < end; i++) {
-      const r = rules[i]!;
-      const canAllow = improves(r, out.allow);
-      const canDisallow = improves(r, out.disallow);
-      // In priority order: a rule that can improve neither kind means no later rule of this prefix can.
-      if (!canAllow && !canDisallow) return;
-      if (r.allow ? !canAllow : !canDisallow) continue;
-      if (matchesFrom(r, path, from)) {
-        if (r.allow) out.allow = r;
-        else out.disallow = r;
-      }
-    }
+    // A prefix's rules are in priority order, each known to start with the prefix's `length[k]` chars.
+    scanSorted(this.rules, path, this.length[k]!, out, this.first[k]!, this.first[k + 1]!);
   }
 }
