@@ -79,8 +79,13 @@ describe('generateRobots', () => {
 
   it('a group without rules allows everything and stays its own group', () => {
     const result = generateRobots({ groups: [{ crawlers: ['FooBot'] }, { crawlers: ['*'], disallow: ['/'] }] });
-    expect(result.text).toBe('User-agent: FooBot\nAllow: /\n\nUser-agent: *\nDisallow: /\n');
+    expect(result.text).toBe('User-agent: FooBot\nDisallow:\n\nUser-agent: *\nDisallow: /\n');
     expect(result.verified).toBe(true);
+    // Merged with another group for the same crawler, it adds nothing (found by the property test below).
+    const merged = generateRobots({ groups: [{ crawlers: ['*'], disallow: ['/'] }, { crawlers: ['*'] }] });
+    expect(merged.text).toBe('User-agent: *\nDisallow: /\n\nUser-agent: *\nDisallow:\n');
+    expect(merged.verified).toBe(true);
+    expect(parseRobotsTxt(merged.text).isAllowed('https://example.invalid/', 'QuxBot')).toBe(false);
   });
 
   it('accepts the policy as JSON text and says where a policy is wrong', () => {

@@ -186,8 +186,10 @@ function groupText(values: readonly string[], allow: readonly string[], disallow
   const lines = values.map((v) => `User-agent: ${v}`);
   for (const p of allow) lines.push(`Allow: ${p}`);
   for (const p of disallow) lines.push(`Disallow: ${p}`);
-  // A group needs a rule: user-agent lines followed directly by another group's would join that group.
-  if (allow.length === 0 && disallow.length === 0) lines.push('Allow: /');
+  // A group needs a rule: user-agent lines followed directly by another group's would join that group. An empty
+  // `Disallow:` matches nothing, so it changes no verdict even where Google merges this group with another for the
+  // same crawler (an `Allow: /` would win ties against that group's `Disallow: /`).
+  if (allow.length === 0 && disallow.length === 0) lines.push('Disallow:');
   return lines.join('\n');
 }
 
