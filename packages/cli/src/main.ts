@@ -10,6 +10,7 @@ import type { BatchCommandOptions } from './commands/batch.js';
 import type { CheckOptions } from './commands/check.js';
 import type { DiffOptions } from './commands/diff.js';
 import type { FormatOptions } from './commands/format.js';
+import type { GenerateOptions } from './commands/generate.js';
 import type { LintCommandOptions } from './commands/lint.js';
 import type { ServeCliOptions, WorkerCliOptions } from './commands/serve.js';
 import type { SitemapsCommandOptions } from './commands/sitemaps.js';
@@ -168,6 +169,18 @@ function program(io: Io, result: { code: number }): Command {
     .action(async (file: string, options: FormatOptions) => {
       const { runFormat } = await import('./commands/format.js');
       result.code = await runFormat(io, file, options);
+    });
+
+  cmd
+    .command('generate')
+    .description(
+      'write a robots.txt from a policy (JSON or YAML: groups of crawlers or categories with allow/disallow paths, sitemaps), verified against it (--check: exit 1 when a robots.txt decides otherwise, 0 when not, 2 error)',
+    )
+    .argument('<policy-file>', 'policy file (.json, else YAML), or - for standard input')
+    .option('--check <robots-file>', 'only say whether this robots.txt decides every URL as the policy says')
+    .action(async (file: string, options: GenerateOptions) => {
+      const { runGenerate } = await import('./commands/generate.js');
+      result.code = await runGenerate(io, file, options);
     });
 
   cmd

@@ -167,6 +167,15 @@ export {
   type RobotsComparison,
 } from './semantics/compare.js';
 export { type FormatResult, formatRobots } from './semantics/format.js';
+export {
+  crawlersInCategory,
+  type GenerateResult,
+  generateRobots,
+  POLICY_CATEGORIES,
+  PolicyError,
+  type PolicyGroup,
+  type RobotsPolicy,
+} from './semantics/generate.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl, pathToMatch } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';

@@ -68,6 +68,42 @@ describe('detectAlerts', () => {
     });
   });
 
+  it('says what an edit changes in meaning, or that no crawler decides differently', () => {
+    const before = fetched('User-agent: *\nDisallow: /admin/\n');
+    const changed = (next: VersionSnapshot, previous: VersionSnapshot = before) =>
+      detectAlerts(ORIGIN, next, previous, null, { added: 1, removed: 1 }).find((a) => a.kind === 'file-changed');
+    // Same rules, other spelling and order: lines changed, meaning did not.
+    const same = changed(fetched('user-agent: *\n# admin stays out\ndisallow: /admin/\n'));
+    expect(same?.message).toBe('robots.txt changed (+1 −1 lines): no crawler decides differently');
+    expect(same?.details).toMatchObject({ added: 1, removed: 1, meaning: { equivalent: true, complete: true } });
+    // Four new regions for Googlebot (and Applebot, which follows Googlebot's group), named by the one with the
+    // shortest example (/.pdf); one reopened for everyone else.
+    const edited = changed(
+      fetched(
+        'User-agent: *\nDisallow: /admin/\nAllow: /admin/help\n\n' +
+          'User-agent: Googlebot\nDisallow: /admin/\nDisallow: /checkout/\nDisallow: /cart\nDisallow: /*.pdf$\nDisallow: /search?\n',
+      ),
+    );
+    expect(edited?.message).toBe(
+      'robots.txt changed (+1 −1 lines): now blocks /*.pdf$ and 3 other regions for Googlebot and Applebot; ' +
+        'now allows /admin/help for bingbot, GPTBot, ClaudeBot and other crawlers (*)',
+    );
+    const details = edited?.details.meaning as { changes: { crawler: string; regions: number }[] };
+    expect(details.changes.map((c) => [c.crawler, c.regions])).toEqual([
+      ['Googlebot', 4],
+      ['bingbot', 1],
+      ['Applebot', 4],
+      ['GPTBot', 1],
+      ['ClaudeBot', 1],
+      ['*', 1],
+    ]);
+    // A file that went 404 reads as allow-all: everything blocked before is now allowed.
+    expect(changed(notFound)?.message).toBe(
+      'robots.txt changed: now not found (HTTP 404), was fetched (HTTP 200) (+1 −1 lines): now allows /admin/ for ' +
+        'Googlebot, bingbot, Applebot, GPTBot, ClaudeBot and other crawlers (*)',
+    );
+  });
+
   it('knows asset-like patterns', () => {
     for (const p of ['/css/', '/js', '/wp-includes/', '/wp-content/themes/', '/_next/static/', '/*.js$', '/app.css']) {
       expect(looksLikeAssetPattern(p), p).toBe(true);

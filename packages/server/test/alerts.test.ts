@@ -168,7 +168,25 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       );
       expect(byKind['sitemap-removed']!.message).toBe('Sitemap line removed: https://example.com/b.xml');
       expect(byKind['assets-blocked']!.message).toContain('/*.js$ (line 6, Googlebot)');
-      expect(byKind['file-changed']!.message).toBe('robots.txt changed (+4 −1 lines)');
+      // What the edit means, exactly (the engine's comparison): Applebot follows Googlebot's group.
+      expect(byKind['file-changed']!.message).toBe(
+        'robots.txt changed (+4 −1 lines): now blocks /*.js$ for Googlebot and Applebot; ' +
+          'now blocks / for bingbot, GPTBot, ClaudeBot and other crawlers (*)',
+      );
+      const meaning = byKind['file-changed']!.details.meaning as {
+        equivalent: boolean;
+        complete: boolean;
+        changes: {
+          crawler: string;
+          regions: number;
+          examples: { change: string; pattern: string; witness: string }[];
+        }[];
+      };
+      expect(meaning.equivalent).toBe(false);
+      expect(meaning.complete).toBe(true);
+      expect(meaning.changes.find((c) => c.crawler === 'Googlebot')?.examples).toEqual([
+        expect.objectContaining({ change: 'blocked', pattern: '/*.js$', witness: '/.js' }),
+      ]);
       expect(log.filter((l) => l.startsWith('alert '))).toHaveLength(4);
 
       // The link leads to the diff of exactly these versions.

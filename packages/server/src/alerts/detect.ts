@@ -6,6 +6,7 @@
 
 import { describeFetchOutcome, isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
 import type { FetchOutcome } from '../db/schema.js';
+import { describeMeaningChange } from './meaning.js';
 
 /**
  * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
@@ -158,13 +159,18 @@ export function detectAlerts(
     before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
   if (!changedContent) return alerts;
   const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
+  const oldRules = rulesOf(before);
+  const newRules = rulesOf(next);
+  // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
+  const meaning = oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules);
   alerts.push(
     alert(
       'file-changed',
-      before.outcome === next.outcome
+      (before.outcome === next.outcome
         ? `robots.txt changed${lines}`
-        : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`,
-      lineChanges ? { ...lineChanges } : {},
+        : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
+        (meaning === null ? '' : `: ${meaning.sentence}`),
+      { ...(lineChanges ? { ...lineChanges } : {}), ...(meaning === null ? {} : { meaning: meaning.details }) },
     ),
   );
 
@@ -179,8 +185,6 @@ export function detectAlerts(
     );
   }
 
-  const oldRules = rulesOf(before);
-  const newRules = rulesOf(next);
   if (oldRules === null || newRules === null) return alerts;
   const home = `${origin}/`;
   const blockedHome = WATCHED.filter(
