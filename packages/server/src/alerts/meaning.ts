@@ -9,7 +9,13 @@ import { type CrawlerComparison, type CrawlerProfile, compareRobots, crawlerByNa
 /** The crawlers an alert speaks for: any crawler without a group of its own (`*`), the big search engines, AI. */
 const CRAWLER_NAMES = ['Googlebot', 'bingbot', 'Applebot', 'GPTBot', 'ClaudeBot'] as const;
 
-/** Time for the whole comparison; the worker runs it once per changed version. */
+/**
+ * The comparison runs once per changed version, on the event loop the API shares in `serve`, so it is kept short: a
+ * budget of product states per crawler (the same answer on any machine; most files need a few hundred and compare in
+ * about a millisecond), with a time limit only as a backstop. A comparison cut short says so.
+ */
+export const MEANING_MAX_STATES = 5_000;
+/** The backstop. */
 export const MEANING_TIMEOUT_MS = 2000;
 
 /** How many regions per crawler the alert's details keep. */
@@ -52,7 +58,7 @@ export function describeMeaningChange(
   after: RobotsTxt,
   timeoutMs = MEANING_TIMEOUT_MS,
 ): { sentence: string; details: Record<string, unknown> } {
-  const result = compareRobots(before, after, { crawlers: watched(), timeoutMs });
+  const result = compareRobots(before, after, { crawlers: watched(), timeoutMs, maxStates: MEANING_MAX_STATES });
   const names = result.crawlers.map((c) => c.crawler);
   if (result.equivalent) {
     return {
