@@ -13,6 +13,7 @@ import { runEngineBench } from './engine.js';
 import { printGoals } from './harness.js';
 import { runLintBench } from './lint.js';
 import { runPeersBench } from './peers.js';
+import { runScaleBench } from './scale.js';
 import { runServerBench } from './server.js';
 import { runSitemapsBench } from './sitemaps.js';
 
@@ -31,4 +32,5 @@ if (want('server')) await runServerBench();
 if (want('batch')) await runBatchBench();
 if (want('sitemaps')) await runSitemapsBench();
 if (want('decide')) await runDecideBench();
+if (want('scale')) await runScaleBench();
 printGoals();

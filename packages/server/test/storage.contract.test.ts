@@ -79,6 +79,23 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       );
     });
 
+    it('indexes the foreign keys pruning deletes through (else each deleted row scans the referring table)', async () => {
+      const query =
+        dialect === 'postgres'
+          ? sql<{ table: string; definition: string }>`
+              select tablename as "table", indexdef as definition from pg_indexes where schemaname = current_schema()`
+          : sql<{ table: string; definition: string }>`
+              select tbl_name as "table", sql as definition from sqlite_master where type = 'index' and sql is not null`;
+      const { rows } = await query.execute(database.db);
+      const indexed = (table: string, column: string) =>
+        rows.some((r) => r.table === table && new RegExp(`\\(\\s*"?${column}"?\\s*\\)`).test(r.definition));
+      expect(indexed('versions', 'fetch_id')).toBe(true);
+      expect(indexed('alerts', 'version_id')).toBe(true);
+      expect(indexed('alerts', 'previous_version_id')).toBe(true);
+      // The check itself tells an unindexed column apart.
+      expect(indexed('alerts', 'message')).toBe(false);
+    });
+
     it('creates a domain property with http and https files for the apex and www hosts', async () => {
       const property = await addProperty('Example.COM', 5_000);
       expect(property).toMatchObject({ kind: 'domain', name: 'example.com', created_at: 5_000 });
