@@ -6,34 +6,21 @@
  * The service runs in this process on SQLite (the decide route does not touch the database).
  */
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { buildApp, createGuardedFetch, openDatabase } from 'robotskit-server';
-import { fmt, table } from './harness.js';
+import { fmt, startHelperProcess, table } from './harness.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const ORIGINS = 100;
 const URLS_PER_REQUEST = 1000;
 const REQUESTS = Number(process.env.BENCH_DECIDE_REQUESTS ?? 200);
 const CLIENTS = 4;
 
+/** Starts the origin process (one port per origin); resolves with its ports and a stop function. */
 async function startOrigins(count) {
-  const child = spawn(process.execPath, [join(here, 'origins.mjs'), String(count)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const ports = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.on('exit', (code) => reject(new Error(`origin process exited with ${code}`)));
-  });
-  return { ports, stop: () => child.stdin.end() };
+  const { value, stop } = await startHelperProcess('origins.mjs', [count]);
+  return { ports: value, stop };
 }
 
 function urlsFor(ports, round) {
@@ -96,7 +83,7 @@ export async function runDecideBench() {
     await app.close();
     await guarded.close();
     await database.close();
-    origins.stop();
+    await origins.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@
  * of the per-round ratios: both sides of one round see the same conditions.
  */
 
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,4 +91,31 @@ export function goal(name, value, target, met, unit = '') {
 /** Prints every recorded goal. */
 export function printGoals() {
   if (goals.length > 0) table('goals (measured in this run)', ['goal', 'measured', 'target', ''], goals);
+}
+
+/**
+ * Starts a bench helper process (`bench/<script>` with `args`): it prints one JSON line when it listens and exits
+ * when its standard input ends. Resolves with that line's value and a stop function that waits for the exit.
+ */
+export async function startHelperProcess(script, args) {
+  const child = spawn(process.execPath, [join(here, script), ...args.map(String)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const value = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    value,
+    stop: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.stdin.end();
+      }),
+  };
 }

@@ -19,10 +19,7 @@
  * `node bench/run.js scale` runs only this one (after `npm run build`).
  */
 
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import {
   claimDueFiles,
@@ -33,9 +30,7 @@ import {
   Worker,
   workerRetrieval,
 } from 'robotskit-server';
-import { fmt, table } from './harness.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
+import { fmt, startHelperProcess, table } from './harness.js';
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FILES = Number(process.env.BENCH_SCALE_FILES ?? 1000);
@@ -47,26 +42,8 @@ const MB = 1024 * 1024;
 
 /** Starts one farm process serving `count` origins on 127.<band>.x.y; resolves with its origins and a stop function. */
 async function startFarm(count, band) {
-  const child = spawn(process.execPath, [join(here, 'farm.mjs'), String(count), String(band)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const origins = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.on('exit', (code) => reject(new Error(`farm process exited with ${code}`)));
-  });
-  return {
-    origins,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', resolve);
-        child.stdin.end();
-      }),
-  };
+  const { value, stop } = await startHelperProcess('farm.mjs', [count, band]);
+  return { origins: value, stop };
 }
 
 async function seed(database, origins, now) {

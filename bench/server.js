@@ -16,12 +16,10 @@
  * measurement, default 5), e.g. a quick check that it runs: BENCH_SERVER_FILES=50 BENCH_SERVER_SECONDS=1.
  */
 
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
@@ -33,9 +31,7 @@ import {
   Worker,
   workerRetrieval,
 } from 'robotskit-server';
-import { fmt, table } from './harness.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
+import { fmt, startHelperProcess, table } from './harness.js';
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FILES = Number(process.env.BENCH_SERVER_FILES ?? 1000);
@@ -190,28 +186,10 @@ async function withSqliteFile(fn) {
   }
 }
 
-/** Starts the origin process (one port per file); resolves with its ports and a stop function. */
+/** Starts the origin process (one port per origin); resolves with its ports and a stop function. */
 async function startOrigins(count) {
-  const child = spawn(process.execPath, [join(here, 'origins.mjs'), String(count)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const ports = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.on('exit', (code) => reject(new Error(`origin process exited with ${code}`)));
-  });
-  return {
-    ports,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', resolve);
-        child.stdin.end();
-      }),
-  };
+  const { value, stop } = await startHelperProcess('origins.mjs', [count]);
+  return { ports: value, stop };
 }
 
 async function apiThroughput() {
