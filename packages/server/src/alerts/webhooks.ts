@@ -91,6 +91,28 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
 }
 
 /**
+ * POSTs one message to a webhook (redirects are not followed: a webhook answers where it is); resolves with the
+ * receiver's HTTP status, its body left unread. Rejects on a network failure or the timeout.
+ */
+export async function postWebhook(
+  fetch: GuardedFetch,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  await response.body?.cancel().catch(() => {});
+  return response.status;
+}
+
+/**
  * The headers of one delivery (an alert or a test): JSON, the event, and the Standard Webhooks id, timestamp and, with
  * a secret, signature.
  */
@@ -164,15 +186,8 @@ async function deliverOne(
     const headers = webhookHeaders({ event: 'alert', id, timestamp, body, secret: hook.secret });
     headers['x-robotskit-delivery'] = String(claim.id);
     try {
-      const response = await options.fetch(hook.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      });
-      await response.body?.cancel().catch(() => {});
-      if (response.status < 200 || response.status > 299) error = `HTTP ${response.status}`;
+      const status = await postWebhook(options.fetch, hook.url, headers, body, options.timeoutMs ?? 10_000);
+      if (status < 200 || status > 299) error = `HTTP ${status}`;
     } catch (e) {
       error = e instanceof Error ? e.message || e.name : String(e);
     }

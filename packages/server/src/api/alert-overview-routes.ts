@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { classifyFetchError, describeFetchOutcome } from 'robotskit';
 import { Type } from 'typebox';
-import { webhookHeaders } from '../alerts/webhooks.js';
+import { postWebhook, webhookHeaders } from '../alerts/webhooks.js';
 import { alertsPerPropertySince, deliveryTarget, webhookDeliveries } from '../db/alerts.js';
 import { AddressRefusedError } from '../net/address-refused-error.js';
 import type { ApiContext } from './context.js';
@@ -124,19 +124,12 @@ export function registerAlertOverviewRoutes(app: FastifyInstance, context: ApiCo
         secret: hook.secret,
       });
       try {
-        const response = await context.fetch(hook.url, {
-          method: 'POST',
-          headers,
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(10_000),
-        });
-        await response.body?.cancel().catch(() => {});
-        const ok = response.status >= 200 && response.status < 300;
+        const status = await postWebhook(context.fetch, hook.url, headers, body, 10_000);
+        const ok = status >= 200 && status < 300;
         return {
           ok,
-          httpStatus: response.status,
-          error: ok ? null : `the receiver answered HTTP ${response.status}; a webhook must answer 2xx`,
+          httpStatus: status,
+          error: ok ? null : `the receiver answered HTTP ${status}; a webhook must answer 2xx`,
         };
       } catch (error) {
         return { ok: false, httpStatus: null, error: webhookFailureWords(error) };
