@@ -136,6 +136,17 @@ describe('robotskit audit', () => {
     expect(plain.doc.verdict).toBe('cannot be crawled');
   });
 
+  it("does not call a blocked URL's error status a reason it stays out of the index: the crawler never sees it", async () => {
+    const gone = await audit('/blocked/gone');
+    expect(gone.code).toBe(1);
+    expect(gone.doc).toMatchObject({ crawlable: false, index: 'url-only' });
+    expect(gone.doc.reasons).toEqual([
+      'robots.txt blocks it: line 2: Disallow: /blocked/',
+      'the page answers HTTP 404, which a crawler blocked by robots.txt never sees',
+      'Google can still index the URL, without its content, when pages link to it: it never fetches the page (so it would never see a noindex there)',
+    ]);
+  });
+
   it('exits 1, as for any blocked page, when the robots.txt cannot be fetched (2 is for usage errors)', async () => {
     const down = await sites.start((req, res) => {
       if (req.url === '/robots.txt') return; // never answers

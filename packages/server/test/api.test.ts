@@ -462,8 +462,12 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const oldest = (await call('GET', `/api/versions/${versions[1]!.id}`)).body as Record<string, unknown>;
       expect(oldest).toMatchObject({ previousVersionId: null, content: 'User-agent: *\nDisallow:\n' });
       const raw = await fetch(`${base}/api/versions/${versions[0]!.id}/raw`);
-      expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      // Latin-1 bytes are served as they are, not labelled UTF-8; a UTF-8 version is.
+      expect(raw.headers.get('content-type')).toBe('text/plain');
       expect([...new Uint8Array(await raw.arrayBuffer())]).toEqual([...bytes]);
+      const utf8 = await fetch(`${base}/api/versions/${versions[1]!.id}/raw`);
+      expect(utf8.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await utf8.text()).toBe('User-agent: *\nDisallow:\n');
       expect((await call('GET', `/api/files/${file!.id}`)).body).toMatchObject({ latestVersionId: versions[0]!.id });
     });
 

@@ -224,6 +224,8 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       ]);
       const raw = await app.inject({ method: 'GET', url: `/api/versions/${version.id}/raw` });
       expect(raw.rawPayload.equals(latin1)).toBe(true);
+      // Not UTF-8, so not labelled UTF-8.
+      expect(raw.headers['content-type']).toBe('text/plain');
     });
 
     it('says which name it used whenever it rewrote the one given', async () => {

@@ -141,20 +141,24 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
     );
   }
   const status = page.status;
-  if (status >= 300 && status < 400) {
-    indexable = false;
-    reasons.push(
-      `the URL redirects (HTTP ${status}) to ${page.location ?? '(no Location)'}: the target is what gets indexed`,
-    );
-  } else if (status === 429 || status >= 500) {
-    indexable = false;
-    reasons.push(`HTTP ${status}: a server error; crawlers retry later and drop the URL if it lasts`);
-  } else if (status >= 400) {
-    indexable = false;
-    reasons.push(`HTTP ${status}: an error page is not indexed`);
-  } else if (status < 200 || status >= 300) {
-    indexable = false;
-    reasons.push(`HTTP ${status}: not a page that can be indexed`);
+  const statusProblem =
+    status >= 300 && status < 400
+      ? `the URL redirects (HTTP ${status}) to ${page.location ?? '(no Location)'}: the target is what gets indexed`
+      : status === 429 || status >= 500
+        ? `HTTP ${status}: a server error; crawlers retry later and drop the URL if it lasts`
+        : status >= 400
+          ? `HTTP ${status}: an error page is not indexed`
+          : status < 200 || status >= 300
+            ? `HTTP ${status}: not a page that can be indexed`
+            : null;
+  if (statusProblem !== null) {
+    if (crawlable) {
+      indexable = false;
+      reasons.push(statusProblem);
+    } else {
+      // A blocked URL is never fetched: its status cannot keep the bare URL out of the index.
+      reasons.push(`the page answers HTTP ${status}, which a crawler blocked by robots.txt never sees`);
+    }
   }
 
   const noindex = sourcesOf(page, crawler, 'noindex');

@@ -3,6 +3,7 @@
  * with the engine's fetch and lint modules.
  */
 
+import { isUtf8 } from 'node:buffer';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -405,10 +406,12 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       const row = await getVersion(db, request.params.id);
       if (!row) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
       if (row.content === null) throw new ApiError(404, 'not-found', `version ${row.id} has no body (${row.outcome})`);
+      // The bytes as fetched: labelled UTF-8 only when they are (a Latin-1 file stays Latin-1 to the browser).
+      const bytes = Buffer.from(row.content);
       return reply
-        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-type', isUtf8(bytes) ? 'text/plain; charset=utf-8' : 'text/plain')
         .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(row.content) as unknown as string);
+        .send(bytes as unknown as string);
     },
   );
 }
