@@ -115,4 +115,13 @@ describe('web UI serving', () => {
     expect(page.status).toBe(404);
     expect(((await page.json()) as { error: { code: string } }).error.code).toBe('not-found');
   });
+
+  it('answers an API path with an overlong parameter alike whether or not the UI is built or served', async () => {
+    const path = `/api/files/${'1'.repeat(150)}`;
+    for (const root of [join(dir, 'web'), join(dir, 'empty'), false] as const) {
+      const reply = await fetch(`${await serve(root)}${path}`);
+      expect([String(root), reply.status]).toEqual([String(root), 404]);
+      expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('not-found');
+    }
+  });
 });

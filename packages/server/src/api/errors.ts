@@ -49,7 +49,9 @@ const FASTIFY_CODES: Record<string, [number, ApiErrorCode]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid-request'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload-too-large'],
   FST_ERR_BAD_URL: [400, 'invalid-request'],
-  FST_ERR_MAX_PARAM_LENGTH: [414, 'invalid-request'],
+  // A path parameter longer than the router accepts names nothing there is: 404, as when the UI's catch-all route
+  // (registered only when the UI is built) takes the path instead, so the API answers alike with or without the UI.
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'not-found'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'invalid-request'],
 };
 
