@@ -309,7 +309,9 @@ export async function runServerBench() {
       );
       add(
         `PostgreSQL, engine fetch of ${FILES_TEXT} origins + lint + alerts`,
-        await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true, fetch })),
+        await withPgSchema((config) =>
+          run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true, fetch }),
+        ),
       );
     } else {
       console.log(`\nPostgreSQL at ${PG_URL} unreachable (${pgProblem}): its rows are missing`);
@@ -320,7 +322,9 @@ export async function runServerBench() {
     );
     add(
       `SQLite (1 connection), engine fetch of ${FILES_TEXT} origins + lint + alerts`,
-      await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: engine, ports, full: true, fetch })),
+      await withSqliteFile((config) =>
+        run({ config, connections: 1, makeRetrieval: engine, ports, full: true, fetch }),
+      ),
     );
   } finally {
     await fetch.close();

@@ -234,7 +234,9 @@ export class Worker {
       const prepare = o.onNewVersion?.prepare;
       if (prepare && result.outcome !== 'error') {
         try {
-          prepared = await prepare(o.db, file, versionSnapshotOf(result, parsed), this.#stop.signal);
+          // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
+          const version = versionSnapshotOf(result, robots === undefined ? undefined : parsed);
+          prepared = await prepare(o.db, file, version, this.#stop.signal);
         } catch (error) {
           o.onError?.(error);
         }
