@@ -14,6 +14,8 @@
  * PostgreSQL: ROBOTSKIT_BENCH_PG, default postgres://postgres@127.0.0.1:5432/test; each run uses a schema of its own
  * and drops it. Scale with BENCH_SERVER_FILES (files and origins, default 1,000) and BENCH_SERVER_SECONDS (each API
  * measurement, default 5), e.g. a quick check that it runs: BENCH_SERVER_FILES=50 BENCH_SERVER_SECONDS=1.
+ * BENCH_NO_PREPARE=1 gives the alert hook no fetch, so its prepare step (one query per fetch, a sitemap walk when an
+ * edit's meaning changes) is off: the same build's baseline for that step's cost.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -88,7 +90,7 @@ function engineRetrieval(claims, deps) {
 }
 
 /** One run: seed, start the workers together, wait until all are idle; returns the numbers. */
-async function run({ config, connections, makeRetrieval, ports, full = false }) {
+async function run({ config, connections, makeRetrieval, ports, full = false, fetch }) {
   const databases = [];
   const first = await openDatabase(config);
   databases.push(first);
@@ -96,8 +98,11 @@ async function run({ config, connections, makeRetrieval, ports, full = false }) 
   await seed(first, ports);
   const claims = new Map();
   const retrieve = makeRetrieval(claims, first);
-  // The full path: the worker always lints new bodies and schedules with the engine; alerts on top.
-  const extras = full ? { onNewVersion: createAlertHook(() => {}) } : {};
+  // The full path: the worker always lints new bodies and schedules with the engine; alerts on top, with the
+  // guarded fetch as the service passes it (the hook's prepare step reads sitemaps when an edit's meaning changes).
+  const extras = full
+    ? { onNewVersion: createAlertHook(() => {}, process.env.BENCH_NO_PREPARE === '1' ? {} : { fetch }) }
+    : {};
   const workers = Array.from(
     { length: WORKERS },
     (_, i) =>
@@ -304,7 +309,9 @@ export async function runServerBench() {
       );
       add(
         `PostgreSQL, engine fetch of ${FILES_TEXT} origins + lint + alerts`,
-        await withPgSchema((config) => run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true })),
+        await withPgSchema((config) =>
+          run({ config, connections: WORKERS, makeRetrieval: engine, ports, full: true, fetch }),
+        ),
       );
     } else {
       console.log(`\nPostgreSQL at ${PG_URL} unreachable (${pgProblem}): its rows are missing`);
@@ -315,7 +322,9 @@ export async function runServerBench() {
     );
     add(
       `SQLite (1 connection), engine fetch of ${FILES_TEXT} origins + lint + alerts`,
-      await withSqliteFile((config) => run({ config, connections: 1, makeRetrieval: engine, ports, full: true })),
+      await withSqliteFile((config) =>
+        run({ config, connections: 1, makeRetrieval: engine, ports, full: true, fetch }),
+      ),
     );
   } finally {
     await fetch.close();

@@ -8,13 +8,21 @@ export {
   ALERT_KINDS,
   type AlertKind,
   type AlertSeverity,
+  type ChangeContext,
   type DetectedAlert,
   detectAlerts,
   looksLikeAssetPattern,
   type VersionSnapshot,
 } from './alerts/detect.js';
 export { type DiffHunk, type DiffLine, type LineDiff, lineDiff, lintChanges } from './alerts/diff.js';
-export { type CreatedAlert, createAlertHook, createAlertsForVersion } from './alerts/store.js';
+export type { SitemapCountStatus, SitemapUrlsAffected } from './alerts/sitemap-impact.js';
+export {
+  type AlertHookOptions,
+  type CreatedAlert,
+  createAlertHook,
+  createAlertsForVersion,
+  prepareChange,
+} from './alerts/store.js';
 export {
   type DeliveryAttempt,
   type DeliveryOptions,

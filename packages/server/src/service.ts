@@ -118,7 +118,8 @@ function startWorkers(
 ): Worker[] {
   if (count === 0) return [];
   const { database } = deps;
-  const onNewVersion = createAlertHook(log);
+  // Alerts count the sitemap URLs an edit changes, read through the same guarded fetch.
+  const onNewVersion = createAlertHook(log, { fetch: deps.fetch });
   let lastDiscovery = Number.NEGATIVE_INFINITY;
   const discovery = new BackgroundTask();
   return Array.from({ length: count }, (_, i) => {

@@ -14,6 +14,7 @@ import { Worker } from '../src/monitor/worker.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { discoverDueProperty } from '../src/tester/discover-hosts.js';
+import { exactComparison } from '../src/tester/exact.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/tester/impact.js';
 import { linesOf, resolveCrawlers, verdictOf } from '../src/tester/verdicts.js';
 import { openTestDatabase, testDatabases } from './databases.js';
@@ -51,18 +52,21 @@ describe('impact comparison', () => {
 
     const expected = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
     let total = 0;
+    const changedUrls = new Set<string>();
     for (const url of urls) {
       crawlers.forEach((crawler, i) => {
         const b = verdictOf(before.robots, before.mode, before.lines, url, crawler);
         const a = verdictOf(after.robots, after.mode, after.lines, url, crawler);
         if (a.allowed === b.allowed) return;
         total++;
+        changedUrls.add(url);
         if (a.allowed) expected[i]!.newlyAllowed++;
         else expected[i]!.newlyBlocked++;
       });
     }
     expect(compared.summary).toEqual(expected);
     expect(compared.total).toBe(total);
+    expect(compared.changedUrls).toBe(changedUrls.size);
     expect(compared.changes).toHaveLength(5);
     expect(compared.changes[0]).toEqual({
       url: 'https://e.test/a/0',
@@ -76,6 +80,50 @@ describe('impact comparison', () => {
         note: null,
       },
       after: { allowed: true, line: 0, lineText: null, rule: null, groups: 'global', note: null },
+    });
+  });
+});
+
+describe('exact comparison for the impact check', () => {
+  const side = (text: string): RulesSide => ({ robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) });
+
+  it('says when the bounds cut it short, and keeps the regions found', () => {
+    const before = side('User-agent: *\nDisallow: /a\n');
+    const after = side('User-agent: *\nDisallow: /a*b*c$\nDisallow: /x*y\nAllow: /a/*.php$\n');
+    const crawlers = resolveCrawlers(['*']);
+    const whole = exactComparison(before, after, crawlers, 'https://e.test');
+    expect(whole).toMatchObject({ available: true, note: null, complete: true, equivalent: false });
+    const cut = exactComparison(before, after, crawlers, 'https://e.test', { maxStates: 3 });
+    expect(cut).toMatchObject({ available: true, complete: false, equivalent: false });
+    expect(cut.note).toBe(
+      'the comparison reached its bounds before finishing: the regions listed are real, but there may be more',
+    );
+    expect(cut.crawlers[0]!.complete).toBe(false);
+    expect(cut.crawlers[0]!.regionsTotal).toBeLessThan(whole.crawlers[0]!.regionsTotal);
+  });
+
+  it('compares no robots.txt as the empty file, and has nothing to compare for an unreachable file', () => {
+    const crawlers = resolveCrawlers(['Googlebot']);
+    const none: RulesSide = { robots: null, mode: 'allow-all', lines: null };
+    const unreachable: RulesSide = { robots: null, mode: 'disallow-all', lines: null };
+    const draft = side('User-agent: *\nDisallow: /tmp/\n');
+    const fromNone = exactComparison(none, draft, crawlers, 'https://e.test');
+    expect(fromNone.crawlers[0]!.regions).toEqual([
+      {
+        change: 'blocked',
+        pattern: '/tmp/',
+        witness: '/tmp/',
+        witnessUrl: 'https://e.test/tmp/',
+        before: null,
+        after: { kind: 'disallow', pattern: '/tmp/', line: 2, lineText: 'Disallow: /tmp/', indexHtml: false },
+      },
+    ]);
+    expect(exactComparison(unreachable, draft, crawlers, 'https://e.test')).toEqual({
+      available: false,
+      note: 'no exact comparison: the version compared with could not be fetched (every URL disallowed), so there are no rules to compare',
+      equivalent: false,
+      complete: false,
+      crawlers: [],
     });
   });
 });
@@ -477,6 +525,125 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         expect(reply.statusCode, JSON.stringify(payload)).toBe(status);
         expect(reply.json()).toHaveProperty('error.message');
       }
+    });
+
+    it('gives the exact regions whose verdict changes, with witnesses and deciding lines, beside the sample', async () => {
+      files['/robots.txt'] = {
+        status: 200,
+        body: `User-agent: *\nDisallow: /private\n\nSitemap: ${origin.url}/sitemap.xml\n`,
+      };
+      files['/sitemap.xml'] = {
+        status: 200,
+        type: 'application/xml',
+        body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin.url}/shop/a.php</loc></url></urlset>`,
+      };
+      const { fileId, fetchNow } = await watch();
+      const draft =
+        'User-agent: *\nDisallow: /private\nDisallow: /shop/*.php\nAllow: /private/open\n\n' +
+        `User-agent: GPTBot\nDisallow: /\n\nSitemap: ${origin.url}/sitemap.xml\n`;
+      const impact = await post<{
+        changesTotal: number;
+        exact: {
+          available: boolean;
+          note: string | null;
+          equivalent: boolean;
+          complete: boolean;
+          crawlers: {
+            userAgent: string;
+            equivalent: boolean;
+            complete: boolean;
+            regionsTotal: number;
+            regions: unknown[];
+          }[];
+        };
+      }>('/api/impact', { fileId, draft, userAgents: ['*', 'Googlebot', 'GPTBot', 'bingbot'] });
+      // The sample has one listed URL; the exact comparison finds the region no sitemap lists too.
+      expect(impact.changesTotal).toBe(5);
+      const rule = (kind: string, pattern: string, line: number, lineText: string) => ({
+        kind,
+        pattern,
+        line,
+        lineText,
+        indexHtml: false,
+      });
+      const forStar = [
+        {
+          change: 'blocked',
+          pattern: '/shop/*.php',
+          witness: '/shop/.php',
+          witnessUrl: `${origin.url}/shop/.php`,
+          before: null,
+          after: rule('disallow', '/shop/*.php', 3, 'Disallow: /shop/*.php'),
+        },
+        {
+          change: 'allowed',
+          pattern: '/private/open',
+          witness: '/private/open',
+          witnessUrl: `${origin.url}/private/open`,
+          before: rule('disallow', '/private', 2, 'Disallow: /private'),
+          after: rule('allow', '/private/open', 4, 'Allow: /private/open'),
+        },
+      ];
+      expect(impact.exact).toEqual({
+        available: true,
+        note: null,
+        equivalent: false,
+        complete: true,
+        crawlers: [
+          { userAgent: '*', equivalent: false, complete: true, regionsTotal: 2, regions: forStar },
+          { userAgent: 'Googlebot', equivalent: false, complete: true, regionsTotal: 2, regions: forStar },
+          {
+            userAgent: 'GPTBot',
+            equivalent: false,
+            complete: true,
+            regionsTotal: 1,
+            regions: [
+              {
+                change: 'blocked',
+                pattern: '/',
+                witness: '/',
+                witnessUrl: `${origin.url}/`,
+                before: null,
+                after: rule('disallow', '/', 7, 'Disallow: /'),
+              },
+            ],
+          },
+          { userAgent: 'bingbot', equivalent: false, complete: true, regionsTotal: 2, regions: forStar },
+        ],
+      });
+
+      // An edit that changes no meaning: equivalent for every crawler asked about.
+      const same = await post<{ exact: { equivalent: boolean; crawlers: { equivalent: boolean; regions: [] }[] } }>(
+        '/api/impact',
+        { fileId, draft: `# tidied\nuser-agent: *\ndisallow: /private\n`, userAgents: ['*', 'GPTBot'] },
+      );
+      expect(same.exact).toMatchObject({
+        available: true,
+        equivalent: true,
+        complete: true,
+        crawlers: [
+          { userAgent: '*', equivalent: true, regions: [] },
+          { userAgent: 'GPTBot', equivalent: true, regions: [] },
+        ],
+      });
+
+      // Against a version that could not be fetched there are no rules to compare: said, not guessed.
+      files['/robots.txt'] = { status: 503, body: 'down' };
+      await fetchNow();
+      const down = await post<{ before: { mode: string }; changesTotal: number; exact: unknown }>('/api/impact', {
+        fileId,
+        draft,
+        userAgents: ['Googlebot'],
+      });
+      expect(down.before.mode).toBe('disallow-all');
+      expect(down.changesTotal).toBe(1);
+      expect(down.exact).toEqual({
+        available: false,
+        note: 'no exact comparison: the version compared with could not be fetched (every URL disallowed), so there are no rules to compare',
+        equivalent: false,
+        complete: false,
+        crawlers: [],
+      });
     });
 
     it("reads a stored version over its own file's origin, and refuses versions of other files", async () => {

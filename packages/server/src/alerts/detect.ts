@@ -6,7 +6,8 @@
 
 import { describeFetchOutcome, isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
 import type { FetchOutcome } from '../db/schema.js';
-import { describeMeaningChange } from './meaning.js';
+import { describeMeaningChange, type MeaningChange } from './meaning.js';
+import { type SitemapUrlsAffected, sitemapUrlsText } from './sitemap-impact.js';
 
 /**
  * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
@@ -51,6 +52,8 @@ export interface VersionSnapshot {
   readonly errorMessage?: string | null;
   /** The body already parsed, when the caller has it (the worker parses each fetched body once). */
   readonly robots?: RobotsTxt;
+  /** The body's SHA-256 as stored (`contentHash`), when the caller has it. */
+  readonly bodyHash?: string | null;
 }
 
 /** An alert found. */
@@ -89,7 +92,8 @@ function isHtml(v: VersionSnapshot): boolean {
   return v.outcome === 'fetched' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
 }
 
-function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
+/** The rules a version applies (no robots.txt: the empty file); null for a failed fetch, which has none. */
+export function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   if (v === null) return null;
   if (v.outcome === 'fetched') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
   if (v.outcome === 'not-found') return parseRobotsTxt('');
@@ -108,6 +112,35 @@ function describe(v: VersionSnapshot): string {
   }).summary;
 }
 
+/** Whether `next` differs from `before` in what a crawler reads: the outcome, or the bytes of a fetched file. */
+export function contentChanged(before: VersionSnapshot, next: VersionSnapshot): boolean {
+  return before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
+}
+
+/**
+ * What changing `before` into `next` means (the engine's exact comparison for the watched crawlers), or null when
+ * the content did not change or either side has no rules (a failed fetch).
+ */
+export function meaningBetween(before: VersionSnapshot, next: VersionSnapshot): MeaningChange | null {
+  if (!contentChanged(before, next)) return null;
+  const oldRules = rulesOf(before);
+  const newRules = rulesOf(next);
+  return oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules);
+}
+
+/**
+ * What was worked out for a new version before the transaction that records it (the alert hook's `prepare`): its
+ * meaning, and the sitemap URLs whose verdict changes, which needs the network and so never runs inside the
+ * transaction. Used only when it was prepared against the same earlier version the detection compares with.
+ */
+export interface ChangeContext {
+  /** The version it was compared with: the file's newest version that was not a failed fetch. */
+  readonly againstVersionId: number;
+  readonly meaning: MeaningChange;
+  /** Null when the meaning did not change (nothing to count). */
+  readonly sitemapUrls: SitemapUrlsAffected | null;
+}
+
 function alert(kind: AlertKind, message: string, details: Record<string, unknown> = {}): DetectedAlert {
   return { kind, severity: ALERT_KINDS[kind], message, details };
 }
@@ -123,6 +156,7 @@ export function detectAlerts(
   previous: VersionSnapshot | null,
   lastGood: VersionSnapshot | null,
   lineChanges?: { added: number; removed: number },
+  context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
 ): DetectedAlert[] {
   if (previous === null) {
     // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
@@ -155,22 +189,28 @@ export function detectAlerts(
 
   const before = lastGood ?? (previous.outcome === 'error' ? null : previous);
   if (before === null) return alerts;
-  const changedContent =
-    before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
-  if (!changedContent) return alerts;
+  if (!contentChanged(before, next)) return alerts;
   const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
   const oldRules = rulesOf(before);
   const newRules = rulesOf(next);
   // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
-  const meaning = oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules);
+  const meaning = context?.meaning ?? meaningBetween(before, next);
+  // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
+  const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
+  const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);
   alerts.push(
     alert(
       'file-changed',
       (before.outcome === next.outcome
         ? `robots.txt changed${lines}`
         : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
-        (meaning === null ? '' : `: ${meaning.sentence}`),
-      { ...(lineChanges ? { ...lineChanges } : {}), ...(meaning === null ? {} : { meaning: meaning.details }) },
+        (meaning === null ? '' : `: ${meaning.sentence}`) +
+        (counted === null ? '' : `; ${counted}`),
+      {
+        ...(lineChanges ? { ...lineChanges } : {}),
+        ...(meaning === null ? {} : { meaning: meaning.details }),
+        ...(sitemapUrls === null ? {} : { sitemapUrls }),
+      },
     ),
   );
 

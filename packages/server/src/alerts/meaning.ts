@@ -8,6 +8,8 @@ import { type CrawlerComparison, type CrawlerProfile, compareRobots, crawlerByNa
 
 /** The crawlers an alert speaks for: any crawler without a group of its own (`*`), the big search engines, AI. */
 const CRAWLER_NAMES = ['Googlebot', 'bingbot', 'Applebot', 'GPTBot', 'ClaudeBot'] as const;
+/** The same crawlers by name, `*` last: the sitemap URLs an alert counts change verdict for one of them. */
+export const MEANING_CRAWLER_NAMES: readonly string[] = [...CRAWLER_NAMES, '*'];
 
 /**
  * The comparison runs once per changed version, on the event loop the API shares in `serve`, so it is kept short: a
@@ -52,16 +54,25 @@ function crawlerText(c: CrawlerComparison): string {
   return c.complete ? text : `${text} (comparison cut short: there may be more)`;
 }
 
+/** What an edit changes in meaning: a sentence for the alert, its details, and whether any crawler decides otherwise. */
+export interface MeaningChange {
+  /** True when the comparison finished and no watched crawler decides any URL differently. */
+  readonly equivalent: boolean;
+  readonly sentence: string;
+  readonly details: Record<string, unknown>;
+}
+
 /** The sentence and the details for a change from `before` to `after`. */
 export function describeMeaningChange(
   before: RobotsTxt,
   after: RobotsTxt,
   timeoutMs = MEANING_TIMEOUT_MS,
-): { sentence: string; details: Record<string, unknown> } {
+): MeaningChange {
   const result = compareRobots(before, after, { crawlers: watched(), timeoutMs, maxStates: MEANING_MAX_STATES });
   const names = result.crawlers.map((c) => c.crawler);
   if (result.equivalent) {
     return {
+      equivalent: true,
       sentence: 'no crawler decides differently',
       details: { equivalent: true, complete: true, crawlers: names },
     };
@@ -79,6 +90,7 @@ export function describeMeaningChange(
     )
     .join('; ');
   return {
+    equivalent: false,
     sentence,
     details: {
       equivalent: false,

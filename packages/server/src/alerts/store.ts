@@ -6,11 +6,20 @@
 import type { Kysely } from 'kysely';
 import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../db/alerts.js';
 import type { NewVersionHook } from '../db/record-fetch.js';
-import { getVersion, propertiesOfFile, type StoredVersion, versionBefore } from '../db/report.js';
+import { getVersion, latestGoodVersion, propertiesOfFile, type StoredVersion, versionBefore } from '../db/report.js';
 import { headersFromJson } from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
-import { type DetectedAlert, detectAlerts, type VersionSnapshot } from './detect.js';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
+import {
+  type ChangeContext,
+  type DetectedAlert,
+  detectAlerts,
+  meaningBetween,
+  rulesOf,
+  type VersionSnapshot,
+} from './detect.js';
 import { lineDiff } from './diff.js';
+import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from './sitemap-impact.js';
 
 /** A version with its body, lint results and the error of the fetch that saw it first. */
 export type LoadedVersion = StoredVersion;
@@ -54,6 +63,8 @@ export async function createAlertsForVersion(
     readonly now: number;
     /** The new version, when the caller has it in hand (the worker does); else it is read. */
     readonly version?: VersionSnapshot;
+    /** What {@link prepareChange} found before the transaction (used when it compared with the same version). */
+    readonly prepared?: ChangeContext;
   },
 ): Promise<CreatedAlert[]> {
   const { fileId, versionId, now } = input;
@@ -83,6 +94,9 @@ export async function createAlertsForVersion(
     previous === null ? null : snapshotOf(previous),
     lastGood ? snapshotOf(lastGood) : null,
     changes ? { added: changes.added, removed: changes.removed } : undefined,
+    input.prepared !== undefined && lastGood !== null && input.prepared.againstVersionId === lastGood.id
+      ? input.prepared
+      : undefined,
   );
   if (detected.length === 0) return [];
 
@@ -128,9 +142,64 @@ export async function createAlertsForVersion(
   return created;
 }
 
+/**
+ * Before the transaction that records a fetch of file `file`: when `next` changes what a crawler reads compared with
+ * the file's newest good version, what it means, and, when the meaning changed, how many sitemap URLs it affects (a
+ * bounded walk over `options.fetch`). Null when there is nothing to prepare. Never throws for what a server does; a
+ * count that fails is said in the details.
+ */
+export async function prepareChange(
+  db: Kysely<Schema>,
+  file: { readonly id: number; readonly url: string },
+  next: VersionSnapshot,
+  options: Omit<SitemapCountOptions, 'signal'>,
+  signal?: AbortSignal,
+): Promise<ChangeContext | null> {
+  if (next.outcome === 'error') return null;
+  const latest = await latestGoodVersion(db, file.id);
+  if (!latest) return null;
+  // Most fetches find the file as it was: known from the hash, without reading the body.
+  const same =
+    latest.outcome === next.outcome &&
+    (next.outcome !== 'fetched' || (next.bodyHash !== undefined && next.bodyHash === latest.bodyHash));
+  if (same) return null;
+  const againstId = latest.id;
+  const against = await getVersion(db, againstId);
+  if (!against) return null;
+  const before = snapshotOf(against);
+  const meaning = meaningBetween(before, next);
+  if (meaning === null) return null;
+  if (meaning.equivalent) return { againstVersionId: againstId, meaning, sitemapUrls: null };
+  const oldRules = rulesOf(before);
+  const newRules = rulesOf(next);
+  if (oldRules === null || newRules === null) return null;
+  let sitemapUrls: ChangeContext['sitemapUrls'];
+  try {
+    sitemapUrls = await affectedSitemapUrls(new URL(file.url).origin, oldRules, newRules, {
+      ...options,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    sitemapUrls = failedCount(error);
+  }
+  return { againstVersionId: againstId, meaning, sitemapUrls };
+}
+
+/** Options of {@link createAlertHook}. */
+export interface AlertHookOptions {
+  /**
+   * The SSRF-guarded fetch: with it, a `file-changed` alert whose meaning changed says how many of the site's sitemap
+   * URLs change verdict (the walk runs before the recording transaction). Without it, the count is left out.
+   */
+  readonly fetch?: GuardedFetch;
+  /** Sitemap URLs read at most, and the walk's time budget (defaults: `ALERT_SITEMAP_MAX_URLS`, `…_BUDGET_MS`). */
+  readonly maxUrls?: number;
+  readonly budgetMs?: number;
+}
+
 /** The worker hook that creates alerts for each new version and writes a log line for each. */
-export function createAlertHook(log: (line: string) => void): NewVersionHook {
-  return async (trx, info) => {
+export function createAlertHook(log: (line: string) => void, options: AlertHookOptions = {}): NewVersionHook {
+  const hook = async (trx: Kysely<Schema>, info: Parameters<NewVersionHook>[1]) => {
     for (const alert of await createAlertsForVersion(trx, info)) {
       log(
         `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +
@@ -138,4 +207,14 @@ export function createAlertHook(log: (line: string) => void): NewVersionHook {
       );
     }
   };
+  const { fetch } = options;
+  if (fetch === undefined) return hook;
+  const count = {
+    fetch,
+    ...(options.maxUrls === undefined ? {} : { maxUrls: options.maxUrls }),
+    ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+  };
+  const prepare: NonNullable<NewVersionHook['prepare']> = (db, file, version, signal) =>
+    prepareChange(db, file, version, count, signal);
+  return Object.assign(hook, { prepare });
 }

@@ -523,6 +523,55 @@ const ImpactSide = Type.Object({
   mode: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
 });
 
+const ExactRule = Type.Object({
+  kind: Type.Union([Type.Literal('allow'), Type.Literal('disallow')]),
+  pattern: Type.String({
+    description: "the rule's normalised pattern (Google's index.html rule: the derived <dir>/$)",
+  }),
+  line: Type.Integer({ description: '1-based line in its version' }),
+  lineText: Nullable(Type.String({ description: 'the line as written' })),
+  indexHtml: Type.Boolean({ description: 'the <dir>/$ rule Google derives from allow: <dir>/index.htm[l]' }),
+});
+
+const ExactRegion = Type.Object({
+  change: Type.Union([Type.Literal('blocked'), Type.Literal('allowed')], {
+    description: 'blocked: allowed before, disallowed after; allowed: the reverse',
+  }),
+  pattern: Type.String({
+    description: 'a robots.txt pattern containing the region (longer rules may decide some paths it matches)',
+  }),
+  witness: Type.String({ description: 'a shortest path (with query) of the region' }),
+  witnessUrl: Type.String({ description: "the witness on the file's origin" }),
+  /** The deciding rule before and after (null: no rule matched). */
+  before: Nullable(ExactRule),
+  after: Nullable(ExactRule),
+});
+
+const ExactComparison = Type.Object(
+  {
+    available: Type.Boolean({
+      description: 'false when a side has no rules to compare (it could not be fetched: every URL disallowed)',
+    }),
+    note: Nullable(Type.String({ description: 'why the comparison is unavailable or was cut short, in words' })),
+    equivalent: Type.Boolean({ description: 'finished, and no crawler asked about decides any URL differently' }),
+    complete: Type.Boolean({ description: 'false when the state budget or the time backstop cut it short' }),
+    crawlers: Type.Array(
+      Type.Object({
+        userAgent: Type.String({ description: 'as asked for' }),
+        equivalent: Type.Boolean(),
+        complete: Type.Boolean(),
+        regionsTotal: Type.Integer(),
+        regions: Type.Array(ExactRegion, { description: 'shortest witnesses first; the first 100' }),
+      }),
+    ),
+  },
+  {
+    description:
+      "the engine's exact comparison (compareRobots): every region of path+query space whose verdict changes, " +
+      'listed in a sitemap or not',
+  },
+);
+
 export const ImpactResult = Type.Object({
   fileId: Type.Integer(),
   origin: Type.String(),
@@ -547,6 +596,7 @@ export const ImpactResult = Type.Object({
     Type.Object({ url: Type.String(), userAgent: Type.String(), before: VerdictSide, after: VerdictSide }),
     { description: 'the first 1000 verdict changes' },
   ),
+  exact: ExactComparison,
 });
 
 export const DiscoverHostsBody = Type.Object(

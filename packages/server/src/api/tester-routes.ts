@@ -18,6 +18,7 @@ import { getProperty } from '../db/properties.js';
 import { getFileReport, getVersion, listPropertyFiles } from '../db/report.js';
 import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { discoverHosts } from '../tester/discover-hosts.js';
+import { exactComparison } from '../tester/exact.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
 import { sitemapPageUrls } from '../tester/sitemap-urls.js';
 import {
@@ -252,7 +253,8 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
     {
       schema: {
         summary:
-          "Which of the site's sitemap URLs change verdict, for which crawlers, under a draft or another version",
+          "Which of the site's sitemap URLs change verdict, for which crawlers, under a draft or another version, " +
+          'and exactly where in path+query space the verdicts change',
         tags: ['tester'],
         security: WRITE_SECURITY,
         body: ImpactBody,
@@ -365,6 +367,9 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       const home = `${origin}/`;
       if (!urls.includes(home)) urls = [home, ...urls];
       const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
+      gone.throwIfAborted();
+      // Every URL that changes, listed in a sitemap or not: the engine's exact comparison, bounded as the alerts' is.
+      const exact = exactComparison(before, after, crawlers, origin);
       return {
         fileId: file.id,
         origin,
@@ -375,6 +380,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         summary: compared.summary,
         changesTotal: compared.total,
         changes: compared.changes,
+        exact,
       };
     },
   );

@@ -7,7 +7,7 @@
 
 import type { Kysely } from 'kysely';
 import type { RobotsTxt } from 'robotskit';
-import type { VersionSnapshot } from '../alerts/detect.js';
+import type { ChangeContext, VersionSnapshot } from '../alerts/detect.js';
 import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
 import type { BodyAnalysis, FetchRow } from './rows.js';
@@ -31,19 +31,50 @@ export interface RecordOptions {
   readonly onNewVersion?: NewVersionHook;
   /** The body parsed, asked for only when the hook runs (so a body is parsed at most once per fetch). */
   readonly parsed?: () => RobotsTxt;
+  /** What the hook's `prepare` worked out before this transaction, handed to the hook. */
+  readonly prepared?: ChangeContext;
 }
 
 /** Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. */
-export type NewVersionHook = (
-  trx: Kysely<Schema>,
-  info: {
-    readonly fileId: number;
-    readonly versionId: number;
-    readonly now: number;
-    /** The new version as just recorded (so the hook need not read it back). */
-    readonly version: VersionSnapshot;
-  },
-) => Promise<void>;
+export interface NewVersionHook {
+  (
+    trx: Kysely<Schema>,
+    info: {
+      readonly fileId: number;
+      readonly versionId: number;
+      readonly now: number;
+      /** The new version as just recorded (so the hook need not read it back). */
+      readonly version: VersionSnapshot;
+      /** What `prepare` returned for this fetch, if it ran. */
+      readonly prepared?: ChangeContext;
+    },
+  ): Promise<void>;
+  /**
+   * Work for a fetch that may make a new version and needs the network or time (the sitemap URLs an edit changes),
+   * run by the worker before the recording transaction, never inside it. Its answer reaches the hook as `prepared`;
+   * a throw or null leaves the hook to do without.
+   */
+  readonly prepare?: (
+    db: Kysely<Schema>,
+    file: { readonly id: number; readonly url: string },
+    version: VersionSnapshot,
+    signal: AbortSignal,
+  ) => Promise<ChangeContext | null>;
+}
+
+/** A fetch as the alert detection reads it: the new version, before or as it is recorded. */
+export function versionSnapshotOf(result: FetchRow, parsed?: () => RobotsTxt): VersionSnapshot {
+  const body = result.outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
+  return {
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    body,
+    contentType: result.headers['content-type'] ?? null,
+    errorMessage: result.error?.message ?? null,
+    bodyHash: body === null ? null : result.bodyHash,
+    ...(body !== null && parsed ? { robots: parsed() } : {}),
+  };
+}
 
 /** What {@link recordFetch} did. */
 export type RecordResult =
@@ -161,14 +192,8 @@ export async function recordFetch(
         fileId: claim.id,
         versionId,
         now: result.finishedAt,
-        version: {
-          outcome: result.outcome,
-          httpStatus: result.httpStatus,
-          body,
-          contentType: result.headers['content-type'] ?? null,
-          errorMessage: result.error?.message ?? null,
-          ...(body !== null && options.parsed ? { robots: options.parsed() } : {}),
-        },
+        version: versionSnapshotOf(result, options.parsed),
+        ...(options.prepared ? { prepared: options.prepared } : {}),
       });
     }
 

@@ -259,6 +259,22 @@ export async function versionBefore(
   return row ? Number(row.id) : null;
 }
 
+/** The file's newest version that is not a failed fetch: its id, outcome and body hash (no body), or undefined. */
+export async function latestGoodVersion(
+  db: Kysely<Schema>,
+  fileId: number,
+): Promise<{ id: number; outcome: FetchOutcome; bodyHash: string | null } | undefined> {
+  const row = await db
+    .selectFrom('versions')
+    .select(['id', 'outcome', 'body_hash'])
+    .where('file_id', '=', fileId)
+    .where('outcome', '!=', 'error')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { id: Number(row.id), outcome: row.outcome, bodyHash: row.body_hash } : undefined;
+}
+
 /** A fetch as the timeline shows it. */
 export interface FetchPointRow {
   readonly id: number;

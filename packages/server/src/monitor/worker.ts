@@ -8,11 +8,18 @@
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { type AvailabilityOptions, parseRobotsTxt, type RetrievalResult, type RobotsTxt } from 'robotskit';
+import type { ChangeContext } from '../alerts/detect.js';
 import { type ClaimedFile, claimDueFiles, releaseClaim } from '../db/claim.js';
 import type { DialectName } from '../db/config.js';
 import { acquireJobLease } from '../db/job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from '../db/prune.js';
-import { bodyIsAnalysed, type NewVersionHook, type RecordResult, recordFetch } from '../db/record-fetch.js';
+import {
+  bodyIsAnalysed,
+  type NewVersionHook,
+  type RecordResult,
+  recordFetch,
+  versionSnapshotOf,
+} from '../db/record-fetch.js';
 import { type BodyAnalysis, type FetchRow, failedRetrievalRow, fetchRowOf, nextFetchAt } from '../db/rows.js';
 import type { Schema } from '../db/schema.js';
 import { analyzeFetchedBody } from './lint-thread.js';
@@ -221,12 +228,26 @@ export class Worker {
       if (body !== null && parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
         analysis = await analyzeFetchedBody(body, parsed);
       }
+      // Work the alerts need from the network (the sitemap URLs an edit changes) runs now, outside the transaction;
+      // it is bounded, and a failure only leaves the alert without it.
+      let prepared: ChangeContext | null = null;
+      const prepare = o.onNewVersion?.prepare;
+      if (prepare && result.outcome !== 'error') {
+        try {
+          // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
+          const version = versionSnapshotOf(result, robots === undefined ? undefined : parsed);
+          prepared = await prepare(o.db, file, version, this.#stop.signal);
+        } catch (error) {
+          o.onError?.(error);
+        }
+      }
       const record = await recordFetch(o.db, o.dialect, file, result, {
         nextFetchAt: nextFetchAt(result, file.failingSince, o.schedule),
         worker: this.name,
         ...(analysis === undefined ? {} : { analysis }),
         ...(o.onNewVersion ? { onNewVersion: o.onNewVersion } : {}),
         ...(parsed ? { parsed } : {}),
+        ...(prepared === null ? {} : { prepared }),
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {

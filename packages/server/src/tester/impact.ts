@@ -26,7 +26,10 @@ export interface VerdictChange {
 /** Questions (URL × crawler, under both sides) answered between two yields to the event loop. */
 export const QUESTIONS_PER_SLICE = 20_000;
 
-/** The changes (the first `listLimit`), their total and a per-crawler summary. */
+/**
+ * The changes (the first `listLimit`), their total, a per-crawler summary and `changedUrls`, how many URLs change
+ * verdict for at least one crawler.
+ */
 export async function compareVerdicts(
   before: RulesSide,
   after: RulesSide,
@@ -38,6 +41,7 @@ export async function compareVerdicts(
   const summary = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
   const changes: VerdictChange[] = [];
   let total = 0;
+  let changedUrls = 0;
   let sinceYield = 0;
   for (const url of urls) {
     if (sinceYield >= QUESTIONS_PER_SLICE) {
@@ -46,6 +50,7 @@ export async function compareVerdicts(
       signal?.throwIfAborted();
     }
     sinceYield += crawlers.length;
+    const totalBefore = total;
     for (let i = 0; i < crawlers.length; i++) {
       const crawler = crawlers[i] as TesterCrawler;
       const allowedBefore = isAllowedUnder(before.robots, before.mode, url, crawler);
@@ -64,6 +69,7 @@ export async function compareVerdicts(
         });
       }
     }
+    if (total > totalBefore) changedUrls++;
   }
-  return { summary, changes, total };
+  return { summary, changes, total, changedUrls };
 }

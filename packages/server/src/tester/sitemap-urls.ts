@@ -15,6 +15,8 @@ export interface SitemapUrls {
   readonly capped: boolean;
   /** Errors of the walk, in words (at most 20). */
   readonly problems: string[];
+  /** Sitemap files that could not be read at all (no answer, or an HTTP error). */
+  readonly unreachable: number;
 }
 
 /** Options of {@link sitemapPageUrls}. */
@@ -47,7 +49,8 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
   const urls: string[] = [];
   const problems: string[] = [];
   let capped = false;
-  if (sitemaps.length === 0) return { urls, capped, problems };
+  let unreachable = 0;
+  if (sitemaps.length === 0) return { urls, capped, problems, unreachable };
   const controller = new AbortController();
   const budgetMs = options.budgetMs ?? WALK_BUDGET_MS;
   const budget = AbortSignal.timeout(budgetMs);
@@ -71,6 +74,8 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
       urls.push(event.entry.loc);
     } else if (event.type === 'diagnostic' && event.diagnostic.severity === 'error' && problems.length < 20) {
       problems.push(`${event.diagnostic.sitemap}: ${event.diagnostic.message}`);
+    } else if (event.type === 'sitemap' && (event.report.counts['fetch-failed'] || event.report.counts['http-error'])) {
+      unreachable++;
     } else if (event.type === 'end' && event.summary.stoppedBy === 'max-sitemaps') {
       capped = true;
     } else if (event.type === 'end' && event.summary.stoppedBy === 'aborted' && !controller.signal.aborted) {
@@ -80,5 +85,5 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
       }
     }
   }
-  return { urls, capped, problems };
+  return { urls, capped, problems, unreachable };
 }

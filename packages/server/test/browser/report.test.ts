@@ -271,7 +271,7 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await page.close();
   });
 
-  it('shows which sitemap URLs a draft changes, for which crawlers', async () => {
+  it('shows which sitemap URLs a draft changes, for which crawlers, and exactly which regions of URLs', async () => {
     const page = await h.open(`${filePath}/impact`);
     const editor = page.getByRole('textbox', { name: 'Draft robots.txt' });
     await expect.poll(() => textOf(editor), EVENTUALLY).toContain('Disallow: /');
@@ -281,6 +281,9 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     await page.keyboard.type('User-agent: *');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Disallow: /private/');
+    await page.keyboard.press('Enter');
+    // No sitemap URL ends in .pdf: only the exact comparison sees what this line does.
+    await page.keyboard.type('Disallow: /*.pdf$');
     await page.getByRole('textbox', { name: 'Crawlers' }).fill('Googlebot, GPTBot');
     await page.getByRole('button', { name: 'Check impact' }).click();
     // Now everything is disallowed; the draft allows the home page (always checked) and the 8 pages outside
@@ -295,7 +298,46 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     expect(await textOf(changes.filter({ hasText: '/page-1' }).first())).toMatch(
       /\/page-1.*Googlebot.*Blocked.*line 2.*disallow: \/.*Allowed/,
     );
+
+    // The exact regions beside the sample: both crawlers read the * group, so they are shown together. The current
+    // file is `Disallow: /` (line 2) and `Allow: /public/` (line 3).
+    await expect
+      .poll(() => textOf(page.getByRole('heading', { name: 'Every URL whose verdict changes' })), EVENTUALLY)
+      .toBe('Every URL whose verdict changes');
+    expect(await textOf(page.getByRole('heading', { level: 4 }))).toBe('Googlebot, GPTBot');
+    const regions = rowsOf(page, 'Regions whose verdict changes for Googlebot, GPTBot');
+    expect(await regions.count()).toBe(2);
+    expect(await textOf(regions.nth(0))).toMatch(
+      new RegExp(
+        `^Now allowed /\\s*${site.origin}/\\s*Blocked\\s*line 2\\s*Disallow: /\\s*Allowed\\s*no rule matches$`,
+      ),
+    );
+    expect(await textOf(regions.nth(1))).toMatch(
+      /^Now blocked \/public\/\s*http:.*\/public\/\.pdf\s*Allowed\s*line 3\s*Allow: \/public\/\s*Blocked\s*line 3\s*Disallow: \/\*\.pdf\$$/,
+    );
+    // The witness is a link to that URL on the site.
+    expect(await regions.nth(1).getByRole('link').getAttribute('href')).toBe(`${site.origin}/public/.pdf`);
+    expect(await page.locator('.notice-warning').count()).toBe(0);
     await screenshots(page, 'report-impact');
+
+    // A draft that only rewrites the current file changes nothing, and says so.
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('# the same rules');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('user-agent: *');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('allow: /public/');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('disallow: /');
+    await page.getByRole('button', { name: 'Check impact' }).click();
+    await expect
+      .poll(() => textOf(page.locator('.impact-summary')), EVENTUALLY)
+      .toBe('13 URLs from the home page and 1 sitemap checked for 2 crawlers: no verdict changes.');
+    expect(await textOf(page.locator('.exact-crawler'))).toBe(
+      'Googlebot, GPTBotNo change in meaning every URL is decided as before.',
+    );
     await page.close();
   });
 

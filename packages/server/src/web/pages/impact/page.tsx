@@ -1,7 +1,8 @@
 /**
  * Impact of a change: before a robots.txt goes live (a draft, edited here with the linter running as you type) or
- * after (a stored version), which of the site's URLs change verdict, for which crawlers. The service reads the URLs
- * from the sitemaps the versions list (`POST /api/impact`); a list typed here replaces them.
+ * after (a stored version), which of the site's URLs change verdict, for which crawlers: exactly (every region of
+ * URLs decided differently, with a shortest example and the deciding lines, by the engine's comparison) and for the
+ * URLs of the sitemaps the versions list (`POST /api/impact`); a list typed here replaces the sitemaps' URLs.
  */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -57,7 +58,8 @@ export default function ImpactPage({ params }: RouteProps) {
         <h1>Impact of a change</h1>
         <p class="lede">
           Which of the site’s URLs would change verdict, for which crawlers, if {f ? <code>{f.url}</code> : 'the file'}{' '}
-          changed. URLs come from the sitemaps the file lists.
+          changed: exactly, for every URL (each region of URLs decided differently, with an example), and for the URLs
+          of the sitemaps the file lists.
         </p>
       </div>
       {file.error && <ApiErrorNotice error={file.error} onRetry={file.reload} />}
@@ -287,7 +289,147 @@ function VerdictCell({ side }: { side: ImpactResult['changes'][number]['before']
   );
 }
 
+type Exact = ImpactResult['exact'];
+type ExactCrawler = Exact['crawlers'][number];
+type ExactRule = ExactCrawler['regions'][number]['before'];
+
+/** Crawlers whose exact answer is the same (the same groups in both versions), shown once. */
+function groupedCrawlers(crawlers: readonly ExactCrawler[]): { names: string[]; result: ExactCrawler }[] {
+  const groups = new Map<string, { names: string[]; result: ExactCrawler }>();
+  for (const c of crawlers) {
+    const key = JSON.stringify([c.equivalent, c.complete, c.regionsTotal, c.regions]);
+    const group = groups.get(key);
+    if (group) group.names.push(c.userAgent);
+    else groups.set(key, { names: [c.userAgent], result: c });
+  }
+  return [...groups.values()];
+}
+
+function RuleCell({ rule, allowed }: { rule: ExactRule; allowed: boolean }) {
+  return (
+    <span class="verdict-cell">
+      <span class={allowed ? 'badge badge-allowed' : 'badge badge-blocked'}>{allowed ? 'Allowed' : 'Blocked'}</span>
+      {rule ? (
+        <span class="muted">
+          <span class="line-ref">line {rule.line}</span>
+          <code class="rule">{rule.lineText ?? `${rule.kind}: ${rule.pattern}`}</code>
+          {rule.indexHtml && <span class="hint"> (read as {rule.pattern}, Google’s index.html rule)</span>}
+        </span>
+      ) : (
+        <span class="muted">no rule matches</span>
+      )}
+    </span>
+  );
+}
+
+/** The engine's exact comparison: every region of URLs whose verdict changes, per crawler, with an example. */
+function ExactRegions({ exact }: { exact: Exact }) {
+  if (!exact.available) {
+    return <p class="notice notice-info">{exact.note}</p>;
+  }
+  return (
+    <>
+      {!exact.complete && (
+        <p class="notice notice-warning" role="note">
+          The exact comparison was cut short (it reached its bounds before finishing): the regions listed are real, but
+          there may be more. The sitemap sample below is complete for the URLs it read.
+        </p>
+      )}
+      {groupedCrawlers(exact.crawlers).map(({ names, result }) => {
+        const who = names.join(', ');
+        const id = `exact-${names.join('-').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+        return (
+          <section key={who} class="exact-crawler" aria-labelledby={id}>
+            <h4 class="exact-title" id={id}>
+              {who}
+            </h4>
+            {result.equivalent ? (
+              <p class="exact-equivalent">
+                <span class="badge badge-good">No change in meaning</span> every URL is decided as before.
+              </p>
+            ) : (
+              <>
+                <p class="hint">
+                  {result.regionsTotal === 0
+                    ? 'No region found before the comparison stopped.'
+                    : `${plural(result.regionsTotal, 'region')} of URLs decided differently${
+                        result.complete ? '' : ' so far (the comparison was cut short)'
+                      }${result.regions.length < result.regionsTotal ? `; the first ${result.regions.length} listed` : ''}.`}
+                </p>
+                {result.regions.length > 0 && (
+                  <div class="table-wrap">
+                    <table class="data-table changes-table regions-table">
+                      <caption class="visually-hidden">Regions whose verdict changes for {who}</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Region</th>
+                          <th scope="col">Example URL</th>
+                          <th scope="col">Now</th>
+                          <th scope="col">After the change</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {result.regions.map((r, i) => (
+                          <tr key={`${i}:${r.pattern}:${r.witness}`}>
+                            <td class="url-cell">
+                              <span class={r.change === 'blocked' ? 'count count-error' : 'count count-allowed'}>
+                                {r.change === 'blocked' ? 'Now blocked' : 'Now allowed'}
+                              </span>{' '}
+                              <code class="rule">{r.pattern}</code>
+                            </td>
+                            <td data-label="Example URL" class="url-cell">
+                              <a class="url" href={r.witnessUrl} target="_blank" rel="noopener noreferrer">
+                                {r.witnessUrl}
+                              </a>
+                            </td>
+                            <td data-label="Now">
+                              <RuleCell rule={r.before} allowed={r.change === 'blocked'} />
+                            </td>
+                            <td data-label="After">
+                              <RuleCell rule={r.after} allowed={r.change === 'allowed'} />
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+              </>
+            )}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
 function ImpactReport({ result }: { result: ImpactResult }) {
+  return (
+    <section class="panel impact-report" aria-label="Impact">
+      <h2 class="panel-title">Result</h2>
+      <div class="impact-columns">
+        <section class="impact-exact" aria-labelledby="impact-exact-title">
+          <h3 class="section-title" id="impact-exact-title">
+            Every URL whose verdict changes
+          </h3>
+          <p class="hint">
+            Exact, for every URL of the site, listed in a sitemap or not: each region of URLs decided differently, with
+            the shortest example and the lines that decide it now and after the change.
+          </p>
+          <ExactRegions exact={result.exact} />
+        </section>
+        <section class="impact-sample" aria-labelledby="impact-sample-title">
+          <h3 class="section-title" id="impact-sample-title">
+            {result.urls.source === 'request' ? 'The URLs typed' : 'The sitemap sample'}
+          </h3>
+          <SampleReport result={result} />
+        </section>
+      </div>
+    </section>
+  );
+}
+
+function SampleReport({ result }: { result: ImpactResult }) {
   const [limit, setLimit] = useState(SHOWN_CHANGES);
   const changed = result.summary.filter((s) => s.newlyBlocked + s.newlyAllowed > 0);
   const sources =
@@ -297,8 +439,7 @@ function ImpactReport({ result }: { result: ImpactResult }) {
         ? 'the home page (no sitemap was found)'
         : `the home page and ${plural(result.urls.sitemaps.length, 'sitemap')}`;
   return (
-    <section class="panel impact-report" aria-label="Impact">
-      <h2 class="panel-title">Result</h2>
+    <>
       <p class="impact-summary" role="status">
         {plural(result.urls.checked, 'URL')} from {sources} checked for {plural(result.userAgents.length, 'crawler')}
         {result.urls.capped ? ' (capped)' : ''}:{' '}
@@ -397,6 +538,6 @@ function ImpactReport({ result }: { result: ImpactResult }) {
           The service lists the first {result.changes.length} changes of {result.changesTotal}.
         </p>
       )}
-    </section>
+    </>
   );
 }
