@@ -102,6 +102,70 @@ export function isPlainDisallow(b: string, s: number, len: number): boolean {
 }
 
 /**
+ * The model scanner's shortcut for a line whose trimmed content `[start, end)` of `bytes` starts with one of the four
+ * names spelt in full (any case) directly followed by a colon, as nearly every line of real files does: the key is
+ * then exactly that name and the colon its separator, so the colon need not be searched. Returns
+ * `field | nameLength << 3` (the field in {@link KEY_FIELD_MASK}), or 0 when the line has another shape and goes
+ * through {@link classifyKey}. Reads bytes, which the engine reads faster than the chars of a string.
+ */
+export function exactKeyWithColon(b: Uint8Array, s: number, end: number): number {
+  const first = b[s]! | 0x20;
+  const len = end - s;
+  // Bit 0x20 set: the lower case of a letter; no other byte that can be in a key maps onto a letter or `-`.
+  if (first === 0x64) {
+    return len > 8 &&
+      b[s + 8] === 0x3a &&
+      (b[s + 1]! | 0x20) === 0x69 &&
+      (b[s + 2]! | 0x20) === 0x73 &&
+      (b[s + 3]! | 0x20) === 0x61 &&
+      (b[s + 4]! | 0x20) === 0x6c &&
+      (b[s + 5]! | 0x20) === 0x6c &&
+      (b[s + 6]! | 0x20) === 0x6f &&
+      (b[s + 7]! | 0x20) === 0x77
+      ? Field.Disallow | (8 << 3)
+      : 0;
+  }
+  if (first === 0x75) {
+    return len > 10 &&
+      b[s + 10] === 0x3a &&
+      (b[s + 1]! | 0x20) === 0x73 &&
+      (b[s + 2]! | 0x20) === 0x65 &&
+      (b[s + 3]! | 0x20) === 0x72 &&
+      b[s + 4] === 0x2d &&
+      (b[s + 5]! | 0x20) === 0x61 &&
+      (b[s + 6]! | 0x20) === 0x67 &&
+      (b[s + 7]! | 0x20) === 0x65 &&
+      (b[s + 8]! | 0x20) === 0x6e &&
+      (b[s + 9]! | 0x20) === 0x74
+      ? Field.UserAgent | (10 << 3)
+      : 0;
+  }
+  if (first === 0x61) {
+    return len > 5 &&
+      b[s + 5] === 0x3a &&
+      (b[s + 1]! | 0x20) === 0x6c &&
+      (b[s + 2]! | 0x20) === 0x6c &&
+      (b[s + 3]! | 0x20) === 0x6f &&
+      (b[s + 4]! | 0x20) === 0x77
+      ? Field.Allow | (5 << 3)
+      : 0;
+  }
+  if (first === 0x73) {
+    return len > 7 &&
+      b[s + 7] === 0x3a &&
+      (b[s + 1]! | 0x20) === 0x69 &&
+      (b[s + 2]! | 0x20) === 0x74 &&
+      (b[s + 3]! | 0x20) === 0x65 &&
+      (b[s + 4]! | 0x20) === 0x6d &&
+      (b[s + 5]! | 0x20) === 0x61 &&
+      (b[s + 6]! | 0x20) === 0x70
+      ? Field.Sitemap | (7 << 3)
+      : 0;
+  }
+  return 0;
+}
+
+/**
  * Classifies the key `[start, end)` of a `bin` string (already trimmed). Returns the field in the bits of
  * {@link KEY_FIELD_MASK}, or-ed with {@link LineFlag.Typo} and {@link LineFlag.PrefixKey} where they apply.
  */

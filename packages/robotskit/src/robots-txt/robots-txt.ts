@@ -12,7 +12,7 @@ import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from
 import { buildRecords } from '../model/records.js';
 import { SourceText } from '../model/source-text.js';
 import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
-import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
+import { DEFAULT_MAX_BYTES, parsedBytes, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
 import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
@@ -121,11 +121,15 @@ export class RobotsTxt {
     this.dialect = dialect;
     this.impl = impl;
 
-    source ??= toSourceBytes(input, maxBytes);
+    let read: RobotsInput | null = null;
+    if (source === undefined) {
+      source = toSourceBytes(input, maxBytes);
+      read = input;
+    }
     this.text = new SourceText(source);
     this.parsedSize = source.bin.length;
     this.truncated = source.truncated;
-    const model = buildModel(this.text, impl);
+    const model = buildModel(this.text, impl, parsedBytes(read, source));
     this.groups = model.groups;
     this.sitemapValues = model.sitemapValues;
     this.orphans = model.orphans;
