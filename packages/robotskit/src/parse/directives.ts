@@ -10,7 +10,7 @@
  */
 
 import { LineFlag } from './fields.js';
-import { classifyKey, exactKeyWithColon, KEY_FIELD_MASK } from './keys.js';
+import { classifyKey, EXACT_DISALLOW, exactKeyWithColon, KEY_FIELD_MASK, startsWithDisallowColon } from './keys.js';
 import { bomLength, isAsciiSpace, MAX_LINE_BYTES, whitespaceSeparator } from './lines.js';
 
 /** Ints per row of a {@link DirectiveRows} table. */
@@ -109,7 +109,7 @@ export function scanDirectives(bin: string, bytes: Uint8Array, rows: DirectiveRo
       let field = 0;
       let ke = -1;
       let sep = -1;
-      const exact = exactKeyWithColon(b, ts, te);
+      const exact = startsWithDisallowColon(b, ts, te) ? EXACT_DISALLOW : exactKeyWithColon(b, ts, te);
       if (exact !== 0) {
         field = exact & KEY_FIELD_MASK;
         sep = ke = ts + (exact >> 3);
