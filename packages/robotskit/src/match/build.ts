@@ -45,8 +45,8 @@ const L_LENIENT_KEY = LineFlag.Typo | LineFlag.PrefixKey;
 
 /** The rows table of {@link scanDirectives}, reused from parse to parse (a parse is synchronous). */
 let spareRows: DirectiveRows | null = null;
-/** Larger tables (of huge files) are not kept. */
-const MAX_SPARE_INTS = 1 << 16;
+/** At most this many ints of it are kept between parses (64 KiB: 2,730 lines). */
+const MAX_SPARE_INTS = 1 << 14;
 
 /**
  * Reads the lines of `text` into groups as `dialect` forms them. `bytes` holds the parsed bytes (see `parsedBytes` in
@@ -87,7 +87,9 @@ export function buildModel(text: SourceText, dialect: Dialect, bytes: Uint8Array
       const global = ve > vs && bin.charCodeAt(vs) === 0x2a && (ve === vs + 1 || isAsciiSpace(bin.charCodeAt(vs + 1)));
       let te = vs;
       if (!global) while (te < ve && isTokenByte(bin.charCodeAt(te))) te++;
-      builder.userAgent({ line, value: text.slice(vs, ve), token: bin.slice(vs, te), global });
+      const value = text.slice(vs, ve);
+      // A value that is all token (`Googlebot`) is its own token: token bytes are ASCII, so the texts are equal.
+      builder.userAgent({ line, value, token: te === ve ? value : bin.slice(vs, te), global });
     } else if (field === F_SITEMAP) {
       sitemapValues.push(text.slice(vs, ve));
     } else {
@@ -95,7 +97,9 @@ export function buildModel(text: SourceText, dialect: Dialect, bytes: Uint8Array
       builder.extension({ line, key, name: key.toLowerCase(), value: text.slice(vs, ve) });
     }
   }
-  if (rows.data.length <= MAX_SPARE_INTS) spareRows = rows;
+  // A table grown for a huge file is not kept: the next parse gets one of the size kept.
+  if (rows.data.length > MAX_SPARE_INTS) rows.data = new Int32Array(MAX_SPARE_INTS);
+  spareRows = rows;
   orphans.trim();
   return { groups: builder.finish(), sitemapValues, orphans, lineCount };
 }
