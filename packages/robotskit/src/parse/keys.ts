@@ -124,6 +124,9 @@ export function startsWithDisallowColon(b: Uint8Array, s: number, end: number): 
   );
 }
 
+/** The four names by {@link Field} code. */
+const NAMES = ['', 'user-agent', 'allow', 'disallow', 'sitemap'];
+
 /**
  * The model scanner's shortcut for a line whose trimmed content `[s, end)` of `b` starts with one of the four names
  * spelt in full (any case) directly followed by a colon, as nearly every line of real files does: the key is then
@@ -132,49 +135,25 @@ export function startsWithDisallowColon(b: Uint8Array, s: number, end: number): 
  * through {@link classifyKey}. Reads bytes, which the engine reads faster than the chars of a string.
  */
 export function exactKeyWithColon(b: Uint8Array, s: number, end: number): number {
-  const len = end - s;
+  const first = b[s]! | 0x20;
+  const field =
+    first === 0x64
+      ? Field.Disallow
+      : first === 0x75
+        ? Field.UserAgent
+        : first === 0x61
+          ? Field.Allow
+          : first === 0x73
+            ? Field.Sitemap
+            : 0;
+  if (field === 0) return 0;
+  const name = NAMES[field]!;
+  const n = name.length;
+  if (end - s <= n || b[s + n] !== 0x3a) return 0;
   // Bit 0x20 set: the lower case of a letter; of the other bytes that can be in a key, none maps onto a letter or `-`
   // (CR, which maps onto `-`, ends the line).
-  switch (b[s]! | 0x20) {
-    case 0x64:
-      return startsWithDisallowColon(b, s, end) ? EXACT_DISALLOW : 0;
-    case 0x75:
-      return len > 10 &&
-        b[s + 10] === 0x3a &&
-        (b[s + 1]! | 0x20) === 0x73 &&
-        (b[s + 2]! | 0x20) === 0x65 &&
-        (b[s + 3]! | 0x20) === 0x72 &&
-        b[s + 4] === 0x2d &&
-        (b[s + 5]! | 0x20) === 0x61 &&
-        (b[s + 6]! | 0x20) === 0x67 &&
-        (b[s + 7]! | 0x20) === 0x65 &&
-        (b[s + 8]! | 0x20) === 0x6e &&
-        (b[s + 9]! | 0x20) === 0x74
-        ? Field.UserAgent | (10 << 3)
-        : 0;
-    case 0x61:
-      return len > 5 &&
-        b[s + 5] === 0x3a &&
-        (b[s + 1]! | 0x20) === 0x6c &&
-        (b[s + 2]! | 0x20) === 0x6c &&
-        (b[s + 3]! | 0x20) === 0x6f &&
-        (b[s + 4]! | 0x20) === 0x77
-        ? Field.Allow | (5 << 3)
-        : 0;
-    case 0x73:
-      return len > 7 &&
-        b[s + 7] === 0x3a &&
-        (b[s + 1]! | 0x20) === 0x69 &&
-        (b[s + 2]! | 0x20) === 0x74 &&
-        (b[s + 3]! | 0x20) === 0x65 &&
-        (b[s + 4]! | 0x20) === 0x6d &&
-        (b[s + 5]! | 0x20) === 0x61 &&
-        (b[s + 6]! | 0x20) === 0x70
-        ? Field.Sitemap | (7 << 3)
-        : 0;
-    default:
-      return 0;
-  }
+  for (let i = 1; i < n; i++) if ((b[s + i]! | 0x20) !== name.charCodeAt(i)) return 0;
+  return field | (n << 3);
 }
 
 /**
