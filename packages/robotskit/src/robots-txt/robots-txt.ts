@@ -352,9 +352,15 @@ export class RobotsTxt {
     this.matchers ??= new RecentCache(MAX_CACHED_AGENTS);
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules = selection.groups.flatMap((i) => rulesForMatching(this.groups[i]!));
-      // One group's rules already are in line order.
-      if (selection.groups.length > 1) rules.sort((a, b) => a.line - b.line);
+      const groups = selection.groups;
+      let rules: readonly RobotsRule[];
+      // One group's rules already are in line order, and need no copy (the usual case: no flatMap).
+      if (groups.length === 1) rules = rulesForMatching(this.groups[groups[0]!]!);
+      else {
+        const pooled: RobotsRule[] = [];
+        for (const i of groups) for (const rule of rulesForMatching(this.groups[i]!)) pooled.push(rule);
+        rules = pooled.sort((a, b) => a.line - b.line);
+      }
       matcher = this.impl.matcher(rules);
       this.matchers.set(key, matcher);
     }
