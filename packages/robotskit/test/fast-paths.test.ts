@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
 import { matchPattern, parseRobotsTxt } from '../src/index.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
+import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
+import { Field, LineFlag } from '../src/parse/fields.js';
+import { parsedBytes, type RobotsInput, toSourceBytes } from '../src/parse/input.js';
+import { scanLines } from '../src/parse/lines.js';
 import { normalizeHttpUrl, parseHttpUrl } from '../src/url/http-url.js';
 import { pathOfAnyUrl, pathOfUrl } from '../src/url/path.js';
 
@@ -278,6 +282,104 @@ describe('LRU map', () => {
         for (const [key, value] of plain.entries) expect(lru.get(key)).toBe(value);
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('model scan', () => {
+  /** Pieces of lines that reach every branch of the scanner: names in all spellings, separators, breaks, comments. */
+  const piece = fc.constantFrom(
+    'Disallow',
+    'disallow',
+    'DISALLOW',
+    'Disallow:',
+    'Allow',
+    'allow:',
+    'User-agent',
+    'user-AGENT:',
+    'User agent',
+    'useragent',
+    'Sitemap:',
+    'site-map',
+    'Disallowed',
+    'dissallow',
+    'crawl-delay',
+    'Host',
+    ':',
+    ': ',
+    ' ',
+    '\t',
+    '\v',
+    '\f',
+    '#',
+    '# c',
+    '\0',
+    '\n',
+    '\r',
+    '\r\n',
+    '/',
+    '/a b',
+    '*',
+    'x',
+    'é',
+    'ツ',
+    `/${'a'.repeat(16_700)}`,
+  );
+  const file = fc
+    .tuple(fc.constantFrom('', '\uFEFF', '\uFEFF\n'), fc.array(piece, { maxLength: 40 }))
+    .map(([bom, pieces]) => bom + pieces.join(''));
+
+  /** The rows the model scan must write, from the plain scanner's facts: directive and blank lines. */
+  function plainRows(bin: string): { lines: number; rows: number[][] } {
+    const rows: number[][] = [];
+    const lines = scanLines(bin, (f) => {
+      if (f.field !== Field.None) {
+        rows.push([f.field | (f.flags << ROW_FLAGS_SHIFT), f.line, f.keyStart, f.keyEnd, f.valueStart, f.valueEnd]);
+      } else if ((f.flags & LineFlag.Blank) !== 0) rows.push([f.flags << ROW_FLAGS_SHIFT, f.line, -1, -1, -1, -1]);
+    });
+    return { lines, rows };
+  }
+
+  // A small table to start with, so that generated files also make it grow.
+  const table: DirectiveRows = { data: new Int32Array(ROW_INTS), count: 0 };
+  function fastRows(input: RobotsInput, maxBytes: number): { lines: number; rows: number[][] } {
+    const source = toSourceBytes(input, maxBytes);
+    const lines = scanDirectives(source.bin, parsedBytes(input, source), table);
+    const rows: number[][] = [];
+    for (let i = 0; i < table.count; i++) rows.push([...table.data.subarray(i * ROW_INTS, (i + 1) * ROW_INTS)]);
+    return { lines, rows };
+  }
+
+  it('writes what the plain scanner reports for every directive and blank line, from text or bytes', () => {
+    fc.assert(
+      fc.property(file, fc.oneof(fc.constant(512_000), fc.integer({ min: 0, max: 120 })), (text, maxBytes) => {
+        const bytes = new TextEncoder().encode(text);
+        const plain = plainRows(toSourceBytes(text, maxBytes).bin);
+        expect(fastRows(text, maxBytes)).toEqual(plain);
+        expect(fastRows(bytes, maxBytes)).toEqual(plain);
+        expect(fastRows(bytes.slice().buffer, maxBytes)).toEqual(plain);
+        // Bytes that are not UTF-8 (a lone 0xFF, an unfinished sequence) are scanned like any other.
+        const odd = new Uint8Array([...bytes, 0xff, 0x0a, 0xe3, 0x83]);
+        expect(fastRows(odd, maxBytes)).toEqual(plainRows(toSourceBytes(odd, maxBytes).bin));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('parses the same model from text as from its bytes, one file after another', () => {
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 1, maxLength: 4 }), (texts) => {
+        const fromText = texts.map((t) => parseRobotsTxt(t));
+        const fromBytes = texts.map((t) => parseRobotsTxt(new TextEncoder().encode(t)));
+        for (let i = 0; i < texts.length; i++) {
+          const a = fromText[i]!;
+          const b = fromBytes[i]!;
+          expect(a.lineCount).toBe(b.lineCount);
+          expect(JSON.parse(JSON.stringify(a.groups))).toEqual(JSON.parse(JSON.stringify(b.groups)));
+          expect(a.sitemaps).toEqual(b.sitemaps);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

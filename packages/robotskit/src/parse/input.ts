@@ -76,11 +76,30 @@ export function utf8Length(text: string): number {
 }
 
 let scratch = new Uint8Array(4096);
+/** The ASCII text whose bytes `scratch` holds from its start, if any. */
+let scratchText: string | null = null;
 
 /** Whether a string is all ASCII, using the native encoder into a reused buffer. */
 function isAscii(text: string): boolean {
   if (scratch.length < text.length * 3) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2));
-  return encoder.encodeInto(text, scratch).written === text.length;
+  const ascii = encoder.encodeInto(text, scratch).written === text.length;
+  scratchText = ascii ? text : null;
+  return ascii;
+}
+
+/**
+ * The parsed bytes of `source` as an array, for a scan that reads them one by one (the engine reads an array's bytes
+ * faster than a string's chars). `input` is what `source` was read from, or null. The array may be longer than the
+ * parsed bytes (`source.bin.length` of them), and may be a reused buffer: use it before the next parse.
+ */
+export function parsedBytes(input: RobotsInput | null, source: SourceBytes): Uint8Array {
+  if (source.bytes !== null) return source.bytes;
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  const bin = source.bin;
+  // ASCII: the chars are the bytes. A string input was just encoded into the scratch buffer to see that it is ASCII.
+  if (bin !== scratchText) isAscii(bin);
+  return scratch;
 }
 
 /**

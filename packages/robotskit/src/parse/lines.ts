@@ -180,7 +180,7 @@ export function scanLines(bin: string, visit: LineVisitor): number {
  * For a line without a colon (content `[ts, te)`, trimmed): Google accepts whitespace in place of the colon, but only
  * between exactly two tokens. Returns the separator's position, or minus the {@link LineFlag} saying why there is none.
  */
-function whitespaceSeparator(bin: string, ts: number, te: number): number {
+export function whitespaceSeparator(bin: string, ts: number, te: number): number {
   let sep = ts;
   while (sep < te && bin.charCodeAt(sep) !== SPACE && bin.charCodeAt(sep) !== TAB) sep++;
   if (sep === te) return -LineFlag.NoSeparator;

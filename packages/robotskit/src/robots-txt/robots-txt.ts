@@ -12,7 +12,7 @@ import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from
 import { buildRecords } from '../model/records.js';
 import { SourceText } from '../model/source-text.js';
 import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
-import { DEFAULT_MAX_BYTES, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
+import { DEFAULT_MAX_BYTES, parsedBytes, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
 import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
@@ -121,11 +121,15 @@ export class RobotsTxt {
     this.dialect = dialect;
     this.impl = impl;
 
-    source ??= toSourceBytes(input, maxBytes);
+    let read: RobotsInput | null = null;
+    if (source === undefined) {
+      source = toSourceBytes(input, maxBytes);
+      read = input;
+    }
     this.text = new SourceText(source);
     this.parsedSize = source.bin.length;
     this.truncated = source.truncated;
-    const model = buildModel(this.text, impl);
+    const model = buildModel(this.text, impl, parsedBytes(read, source));
     this.groups = model.groups;
     this.sitemapValues = model.sitemapValues;
     this.orphans = model.orphans;
@@ -348,9 +352,15 @@ export class RobotsTxt {
     this.matchers ??= new RecentCache(MAX_CACHED_AGENTS);
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules = selection.groups.flatMap((i) => rulesForMatching(this.groups[i]!));
-      // One group's rules already are in line order.
-      if (selection.groups.length > 1) rules.sort((a, b) => a.line - b.line);
+      const groups = selection.groups;
+      let rules: readonly RobotsRule[];
+      // One group's rules already are in line order, and need no copy (the usual case: no flatMap).
+      if (groups.length === 1) rules = rulesForMatching(this.groups[groups[0]!]!);
+      else {
+        const pooled: RobotsRule[] = [];
+        for (const i of groups) for (const rule of rulesForMatching(this.groups[i]!)) pooled.push(rule);
+        rules = pooled.sort((a, b) => a.line - b.line);
+      }
       matcher = this.impl.matcher(rules);
       this.matchers.set(key, matcher);
     }
