@@ -281,6 +281,19 @@ describe('compareRobots on many rules that never die', () => {
     expect(diff.crawlers[0]!.states).toBeLessThan(2_000);
   });
 
+  it('knows two end-anchored patterns with different endings never match one path', () => {
+    const extra = 'Disallow: /p/*/fs$\nAllow: /*.js$\nAllow: /*s$\n';
+    const diff = compareRobots(file(WORDS, extra), file(WORDS, extra.replace('Disallow: /p/*/fs$\n', '')), {
+      crawlers: ['*'],
+    });
+    expect(diff.complete).toBe(true);
+    // Every path `/p/*/fs$` matches ends in `s`: only `allow: /*s$` decides it afterwards.
+    expect(diff.crawlers[0]!.regions.map((r) => [r.change, r.witness, r.before?.pattern, r.after?.pattern])).toEqual([
+      ['allowed', '/p//fs', '/p/*/fs$', '/*s$'],
+    ]);
+    expect(diff.crawlers[0]!.states).toBeLessThan(500);
+  });
+
   it('proves a rule shadowed by a shorter one changes nothing', () => {
     const before = file([...WORDS, 'OrderDetail', 'OrderDetailSearch']);
     const after = file([...WORDS, 'OrderDetail']);
@@ -297,8 +310,8 @@ describe('the exploration compareRobots uses', () => {
   const wordLine = fc.oneof(
     fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([k, p]) => `${k}: ${p}`),
     fc
-      .tuple(fc.constantFrom('Allow', 'Disallow', 'Disallow'), word, fc.option(word))
-      .map(([k, w, v]) => `${k}: /*${w}${v === null ? '' : `*${v}`}`),
+      .tuple(fc.constantFrom('Allow', 'Disallow', 'Disallow'), word, fc.option(word), fc.constantFrom('', '', '$'))
+      .map(([k, w, v, end]) => `${k}: /*${w}${v === null ? '' : `*${v}`}${end}`),
     fc.constantFrom('User-agent: FooBot', 'User-agent: *'),
   );
   const wordFile = fc.array(wordLine, { minLength: 1, maxLength: 12 });

@@ -4,8 +4,9 @@
  *
  * - A branch is also cut when every region that could still lie below it is already known. The regions possible below a
  *   node are over-approximated per pair of deciding rules (before, after): the pair is possible only if, with both
- *   rules' patterns matching (and every pattern that matches whenever one of those does, see `implied`) on top of what
- *   the node already matched, those two rules are the ones that decide. A region already known was found at a path no
+ *   rules' patterns matching (and every pattern that matches whenever one of those does, see `implies`) on top of what
+ *   the node already matched, those two rules are the ones that decide, and the two patterns can match one path (see
+ *   `exclusive`). A region already known was found at a path no
  *   longer than the node's, and no later in character order: nothing below could give it a better witness.
  * - A product state's key is a string of one UTF-16 unit per number (two when numbers can be larger), not decimal
  *   text; a child is the node's default successor (every pattern fed a character it does not contain) with the few
@@ -17,7 +18,7 @@
  */
 
 import type { RobotsRule } from '../index.js';
-import { compilePattern } from '../match/pattern.js';
+import { compilePattern, matchPattern } from '../match/pattern.js';
 import { ACCEPT, DEAD } from './automaton.js';
 import { type ChangedRegion, changedRegion, type Outcome, productOf, type Rule } from './product.js';
 
@@ -26,7 +27,7 @@ const MAX_ARENA = 32_000_000;
 /** Pattern pairs tested for implication per exploration; past it, patterns are taken to imply nothing more. */
 const IMPLICATION_BUDGET = 400_000;
 /** Pairs of deciding rules examined per node before expanding it anyway (the cut is only ever an optimisation). */
-const PAIR_BUDGET = 20_000;
+const PAIR_BUDGET = 4_000;
 
 /** Whether `x` decides over `y` when both match: longer; as long and an allow; same kind and length, earlier. */
 function beats(x: Rule, y: Rule): boolean {
@@ -78,6 +79,19 @@ function implies(w: Pieces, s: Pieces): boolean {
     }
   }
   return true;
+}
+
+/**
+ * Whether no path matches both patterns: both end in `$` and neither's last literal ends the other's; or one is a whole
+ * path (`$` and no `*`) that the other does not match.
+ */
+function exclusive(p: string, q: string): boolean {
+  const cp = compilePattern(p);
+  const cq = compilePattern(q);
+  if (cp.anchored && cp.segments === null) return !matchPattern(q, cp.prefix);
+  if (cq.anchored && cq.segments === null) return !matchPattern(p, cq.prefix);
+  if (!cp.anchored || !cq.anchored) return false;
+  return !cp.tail.endsWith(cq.tail) && !cq.tail.endsWith(cp.tail);
 }
 
 /** Explores the product of both rule sets breadth-first from `/`. */
@@ -149,6 +163,18 @@ export function explore(
       }
     }
     withImplied[pid] = result;
+    return result;
+  };
+
+  // Pairs of patterns no path matches both of, computed when first needed.
+  const exclusions = new Map<number, boolean>();
+  const disjoint = (p: number, q: number): boolean => {
+    const pair = p < q ? p * n + q : q * n + p;
+    let result = exclusions.get(pair);
+    if (result === undefined) {
+      result = exclusive(automata[p]!.source, automata[q]!.source);
+      exclusions.set(pair, result);
+    }
     return result;
   };
 
@@ -330,31 +356,40 @@ export function explore(
   /**
    * Whether some pair of deciding rules (before, after) with different verdicts, not yet a known region, may decide a
    * path below the node. Candidates for each file: nothing (when nothing is folded in), the best folded in, a rule of a
-   * live pattern; a pair is possible when no rule that must match with it (folded in, or of the two rules' patterns and
-   * the patterns they imply) beats either.
+   * live pattern; a pair is possible when the two rules' patterns can match one path, and no rule that must match with
+   * them (folded in, or of the two rules' patterns and the patterns they imply) beats either.
    */
-  const candidatesB: (Rule | null)[] = [];
-  const candidatesA: (Rule | null)[] = [];
-  const collect = (side: 0 | 2, out: (Rule | null)[]): void => {
-    out.length = 0;
+  // Candidates, per file, that leave the path allowed (nothing, or an allow) and that block it (a disallow).
+  const allowedB: (Rule | null)[] = [];
+  const blockedB: Rule[] = [];
+  const allowedA: (Rule | null)[] = [];
+  const blockedA: Rule[] = [];
+  const collect = (side: 0 | 2, allowed: (Rule | null)[], blocked: Rule[]): void => {
+    allowed.length = 0;
+    blocked.length = 0;
+    const add = (r: Rule): void => {
+      // A rule beaten by one that matches whenever it does never decides.
+      if (beats(closureTop(r.pid)[side >> 1]!, r)) return;
+      if (r.allow) allowed.push(r);
+      else blocked.push(r);
+    };
     const allow = ruleAt(best[side]!);
     const disallow = ruleAt(best[side + 1]!);
     const folded = top(allow, disallow);
-    if (folded === null) out.push(null);
+    if (folded === null) allowed.push(null);
     else {
-      out.push(folded);
-      for (const r of [allow, disallow]) if (r !== null && r !== folded && !beats(folded, r)) out.push(r);
+      add(folded);
+      for (const r of [allow, disallow]) if (r !== null && r !== folded && !beats(folded, r)) add(r);
     }
     for (let k = 0; k < live; k++) {
       const pid = pids[k]!;
       const own = side === 0 ? topBefore[pid]! : topAfter[pid]!;
       for (const r of side === 0 ? usersBefore[pid]! : usersAfter[pid]!) {
         if ((folded !== null && beats(folded, r)) || (own !== r && beats(own!, r))) continue;
-        out.push(r);
+        add(r);
       }
     }
   };
-  const allowedBy = (r: Rule | null): boolean => r === null || r.allow;
   /** Whether `r` may decide in one file (0 before, 1 after) when `other`'s pattern matches too. */
   const mayDecide = (r: Rule | null, side: 0 | 1, other: Rule | null): boolean => {
     if (other === null) return true;
@@ -362,21 +397,23 @@ export function explore(
     if (r === null) return forced === null;
     return forced === null || forced === r || !beats(forced, r);
   };
-  const openPair = (): boolean => {
-    collect(0, candidatesB);
-    collect(2, candidatesA);
-    let work = 0;
-    for (const b of candidatesB) {
-      if (b !== null && beats(closureTop(b.pid)[0]!, b)) continue;
-      for (const a of candidatesA) {
-        if (allowedBy(a) === allowedBy(b)) continue;
+  let work = 0;
+  const anyPair = (bs: readonly (Rule | null)[], as: readonly (Rule | null)[]): boolean => {
+    for (const b of bs) {
+      for (const a of as) {
         if (++work > PAIR_BUDGET) return true;
         if (regions.has(regionId(b, a))) continue;
-        if (a !== null && beats(closureTop(a.pid)[1]!, a)) continue;
+        if (b !== null && a !== null && b.pid !== a.pid && disjoint(b.pid, a.pid)) continue;
         if (mayDecide(b, 0, a) && mayDecide(a, 1, b)) return true;
       }
     }
     return false;
+  };
+  const openPair = (): boolean => {
+    collect(0, allowedB, blockedB);
+    collect(2, allowedA, blockedA);
+    work = 0;
+    return anyPair(allowedB, blockedA) || anyPair(blockedB, allowedA);
   };
 
   // The start: every pattern before any character, then `/` (every path starts with it).
