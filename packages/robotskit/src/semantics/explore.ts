@@ -26,6 +26,8 @@ import { type ChangedRegion, changedRegion, type Outcome, productOf, type Rule }
 const MAX_ARENA = 32_000_000;
 /** Pattern pairs tested for implication per exploration; past it, patterns are taken to imply nothing more. */
 const IMPLICATION_BUDGET = 400_000;
+/** States explored before cutting branches whose regions are all known (small explorations finish sooner without). */
+const CUT_AFTER = 64;
 /** Pairs of deciding rules examined per node before expanding it anyway (the cut is only ever an optimisation). */
 const PAIR_BUDGET = 4_000;
 
@@ -185,13 +187,13 @@ export function explore(
   // Product states, each stored once in `arena` as [live count m, best ×4 (rule numbers, -1: none), then pattern id
   // and state for each of the m live patterns in pattern order], found again through an open-addressing hash table.
   // States are numbered in the order found, which is breadth-first order: the queue is the numbers not yet explored.
-  let arena = new Int32Array(1 << 16);
+  let arena = new Int32Array(1024);
   let arenaLength = 0;
-  let offsets = new Int32Array(1024);
-  let parents = new Int32Array(1024);
-  let lastCodes = new Int32Array(1024);
-  let hashes = new Int32Array(1024);
-  let table = new Int32Array(2048);
+  let offsets = new Int32Array(64);
+  let parents = new Int32Array(64);
+  let lastCodes = new Int32Array(64);
+  let hashes = new Int32Array(64);
+  let table = new Int32Array(128);
   let count = 0;
   const scratch = new Int32Array(5 + 2 * n);
   const hashOf = (length: number): number => {
@@ -265,7 +267,7 @@ export function explore(
    */
   const bestNow = new Int32Array(4);
   const make = (pids: Int32Array, states: Int32Array, live: number, best: Int32Array, recheckAll: boolean): void => {
-    bestNow.set(best);
+    for (let i = 0; i < 4; i++) bestNow[i] = best[i]!;
     let folded = false;
     for (let k = 0; k < live; k++) {
       if (states[k] !== ACCEPT) continue;
@@ -295,7 +297,7 @@ export function explore(
       m++;
     }
     scratch[0] = m;
-    scratch.set(bestNow, 1);
+    for (let i = 0; i < 4; i++) scratch[1 + i] = bestNow[i]!;
   };
 
   const pathOf = (id: number): string => {
@@ -450,7 +452,7 @@ export function explore(
     explored++;
     const at = offsets[id]!;
     live = arena[at]!;
-    best.set(arena.subarray(at + 1, at + 5));
+    for (let i = 0; i < 4; i++) best[i] = arena[at + 1 + i]!;
     let open = priority(best[0]!) !== priority(best[2]!) || priority(best[1]!) !== priority(best[3]!);
     for (let k = 0; k < live; k++) {
       pids[k] = arena[at + 5 + 2 * k]!;
@@ -472,8 +474,8 @@ export function explore(
     // Stop, too, when each file's verdict is settled for every longer path, and the same.
     const settledBefore = settled(0);
     if (settledBefore !== null && settledBefore === settled(2)) continue;
-    // Stop when every region that may lie below is known already.
-    if (!openPair()) continue;
+    // Stop when every region that may lie below is known already (not worth asking in a small exploration).
+    if (explored > CUT_AFTER && !openPair()) continue;
 
     codes.length = 0;
     if (standIn !== undefined) {
@@ -495,7 +497,7 @@ export function explore(
     } else codes.push(...alphabet);
     for (const code of codes) {
       if (standIn !== undefined) {
-        childStates.set(fallback.subarray(0, live));
+        for (let k = 0; k < live; k++) childStates[k] = fallback[k]!;
         for (const k of byCode[code]!) childStates[k] = automata[pids[k]!]!.step(states[k]!, code);
       } else {
         for (let k = 0; k < live; k++) childStates[k] = automata[pids[k]!]!.step(states[k]!, code);
