@@ -4,7 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChangedRegion, compareRobots, crawlerByName, matchPattern, parseRobotsTxt } from '../src/index.js';
+import {
+  type ChangedRegion,
+  compareRobots,
+  crawlerByName,
+  matchPattern,
+  parseRobotsTxt,
+  type RobotsComparison,
+} from '../src/index.js';
+import type { InternalCompareOptions } from '../src/semantics/compare.js';
 
 const ORIGIN = 'https://example.invalid';
 
@@ -209,6 +217,132 @@ describe('compareRobots properties', () => {
         });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('compareRobots on many rules that never die', () => {
+  const WORDS = [
+    'basket',
+    'checkout',
+    'compare',
+    'download',
+    'feedback',
+    'gallery',
+    'hidden',
+    'journal',
+    'keyword',
+    'login',
+    'mailer',
+    'newsletter',
+    'overlay',
+    'popup',
+    'quickview',
+    'redirect',
+    'session',
+    'tracking',
+    'upload',
+    'voucher',
+    'widget',
+    'xmlfeed',
+    'zoom',
+    'Preview',
+    'Print',
+    'Share',
+    'Tmp',
+    'Wishlist',
+    'sortby=',
+    'filter=',
+  ];
+  const file = (words: readonly string[], extra = ''): string =>
+    `User-agent: *\n${words.map((w) => `Disallow: /*${w}`).join('\n')}\n${extra}`;
+
+  it('finds the regions of one removed `/*word` rule, completely', () => {
+    const before = file(WORDS, 'Allow: /a/\n');
+    const after = file(
+      WORDS.filter((w) => w !== 'redirect'),
+      'Allow: /a/\n',
+    );
+    const line = 2 + WORDS.indexOf('redirect');
+    const removed = { kind: 'disallow', pattern: '/*redirect', line, indexHtml: false };
+    const diff = compareRobots(before, after, { crawlers: ['*'] });
+    expect(diff.complete).toBe(true);
+    expect(diff.crawlers[0]!.regions).toEqual([
+      { change: 'allowed', pattern: '/*redirect', witness: '/redirect', before: removed, after: null },
+      {
+        change: 'allowed',
+        pattern: '/*redirect',
+        witness: '/a/redirect',
+        before: removed,
+        after: { kind: 'allow', pattern: '/a/', line: WORDS.length + 1, indexHtml: false },
+      },
+    ]);
+    // Deterministic, unlike time: the exploration stops once nothing new can lie below.
+    expect(diff.crawlers[0]!.states).toBeLessThan(2_000);
+  });
+
+  it('knows two end-anchored patterns with different endings never match one path', () => {
+    const extra = 'Disallow: /p/*/fs$\nAllow: /*.js$\nAllow: /*s$\n';
+    const diff = compareRobots(file(WORDS, extra), file(WORDS, extra.replace('Disallow: /p/*/fs$\n', '')), {
+      crawlers: ['*'],
+    });
+    expect(diff.complete).toBe(true);
+    // Every path `/p/*/fs$` matches ends in `s`: only `allow: /*s$` decides it afterwards.
+    expect(diff.crawlers[0]!.regions.map((r) => [r.change, r.witness, r.before?.pattern, r.after?.pattern])).toEqual([
+      ['allowed', '/p//fs', '/p/*/fs$', '/*s$'],
+    ]);
+    expect(diff.crawlers[0]!.states).toBeLessThan(500);
+  });
+
+  it('proves a rule shadowed by a shorter one changes nothing', () => {
+    const before = file([...WORDS, 'OrderDetail', 'OrderDetailSearch']);
+    const after = file([...WORDS, 'OrderDetail']);
+    const diff = compareRobots(before, after, { crawlers: ['*'] });
+    expect(diff.complete).toBe(true);
+    expect(diff.equivalent).toBe(true);
+    expect(diff.crawlers[0]!.states).toBeLessThan(100);
+  });
+});
+
+describe('the exploration compareRobots uses', () => {
+  const WORD_CHARS = ['a', 'b', '/', '.', '?', '='];
+  const word = fc.array(fc.constantFrom(...WORD_CHARS), { minLength: 1, maxLength: 4 }).map((a) => a.join(''));
+  const wordLine = fc.oneof(
+    fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([k, p]) => `${k}: ${p}`),
+    fc
+      .tuple(fc.constantFrom('Allow', 'Disallow', 'Disallow'), word, fc.option(word), fc.constantFrom('', '', '$'))
+      .map(([k, w, v, end]) => `${k}: /*${w}${v === null ? '' : `*${v}`}${end}`),
+    fc.constantFrom('User-agent: FooBot', 'User-agent: *'),
+  );
+  const wordFile = fc.array(wordLine, { minLength: 1, maxLength: 12 });
+  const edited = fc.oneof(
+    pair,
+    fc.tuple(wordFile, fc.array(fc.tuple(fc.nat(), fc.option(wordLine)), { maxLength: 3 })).map(([a, edits]) => {
+      const b = [...a];
+      for (const [at, replacement] of edits) {
+        if (replacement === null) b.splice(at % (b.length + 1), 1);
+        else b.splice(at % (b.length + 1), 0, replacement);
+      }
+      return [a, b] as const;
+    }),
+  );
+  const answer = (c: RobotsComparison) => ({
+    equivalent: c.equivalent,
+    complete: c.complete,
+    crawlers: c.crawlers.map(({ states: _states, ...rest }) => rest),
+  });
+
+  it('gives exactly the plain exploration’s answer: the same regions, witnesses and deciding rules, in order', () => {
+    fc.assert(
+      fc.property(edited, ([a, b]) => {
+        const before = a.join('\n');
+        const after = b.join('\n');
+        const options = { crawlers: CRAWLERS.map(([name]) => name) };
+        const plain = compareRobots(before, after, { ...options, plain: true } as InternalCompareOptions);
+        expect(plain.complete).toBe(true);
+        expect(answer(compareRobots(before, after, options))).toEqual(answer(plain));
+      }),
+      { numRuns: 600 },
     );
   });
 });
