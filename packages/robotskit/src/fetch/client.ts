@@ -18,6 +18,7 @@ import {
 import { crawlDelayOf } from './crawl-delay.js';
 import { LruMap } from './lru.js';
 import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
+import { simpleOriginEnd } from './simple-url.js';
 import type { RobotsStore, StoredOrigin } from './store.js';
 import { type Clock, type FetchLike, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
 
@@ -293,6 +294,8 @@ interface CachedOrigin {
   readonly nextFetchAt: number;
   /** The policy last computed; it holds until its `until` (or a new fetch, which makes a new entry). */
   policy: EffectivePolicy<RetrievalResult> | null;
+  /** The parsed file of `policy` when its mode is `rules`, else null. */
+  robots: RobotsTxt | null;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
@@ -467,6 +470,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       lastFetch,
       nextFetchAt: refreshSchedule(history, availability).at,
       policy: null,
+      robots: null,
     };
     cache.set(origin, entry, weightOf(history));
     return entry;
@@ -598,12 +602,19 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return pending.promise;
     }
     const known = cache.get(origin);
-    if (known !== undefined && !force && clock.now() < known.nextFetchAt) {
-      counters.hits++;
-      return known;
+    if (known !== undefined && !force) {
+      const now = clock.now();
+      if (now < known.nextFetchAt) {
+        counters.hits++;
+        hitNow = now;
+        return known;
+      }
     }
     return startLoad(origin, known, force);
   }
+
+  /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
+  let hitNow = 0;
 
   /** `clockNow`: the clock's reading, when the caller has just read it (one read per URL). */
   function policyOf(entry: CachedOrigin, clockNow = clock.now()): EffectivePolicy<RetrievalResult> {
@@ -612,8 +623,10 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const now = Math.max(clockNow, latest === undefined ? 0 : latest.fetchedAt);
     const cached = entry.policy;
     if (cached !== null && (cached.until === null || now < cached.until)) return cached;
-    entry.policy = effectivePolicy(entry.history, now, availability);
-    return entry.policy;
+    const policy = effectivePolicy(entry.history, now, availability);
+    entry.policy = policy;
+    entry.robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+    return policy;
   }
 
   /** The fetch to report as the latest: the timeline's, or the last one made when the timeline ignores it. */
@@ -627,24 +640,60 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       origin: entry.origin,
       robotsUrl: entry.robotsUrl,
       policy,
-      robots: policy.mode === 'rules' ? robotsOf(policy.source) : null,
+      robots: entry.robots,
       latest: latestOf(entry, policy),
       history: entry.history,
       nextFetchAt: entry.nextFetchAt,
     };
   }
 
-  function originKey(url: string | URL): { origin: string; parsed: URL } {
+  /** What {@link locate} found to match: the URL string itself when it is in canonical form, else the parsed URL. */
+  let located: string | URL = '';
+
+  /**
+   * The origin of a URL; sets {@link located}. A string already in the WHATWG parser's form (most URLs a crawler has)
+   * is sliced rather than parsed: the same origin and the same path to match (see {@link simpleOriginEnd}).
+   * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
+   */
+  function locate(url: string | URL): string {
+    if (typeof url === 'string') {
+      const end = simpleOriginEnd(url);
+      if (end > 0) {
+        located = url;
+        return url.slice(0, end);
+      }
+    }
     const parsedUrl = parseRobotsScopedUrl(url);
-    return { origin: `${parsedUrl.protocol}//${parsedUrl.host}`, parsed: parsedUrl };
+    located = parsedUrl;
+    return `${parsedUrl.protocol}//${parsedUrl.host}`;
   }
 
-  function verdictOf(entry: CachedOrigin, origin: string, target: URL, ua: CrawlerInput, now?: number): UrlVerdict {
+  /** The serialised URL of a target from {@link locate}: the parser adds the `/` of an empty path. */
+  function hrefOf(target: string | URL, origin: string): string {
+    if (typeof target !== 'string') return target.href;
+    return target.length === origin.length || target.charCodeAt(origin.length) !== 0x2f
+      ? `${origin}/${target.slice(origin.length)}`
+      : target;
+  }
+
+  function allowedBy(entry: CachedOrigin, target: string | URL, ua: CrawlerInput, now?: number): boolean {
     const policy = policyOf(entry, now);
-    const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+    if (policy.mode !== 'rules') return policy.mode === 'allow-all';
+    return entry.robots!.isAllowed(target, ua);
+  }
+
+  function verdictOf(
+    entry: CachedOrigin,
+    origin: string,
+    target: string | URL,
+    ua: CrawlerInput,
+    now?: number,
+  ): UrlVerdict {
+    const policy = policyOf(entry, now);
+    const robots = entry.robots;
     const explanation = robots === null ? null : robots.explain(target, ua);
     return {
-      url: target.href,
+      url: hrefOf(target, origin),
       allowed: explanation === null ? policy.mode === 'allow-all' : explanation.allowed,
       origin,
       robotsUrl: entry.robotsUrl,
@@ -656,24 +705,37 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     };
   }
 
-  async function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
-    const { origin, parsed: target } = originKey(url);
-    return verdictOf(await stateOf(origin, false), origin, target, ua);
+  function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
+    try {
+      const origin = locate(url);
+      const target = located;
+      const state = stateOf(origin, false);
+      if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
+      return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   return {
     userAgent,
     crawler,
-    async isAllowed(url, ua = crawler) {
-      const { origin, parsed: target } = originKey(url);
-      const entry = await stateOf(origin, false);
-      const policy = policyOf(entry);
-      if (policy.mode !== 'rules') return policy.mode === 'allow-all';
-      return robotsOf(policy.source)!.isAllowed(target, ua);
+    // Not async: an origin in memory is answered at once, without suspending (one resolved promise per call).
+    isAllowed(url, ua = crawler) {
+      try {
+        const origin = locate(url);
+        const target = located;
+        const state = stateOf(origin, false);
+        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
+        return Promise.resolve(allowedBy(state, target, ua, hitNow));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     explain: (url, ua = crawler) => verdict(url, ua),
     peek(url, ua = crawler) {
-      const { origin, parsed: target } = originKey(url);
+      const origin = locate(url);
+      const target = located;
       if (inflight.has(origin)) return null;
       const known = cache.get(origin);
       if (known === undefined) return null;
@@ -683,13 +745,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return verdictOf(known, origin, target, ua, now);
     },
     async crawlDelay(url, ua = crawler) {
-      const entry = await stateOf(originKey(url).origin, false);
-      const policy = policyOf(entry);
-      const robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+      const entry = await stateOf(locate(url), false);
+      policyOf(entry);
+      const robots = entry.robots;
       return robots === null ? null : crawlDelayOf(robots, ua);
     },
     async sitemaps(originOrUrl) {
-      const entry = await stateOf(originKey(originOrUrl).origin, false);
+      const entry = await stateOf(locate(originOrUrl), false);
       for (let i = entry.history.length - 1; i >= 0; i--) {
         const robots = robotsOf(entry.history[i]!);
         if (robots !== null) return robots.sitemaps;
@@ -697,10 +759,10 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       return [];
     },
     async policyFor(originOrUrl) {
-      return originPolicy(await stateOf(originKey(originOrUrl).origin, false));
+      return originPolicy(await stateOf(locate(originOrUrl), false));
     },
     async refresh(originOrUrl) {
-      return originPolicy(await stateOf(originKey(originOrUrl).origin, true));
+      return originPolicy(await stateOf(locate(originOrUrl), true));
     },
     stats() {
       return {

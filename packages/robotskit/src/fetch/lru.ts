@@ -1,11 +1,27 @@
 /**
- * A map that forgets its least recently used entries beyond a count and a total weight. A JavaScript `Map` keeps
- * insertion order, so re-inserting on access makes its first key the least recently used one.
+ * A map that forgets its least recently used entries beyond a count and a total weight. Entries sit in a doubly
+ * linked list in use order (oldest first) beside a `Map` for lookup: a hit relinks one node (a few pointer writes)
+ * instead of deleting and re-inserting the key, which costs a hash deletion, an insertion and, now and then, a rehash
+ * of the whole map.
  */
 
+interface Node<K, V> {
+  readonly key: K;
+  value: V;
+  weight: number;
+  /** The entry used just before this one (toward the oldest), or null for the oldest. */
+  older: Node<K, V> | null;
+  /** The entry used just after this one (toward the newest), or null for the newest. */
+  newer: Node<K, V> | null;
+}
+
 export class LruMap<K, V> {
-  private readonly map = new Map<K, { value: V; weight: number }>();
+  private readonly map = new Map<K, Node<K, V>>();
   private total = 0;
+  /** The least recently used entry, first to go. */
+  private oldest: Node<K, V> | null = null;
+  /** The most recently used entry. */
+  private newest: Node<K, V> | null = null;
   /** Entries dropped to stay within the bounds. */
   evictions = 0;
 
@@ -23,52 +39,76 @@ export class LruMap<K, V> {
     return this.total;
   }
 
-  /** The most recently used key (the map's last), which a hit need not move; undefined when unknown. */
-  private newest: K | undefined = undefined;
-
   /** The value, marked as just used. */
   get(key: K): V | undefined {
-    const slot = this.map.get(key);
-    if (slot === undefined) return undefined;
-    // Moving the entry to the end is a delete and an insert: skipped when it already is the last (runs of one key).
-    if (key !== this.newest) {
-      this.map.delete(key);
-      this.map.set(key, slot);
-      this.newest = key;
+    const node = this.map.get(key);
+    if (node === undefined) return undefined;
+    if (node !== this.newest) {
+      this.unlink(node);
+      this.append(node);
     }
-    return slot.value;
+    return node.value;
   }
 
   /** Adds or replaces a value, then drops the least recently used others until within bounds (never the new one). */
   set(key: K, value: V, weight: number): void {
-    const old = this.map.get(key);
-    if (old !== undefined) {
-      this.total -= old.weight;
-      this.map.delete(key);
+    let node = this.map.get(key);
+    if (node !== undefined) {
+      this.total -= node.weight;
+      node.value = value;
+      node.weight = weight;
+      if (node !== this.newest) {
+        this.unlink(node);
+        this.append(node);
+      }
+    } else {
+      node = { key, value, weight, older: null, newer: null };
+      this.map.set(key, node);
+      this.append(node);
     }
-    this.map.set(key, { value, weight });
-    this.newest = key;
     this.total += weight;
-    for (const [k, slot] of this.map) {
-      if (this.map.size <= this.maxEntries && this.total <= this.maxWeight) break;
-      if (k === key) continue;
-      this.map.delete(k);
-      this.total -= slot.weight;
-      this.evictions++;
+    let victim = this.oldest;
+    while (victim !== null && (this.map.size > this.maxEntries || this.total > this.maxWeight)) {
+      const next = victim.newer;
+      if (victim !== node) {
+        this.unlink(victim);
+        this.map.delete(victim.key);
+        this.total -= victim.weight;
+        this.evictions++;
+      }
+      victim = next;
     }
   }
 
   delete(key: K): boolean {
-    const slot = this.map.get(key);
-    if (slot === undefined) return false;
-    if (key === this.newest) this.newest = undefined;
-    this.total -= slot.weight;
+    const node = this.map.get(key);
+    if (node === undefined) return false;
+    this.unlink(node);
+    this.total -= node.weight;
     return this.map.delete(key);
   }
 
   clear(): void {
     this.map.clear();
-    this.newest = undefined;
+    this.oldest = null;
+    this.newest = null;
     this.total = 0;
+  }
+
+  private unlink(node: Node<K, V>): void {
+    if (node.older === null) this.oldest = node.newer;
+    else node.older.newer = node.newer;
+    if (node.newer === null) this.newest = node.older;
+    else node.newer.older = node.older;
+    node.older = null;
+    node.newer = null;
+  }
+
+  private append(node: Node<K, V>): void {
+    node.older = this.newest;
+    node.newer = null;
+    if (this.newest === null) this.oldest = node;
+    else this.newest.newer = node;
+    this.newest = node;
   }
 }

@@ -1,0 +1,206 @@
+/**
+ * The crawl client's shortcut for URL strings already in the WHATWG parser's form (no `new URL` per question) against
+ * the parser itself and against the client's plain path (a `URL` object), over generated URLs and files.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { simpleOriginEnd } from '../../src/fetch/simple-url.js';
+import { createRobotsClient, type FetchLike } from '../../src/index.js';
+import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
+
+/** Pieces that reach every branch of the shortcut and of the parser's host, port, path and query rules. */
+const pieces = [
+  'a',
+  'Z',
+  'b-c',
+  '-',
+  '0',
+  '9',
+  '00',
+  '255',
+  '256',
+  '0x7f',
+  '1.2.3.4',
+  '01.2.3.4',
+  '1.2.3',
+  '.',
+  '..',
+  'xn--',
+  'xn--abc',
+  'xn--mnchen-3ya',
+  'example.com',
+  ':',
+  ':0',
+  ':80',
+  ':443',
+  ':080',
+  ':8080',
+  ':65535',
+  ':65536',
+  ':123456',
+  '@',
+  'user:pw@',
+  '/',
+  '//',
+  '\\',
+  '/./',
+  '/../',
+  '/.',
+  '/.a',
+  '%2e',
+  '%2E',
+  '/%2e/',
+  '/%2e%2e/',
+  '%41',
+  '%',
+  '?',
+  '??',
+  '#',
+  '#?',
+  ' ',
+  '\t',
+  '\n',
+  '~',
+  "'",
+  '"',
+  '<',
+  '>',
+  '`',
+  '{',
+  '|',
+  '^',
+  'é',
+  'ß',
+  '[::1]',
+  ';',
+  '=',
+  '&',
+  '*',
+  '$',
+];
+const scheme = fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'http:/', '');
+const url = fc.tuple(scheme, fc.array(fc.constantFrom(...pieces), { maxLength: 9 })).map(([s, a]) => s + a.join(''));
+/** Mostly well-formed URLs: a host, then a path, query and fragment made of pieces. */
+const plausible = fc
+  .tuple(
+    fc.constantFrom('http://', 'https://'),
+    fc.constantFrom('example.com', 'a.b-c.io', '127.0.0.1', '10.0.0.255', 'x1', 'localhost', 'a.0', 'sub.xn--a.com'),
+    fc.constantFrom('', ':8080', ':80', ':443', ':1'),
+    fc.array(fc.constantFrom(...pieces), { maxLength: 8 }),
+  )
+  .map(([s, h, p, a]) => s + h + p + a.join(''));
+
+function parsed(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+describe('URL strings already in canonical form', () => {
+  it('the shortcut gives the origin, path and serialisation the WHATWG parser gives', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.oneof(url, plausible, fc.string({ maxLength: 30 })), (value) => {
+        const end = simpleOriginEnd(value);
+        if (end < 0) return;
+        taken++;
+        const u = parsed(value);
+        expect(u, value).not.toBeNull();
+        expect(value.slice(0, end), value).toBe(`${u!.protocol}//${u!.host}`);
+        // The engine matches the string's path and query as it matches the parsed URL's.
+        expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
+        // The string is the serialisation, but for the `/` of an empty path.
+        const href = value.charCodeAt(end) === 0x2f ? value : `${value.slice(0, end)}/${value.slice(end)}`;
+        expect(href, value).toBe(u!.href);
+      }),
+      { numRuns: 30_000 },
+    );
+    expect(taken).toBeGreaterThan(300);
+  });
+
+  it('takes the shortcut for common URLs and not for the others', () => {
+    for (const value of [
+      'https://example.com/a/b?c=d#top',
+      'http://127.0.0.1:8080/x',
+      'https://www.a-b.example',
+      'http://a.io?q=1',
+    ]) {
+      expect(simpleOriginEnd(value), value).toBeGreaterThan(0);
+    }
+    for (const value of [
+      'HTTPS://example.com/',
+      'https://Example.com/',
+      'https://example.com:443/',
+      'https://example.com/a/../b',
+      'https://example.com/a b',
+      'https://example.com/p?',
+      'https://xn--mnchen-3ya.de/',
+      'http://0x7f.1/',
+      'ftp://example.com/',
+    ]) {
+      expect(simpleOriginEnd(value), value).toBe(-1);
+    }
+  });
+});
+
+const agents = ['*', 'FooBot', 'foobot', 'BarBot'];
+const ruleValue = fc
+  .array(fc.constantFrom('/', 'a', 'b', '*', '$', '?', '%41', 'A', '.', '=', ';', 'é'), { maxLength: 6 })
+  .map((a) => a.join(''));
+const robotsFile = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(...agents).map((a) => `User-agent: ${a}`),
+      fc.tuple(fc.constantFrom('Allow', 'Disallow'), ruleValue).map(([k, v]) => `${k}: ${v}`),
+    ),
+    { maxLength: 14 },
+  )
+  .map((lines) => lines.join('\n'));
+const hostName = fc.constantFrom('a.example', 'b.example', 'A.example', '127.0.0.1', '127.0.0.1:81');
+const question = fc
+  .tuple(
+    fc.constantFrom('http://', 'https://', 'HTTP://'),
+    hostName,
+    fc.array(fc.constantFrom('/', 'a', 'b', 'A', '%41', '.', '..', '?', '#', '$', '=', ';', 'é', ' ', '*'), {
+      maxLength: 8,
+    }),
+  )
+  .map(([s, h, a]) => s + h + a.join(''));
+const asker = fc.constantFrom<string | undefined>(undefined, 'FooBot', 'BarBot', 'other');
+
+describe('the client answers URL strings as it answers their parsed URLs', () => {
+  it('isAllowed, explain and peek give the same answers for a string and for new URL(string)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile),
+        fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
+        async (files, questions) => {
+          const fetch: FetchLike = async (robotsUrl) => {
+            const host = new URL(robotsUrl).host;
+            const body = files[host];
+            return new Response(body ?? 'nope', { status: body === undefined ? 404 : 200 });
+          };
+          const client = createRobotsClient({ userAgent: 'FooBot', fetch });
+          for (const [value, ua] of questions) {
+            const u = parsed(value);
+            if (u === null || !/^(https?|ftp):$/.test(u.protocol)) {
+              await expect(client.isAllowed(value, ua)).rejects.toThrow();
+              continue;
+            }
+            // The first question may load the origin: both forms then answer from memory.
+            const viaString = await client.explain(value, ua);
+            const viaUrl = await client.explain(u, ua);
+            expect(viaString, value).toEqual(viaUrl);
+            expect(await client.isAllowed(value, ua), value).toBe(viaUrl.allowed);
+            expect(await client.isAllowed(u, ua), value).toBe(viaUrl.allowed);
+            expect(client.peek(value, ua), value).toEqual(viaUrl);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
