@@ -319,33 +319,24 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       const index = lines;
       while (slots.length - head >= window) await advance();
 
-      let url: URL | null = null;
-      try {
-        url = new URL(text);
-      } catch {
-        url = null;
-      }
-      // ftp:// too: Google reads robots.txt over FTP, and so does the client (see ../ftp.ts).
-      if (
-        url === null ||
-        url.host === '' ||
-        (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ftp:')
-      ) {
-        invalid++;
-        slots.push({
-          index,
-          done: true,
-          text: errorRecord(index, text, 'invalid-url', invalidReason(text)),
-          promise: null,
-        });
-        if (head < slots.length && slots[head]!.done) await flush(false);
-        continue;
-      }
-      // Most URLs are of origins already loaded: answered at once, without a promise each.
+      // Most URLs are of origins already loaded: answered at once, without a promise each (and, for URLs already
+      // in canonical form, without parsing them: see the client's `peek`). A line that is not an absolute http,
+      // https or ftp URL with a host makes the client throw a RobotsUrlError: it gets an error record.
       let known: UrlVerdict | null = null;
       try {
-        known = client.peek(url, ask);
-      } catch {
+        known = client.peek(text, ask);
+      } catch (error) {
+        if (error instanceof RobotsUrlError) {
+          invalid++;
+          slots.push({
+            index,
+            done: true,
+            text: errorRecord(index, text, 'invalid-url', invalidReason(text)),
+            promise: null,
+          });
+          if (head < slots.length && slots[head]!.done) await flush(false);
+          continue;
+        }
         known = null; // explain() below reports it on the line
       }
       if (known !== null) {
@@ -353,6 +344,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         if (slots[head]!.done) await flush(false);
         continue;
       }
+      const url = new URL(text);
       const origin = `${url.protocol}//${url.host}`;
       while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
       perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
