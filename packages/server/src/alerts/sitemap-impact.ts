@@ -10,7 +10,7 @@
 import type { RobotsTxt } from 'robotskit';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
-import { sitemapPageUrls } from '../tester/sitemap-urls.js';
+import { originSitemapUrls } from '../tester/sitemap-urls.js';
 import { resolveCrawlers } from '../tester/verdicts.js';
 import { MEANING_CRAWLER_NAMES } from './meaning.js';
 
@@ -69,26 +69,25 @@ export async function affectedSitemapUrls(
   after: RobotsTxt,
   options: SitemapCountOptions,
 ): Promise<SitemapUrlsAffected> {
-  const listed = new Set([...before.sitemaps, ...after.sitemaps]);
-  const sitemaps = listed.size > 0 ? [...listed] : [`${origin}/sitemap.xml`];
-  const walk = await sitemapPageUrls(sitemaps, {
+  const walk = await originSitemapUrls(origin, [before, after], {
     fetch: options.fetch,
     maxUrls: options.maxUrls ?? ALERT_SITEMAP_MAX_URLS,
     budgetMs: options.budgetMs ?? ALERT_SITEMAP_BUDGET_MS,
-    allowedOrigins: [origin],
-    // robots.txt rules apply to their own origin only.
-    keep: (url) => url.startsWith(`${origin}/`),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const base = { checked: walk.urls.length, capped: walk.capped, sitemaps, problems: walk.problems.slice(0, 5) };
-  if (walk.urls.length === 0 && listed.size === 0) {
+  const base = {
+    checked: walk.urls.length,
+    capped: walk.capped,
+    sitemaps: walk.sitemaps,
+    problems: walk.problems.slice(0, 5),
+  };
+  if (walk.noSitemap) {
     return {
       status: 'no-sitemap',
       affected: null,
       crawlers: [],
       reason: `no sitemap: neither version lists one and ${origin}/sitemap.xml has no URLs`,
       ...base,
-      problems: [],
     };
   }
   if (walk.urls.length === 0 && walk.unreachable > 0) {

@@ -20,7 +20,7 @@ import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { discoverHosts } from '../tester/discover-hosts.js';
 import { exactComparison } from '../tester/exact.js';
 import { compareVerdicts, type RulesSide } from '../tester/impact.js';
-import { sitemapPageUrls } from '../tester/sitemap-urls.js';
+import { originSitemapUrls } from '../tester/sitemap-urls.js';
 import {
   CrawlerNameError,
   linesOf,
@@ -344,24 +344,18 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       if (body.urls) {
         urls = body.urls.map((u) => checkTestUrl(u, origin));
       } else {
-        const listed = new Set<string>();
-        for (const side of [before, after]) for (const s of side.robots?.sitemaps ?? []) listed.add(s);
-        sitemaps = listed.size > 0 ? [...listed] : [`${origin}/sitemap.xml`];
-        const walk = await sitemapPageUrls(sitemaps, {
+        const walk = await originSitemapUrls(origin, [before.robots, after.robots], {
           fetch: context.fetch,
           maxUrls: body.maxUrls ?? context.impactMaxUrls,
-          allowedOrigins: [origin],
-          // robots.txt rules apply to their own origin only.
-          keep: (url) => url.startsWith(`${origin}/`),
           signal: gone,
         });
         gone.throwIfAborted();
         urls = walk.urls;
         capped = walk.capped;
         problems = walk.problems;
-        // Nothing listed, and nothing at /sitemap.xml either: say so rather than report "0 URLs".
-        noSitemap = listed.size === 0 && walk.urls.length === 0;
-        if (noSitemap) problems = [];
+        sitemaps = walk.sitemaps;
+        // Nothing listed, and nothing at /sitemap.xml either: said as such rather than as "0 URLs".
+        noSitemap = walk.noSitemap;
       }
       // The home page is always checked: a draft's `Disallow: /` is never "no change" for want of URLs.
       const home = `${origin}/`;

@@ -4,6 +4,7 @@
  * host discovery (which hosts a domain's sitemaps list).
  */
 
+import type { RobotsTxt } from 'robotskit';
 import { readSitemaps, type SitemapScope } from 'robotskit-sitemaps';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { engineFetchOf } from '../net/robots-fetch.js';
@@ -86,4 +87,34 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
     }
   }
   return { urls, capped, problems, unreachable };
+}
+
+/** What {@link originSitemapUrls} read: the walk, the sitemaps it started from, and whether the site has none. */
+export interface OriginSitemapUrls extends SitemapUrls {
+  /** The sitemaps the files list, else the origin's /sitemap.xml. */
+  readonly sitemaps: string[];
+  /** Nothing listed, and no URL at /sitemap.xml either (then `problems` is empty: there is nothing to read). */
+  readonly noSitemap: boolean;
+}
+
+/**
+ * The page URLs of one origin's sitemaps, for comparing two versions of its robots.txt: the sitemaps either version
+ * lists (`null`: a version without rules), else `<origin>/sitemap.xml`; only URLs of the origin itself are kept, as
+ * robots.txt rules apply to their own origin only. Used by the impact check and the alert's sitemap count.
+ */
+export async function originSitemapUrls(
+  origin: string,
+  files: readonly (RobotsTxt | null)[],
+  options: Omit<SitemapUrlOptions, 'allowedOrigins' | 'keep'>,
+): Promise<OriginSitemapUrls> {
+  const listed = new Set<string>();
+  for (const file of files) for (const s of file?.sitemaps ?? []) listed.add(s);
+  const sitemaps = listed.size > 0 ? [...listed] : [`${origin}/sitemap.xml`];
+  const walk = await sitemapPageUrls(sitemaps, {
+    ...options,
+    allowedOrigins: [origin],
+    keep: (url) => url.startsWith(`${origin}/`),
+  });
+  const noSitemap = listed.size === 0 && walk.urls.length === 0;
+  return { ...walk, ...(noSitemap ? { problems: [] } : {}), sitemaps, noSitemap };
 }
