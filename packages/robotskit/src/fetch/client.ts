@@ -7,6 +7,7 @@ import type { DialectName } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
+import { canonicalHref, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import {
   type AvailabilityOptions,
@@ -18,7 +19,6 @@ import {
 import { crawlDelayOf } from './crawl-delay.js';
 import { LruMap } from './lru.js';
 import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
-import { simpleOriginEnd } from './simple-url.js';
 import type { RobotsStore, StoredOrigin } from './store.js';
 import { type Clock, type FetchLike, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
 
@@ -670,10 +670,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /** The serialised URL of a target from {@link locate}: the parser adds the `/` of an empty path. */
   function hrefOf(target: string | URL, origin: string): string {
-    if (typeof target !== 'string') return target.href;
-    return target.length === origin.length || target.charCodeAt(origin.length) !== 0x2f
-      ? `${origin}/${target.slice(origin.length)}`
-      : target;
+    return typeof target === 'string' ? canonicalHref(target, origin.length) : target.href;
   }
 
   function allowedBy(entry: CachedOrigin, target: string | URL, ua: CrawlerInput, now?: number): boolean {

@@ -5,8 +5,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { simpleOriginEnd } from '../../src/fetch/simple-url.js';
 import { createRobotsClient, type FetchLike } from '../../src/index.js';
+import { simpleOriginEnd } from '../../src/url/http-url.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
 
 /** Pieces that reach every branch of the shortcut and of the parser's host, port, path and query rules. */
