@@ -12,7 +12,8 @@ import {
   parseRobotsTxt,
   type RobotsComparison,
 } from '../src/index.js';
-import type { InternalCompareOptions } from '../src/semantics/compare.js';
+import { compareRobotsWith } from '../src/semantics/compare.js';
+import { explorePlain } from './reference/explore-plain.js';
 
 const ORIGIN = 'https://example.invalid';
 
@@ -338,7 +339,7 @@ describe('the exploration compareRobots uses', () => {
         const before = a.join('\n');
         const after = b.join('\n');
         const options = { crawlers: CRAWLERS.map(([name]) => name) };
-        const plain = compareRobots(before, after, { ...options, plain: true } as InternalCompareOptions);
+        const plain = compareRobotsWith(explorePlain, before, after, options);
         expect(plain.complete).toBe(true);
         expect(answer(compareRobots(before, after, options))).toEqual(answer(plain));
       }),

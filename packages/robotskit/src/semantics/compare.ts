@@ -13,8 +13,8 @@
  * A branch is cut as soon as no pattern still alive (not yet certain to fail) is used differently by the two files:
  * from there on both decide alike; and (`explore.ts`) as soon as every region that could still lie below it is known
  * already, which keeps files of many never-dying `/*word` rules from visiting every combination of their states.
- * `explore-plain.ts` keeps the exploration without that cut, the reference the tests hold this one to. Google's
- * dialect only (the 1994 convention matches differently).
+ * The exploration without that cut stays beside the tests (`test/reference/explore-plain.ts`), the reference they
+ * hold this one to through {@link compareRobotsWith}. Google's dialect only (the 1994 convention matches differently).
  *
  * Cost: linear matching stays the rule for checks; this comparison is bounded by `maxStates` product states per rule
  * set, by the memory its states take, and by `timeoutMs` overall, and says `complete: false` when a bound cut it short.
@@ -30,7 +30,6 @@ import {
   RobotsTxt,
 } from '../index.js';
 import { explore } from './explore.js';
-import { explorePlain } from './explore-plain.js';
 import type { ChangedRegion, Outcome } from './product.js';
 
 export type { ChangedRegion, RegionRule } from './product.js';
@@ -78,11 +77,16 @@ export interface CompareOptions {
   readonly timeoutMs?: number;
 }
 
-/** Options this module's tests use, not part of the package's types. */
-export interface InternalCompareOptions extends CompareOptions {
-  /** Explore every reachable product state, without the cuts that only save work (the reference for tests). */
-  readonly plain?: boolean;
-}
+/**
+ * How one pair of rule sets is explored: `explore` (what {@link compareRobots} uses); the tests pass the plain
+ * exploration they hold it to.
+ */
+export type Explorer = (
+  beforeRules: readonly RobotsRule[],
+  afterRules: readonly RobotsRule[],
+  maxStates: number,
+  deadline: number,
+) => Outcome;
 
 const DEFAULT_MAX_STATES = 200_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -130,13 +134,22 @@ export function compareRobots(
   after: RobotsInput | RobotsTxt,
   options?: CompareOptions,
 ): RobotsComparison {
+  return compareRobotsWith(explore, before, after, options);
+}
+
+/** {@link compareRobots} with the exploration given (not exported from the package). */
+export function compareRobotsWith(
+  run: Explorer,
+  before: RobotsInput | RobotsTxt,
+  after: RobotsInput | RobotsTxt,
+  options?: CompareOptions,
+): RobotsComparison {
   const files = [before, after].map((f) => (f instanceof RobotsTxt ? f.inDialect('google') : parseRobotsTxt(f)));
   const [b, a] = files as [RobotsTxt, RobotsTxt];
   const crawlers = options?.crawlers ?? defaultCrawlers(files);
   const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
   const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const anyCrawler = unnamedToken(files);
-  const run = (options as InternalCompareOptions | undefined)?.plain === true ? explorePlain : explore;
   // Crawlers whose groups are the same in both files share one exploration.
   const done = new Map<string, Outcome>();
   const results: CrawlerComparison[] = [];

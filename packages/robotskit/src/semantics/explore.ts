@@ -1,6 +1,7 @@
 /**
  * The exploration of the product automaton that `compareRobots` uses: breadth-first from `/`, like the plain one
- * (`explore-plain.ts`), and with the same answer (same regions, same witnesses, in the same order), at far less cost.
+ * (`test/reference/explore-plain.ts`), and with the same answer (same regions, same witnesses, in the same order), at
+ * far less cost.
  *
  * - A branch is also cut when every region that could still lie below it is already known. The regions possible below a
  *   node are over-approximated per pair of deciding rules (before, after): the pair is possible only if, with both

@@ -1,6 +1,7 @@
 /**
- * What both explorations of the product automaton (`explore.ts`, and the plain `explore-plain.ts` it is checked
- * against) share: the rules of one crawler as pattern automata, the alphabet, and how a region is reported.
+ * What both explorations of the product automaton (`explore.ts`, and the plain one it is checked against,
+ * `test/reference/explore-plain.ts`) share: the rules of one crawler as pattern automata, the alphabet, and how a
+ * region is reported.
  */
 
 import type { RobotsRule } from '../index.js';

@@ -1,12 +1,20 @@
 /**
  * The plain exploration of the product automaton, as `compareRobots` first shipped it: every reachable product state,
- * breadth-first, with a string key per state. `explore.ts` is the one `compareRobots` uses; this one stays, unexported
- * from the package, as the reference the property tests hold it to (same regions, same witnesses).
+ * breadth-first, with a string key per state. `explore.ts` is the one `compareRobots` uses; this one stays beside the
+ * tests (not shipped) as the reference the property tests hold it to through `compareRobotsWith` (same regions, same
+ * witnesses).
  */
 
-import type { RobotsRule } from '../index.js';
-import { ACCEPT, DEAD } from './automaton.js';
-import { type ChangedRegion, changedRegion, improves, type Outcome, productOf, type Rule } from './product.js';
+import type { RobotsRule } from '../../src/index.js';
+import { ACCEPT, DEAD } from '../../src/semantics/automaton.js';
+import {
+  type ChangedRegion,
+  changedRegion,
+  improves,
+  type Outcome,
+  productOf,
+  type Rule,
+} from '../../src/semantics/product.js';
 
 /** Explores the product of both rule sets breadth-first from `/`. */
 export function explorePlain(
