@@ -118,17 +118,6 @@ export function contentChanged(before: VersionSnapshot, next: VersionSnapshot): 
 }
 
 /**
- * What changing `before` into `next` means (the engine's exact comparison for the watched crawlers), or null when
- * the content did not change or either side has no rules (a failed fetch).
- */
-export function meaningBetween(before: VersionSnapshot, next: VersionSnapshot): MeaningChange | null {
-  if (!contentChanged(before, next)) return null;
-  const oldRules = rulesOf(before);
-  const newRules = rulesOf(next);
-  return oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules);
-}
-
-/**
  * What was worked out for a new version before the transaction that records it (the alert hook's `prepare`): its
  * meaning, and the sitemap URLs whose verdict changes, which needs the network and so never runs inside the
  * transaction. Used only when it was prepared against the same earlier version the detection compares with.
@@ -194,7 +183,8 @@ export function detectAlerts(
   const oldRules = rulesOf(before);
   const newRules = rulesOf(next);
   // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
-  const meaning = context?.meaning ?? meaningBetween(before, next);
+  const meaning =
+    context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
   // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
   const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
   const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);

@@ -12,13 +12,14 @@ import type { Schema } from '../db/schema.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import {
   type ChangeContext,
+  contentChanged,
   type DetectedAlert,
   detectAlerts,
-  meaningBetween,
   rulesOf,
   type VersionSnapshot,
 } from './detect.js';
 import { lineDiff } from './diff.js';
+import { describeMeaningChange } from './meaning.js';
 import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from './sitemap-impact.js';
 
 /** A version with its body, lint results and the error of the fetch that saw it first. */
@@ -167,12 +168,13 @@ export async function prepareChange(
   const against = await getVersion(db, againstId);
   if (!against) return null;
   const before = snapshotOf(against);
-  const meaning = meaningBetween(before, next);
-  if (meaning === null) return null;
-  if (meaning.equivalent) return { againstVersionId: againstId, meaning, sitemapUrls: null };
+  if (!contentChanged(before, next)) return null;
+  // Each side parsed once (the new one usually is already), for the meaning and the sitemap count alike.
   const oldRules = rulesOf(before);
   const newRules = rulesOf(next);
   if (oldRules === null || newRules === null) return null;
+  const meaning = describeMeaningChange(oldRules, newRules);
+  if (meaning.equivalent) return { againstVersionId: againstId, meaning, sitemapUrls: null };
   let sitemapUrls: ChangeContext['sitemapUrls'];
   try {
     sitemapUrls = await affectedSitemapUrls(new URL(file.url).origin, oldRules, newRules, {
