@@ -7,7 +7,7 @@ import type { DialectName } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalHref, simpleOriginEnd } from '../url/http-url.js';
+import { canonicalHref, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import {
   type AvailabilityOptions,
@@ -231,6 +231,9 @@ export interface RobotsClient {
 
 const noop = (): void => {};
 
+const ALLOWED = Promise.resolve(true);
+const REFUSED = Promise.resolve(false);
+
 type LeasingStore = Required<Pick<RobotsStore, 'acquireLease' | 'releaseLease'>>;
 
 interface FleetSettings {
@@ -294,6 +297,11 @@ interface CachedOrigin {
   readonly nextFetchAt: number;
   /** The policy last computed; it holds until its `until` (or a new fetch, which makes a new entry). */
   policy: EffectivePolicy<RetrievalResult> | null;
+  /**
+   * `policy` holds while the clock reads less than this: its `until` (infinity when it has none), or -infinity when
+   * there is no policy yet or the latest fetch is not before its `until` (the history counts as known now).
+   */
+  policyUntil: number;
   /** The parsed file of `policy` when its mode is `rules`, else null. */
   robots: RobotsTxt | null;
 }
@@ -470,6 +478,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       lastFetch,
       nextFetchAt: refreshSchedule(history, availability).at,
       policy: null,
+      policyUntil: Number.NEGATIVE_INFINITY,
       robots: null,
     };
     cache.set(origin, entry, weightOf(history));
@@ -480,6 +489,69 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     readonly promise: Promise<CachedOrigin>;
     /** `fetching` is set once the load has decided to fetch (rather than use what the store had). */
     readonly flags: { fetching: boolean };
+    /** The `isAllowed` questions waiting for the load, answered together when it ends; null while there are none. */
+    asked: Asked | null;
+  }
+
+  /**
+   * Questions waiting for a load, one per index: what to match, for whom, and how to answer. Parallel arrays rather
+   * than one object per question, and one reaction to the load for all of them rather than one each: a cold crawl asks
+   * about many URLs of each origin before its robots.txt arrives.
+   */
+  interface Asked {
+    readonly targets: (string | URL)[];
+    readonly crawlers: CrawlerInput[];
+    readonly resolves: ((allowed: boolean) => void)[];
+    readonly rejects: ((error: unknown) => void)[];
+  }
+
+  /** The load {@link joined} or {@link startLoad} last returned the promise of, unchanged; else null. */
+  let joinedLoad: Load | null = null;
+
+  /** Where {@link capture} puts a new promise's functions. */
+  let capturedResolve: (allowed: boolean) => void = noop;
+  let capturedReject: (error: unknown) => void = noop;
+  const capture = (resolve: (allowed: boolean) => void, reject: (error: unknown) => void): void => {
+    capturedResolve = resolve;
+    capturedReject = reject;
+  };
+
+  /** An `isAllowed` answer for when `load` ends. */
+  function ask(load: Load, target: string | URL, ua: CrawlerInput): Promise<boolean> {
+    let asked = load.asked;
+    if (asked === null) {
+      asked = { targets: [], crawlers: [], resolves: [], rejects: [] };
+      load.asked = asked;
+      const questions = asked;
+      load.promise.then(
+        (entry) => answer(questions, entry),
+        (error: unknown) => {
+          for (const reject of questions.rejects) reject(error);
+        },
+      );
+    }
+    const promise = new Promise<boolean>(capture);
+    asked.targets.push(target);
+    asked.crawlers.push(ua);
+    asked.resolves.push(capturedResolve);
+    asked.rejects.push(capturedReject);
+    return promise;
+  }
+
+  /** Answers the questions that waited for `entry`, all at the same reading of the clock. */
+  function answer(asked: Asked, entry: CachedOrigin): void {
+    const now = clock.now();
+    const { targets, crawlers, resolves, rejects } = asked;
+    for (let i = 0; i < targets.length; i++) {
+      let allowed: boolean;
+      try {
+        allowed = allowedBy(entry, targets[i]!, crawlers[i]!, now);
+      } catch (error) {
+        rejects[i]!(error);
+        continue;
+      }
+      resolves[i]!(allowed);
+    }
   }
 
   const isFresh = (history: readonly RetrievalResult[]): boolean =>
@@ -583,25 +655,38 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       .finally(() => {
         if (inflight.get(origin) === self) inflight.delete(origin);
       });
-    const self: Load = { promise, flags };
+    const self: Load = { promise, flags, asked: null };
     inflight.set(origin, self);
+    joinedLoad = self;
     return promise;
   }
 
   function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
     const pending = inflight.get(origin);
-    if (pending !== undefined) {
-      counters.joined++;
-      // A recrawl joins a fetch in flight, but not a load that is only reading the store.
-      if (force && !pending.flags.fetching) {
-        return pending.promise.then(
-          () => stateOf(origin, true),
-          () => stateOf(origin, true),
-        );
-      }
-      return pending.promise;
+    if (pending !== undefined) return joined(origin, pending, force);
+    return cachedState(origin, cache.get(origin), force);
+  }
+
+  /** {@link stateOf} when a load of the origin is in flight. */
+  function joined(origin: string, pending: Load, force: boolean): Promise<CachedOrigin> {
+    counters.joined++;
+    // A recrawl joins a fetch in flight, but not a load that is only reading the store.
+    if (force && !pending.flags.fetching) {
+      return pending.promise.then(
+        () => stateOf(origin, true),
+        () => stateOf(origin, true),
+      );
     }
-    const known = cache.get(origin);
+    joinedLoad = pending;
+    return pending.promise;
+  }
+
+  /** {@link stateOf} when no load of the origin is in flight; `known` is what memory holds. */
+  function cachedState(
+    origin: string,
+    known: CachedOrigin | undefined,
+    force: boolean,
+  ): Promise<CachedOrigin> | CachedOrigin {
     if (known !== undefined && !force) {
       const now = clock.now();
       if (now < known.nextFetchAt) {
@@ -613,18 +698,43 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return startLoad(origin, known, force);
   }
 
+  /**
+   * {@link stateOf} for a URL string whose origin is in memory or being loaded, when the rest of it is in the WHATWG
+   * parser's form; else undefined (then {@link locate} decides). The origin in memory vouches for the string's start:
+   * every key of `cache` and `inflight` is an origin the parser wrote, so only the path, query and fragment are read
+   * (no `new URL`, and no host check). Sets {@link quickOrigin}.
+   */
+  function quickState(url: string): Promise<CachedOrigin> | CachedOrigin | undefined {
+    const end = httpAuthorityEnd(url);
+    if (end < 0) return undefined;
+    const origin = url.slice(0, end);
+    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
+    const known = pending === undefined ? cache.get(origin) : undefined;
+    if ((pending === undefined && known === undefined) || !canonicalTailAt(url, end)) return undefined;
+    quickOrigin = origin;
+    return pending !== undefined ? joined(origin, pending, false) : cachedState(origin, known, false);
+  }
+
+  /** The origin {@link quickState} last found. */
+  let quickOrigin = '';
+
   /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
   let hitNow = 0;
 
   /** `clockNow`: the clock's reading, when the caller has just read it (one read per URL). */
   function policyOf(entry: CachedOrigin, clockNow = clock.now()): EffectivePolicy<RetrievalResult> {
+    if (clockNow < entry.policyUntil) return entry.policy!;
     // Everything in the history is known now, even if the clock says otherwise (a store written by another machine).
     const latest = entry.history[entry.history.length - 1];
-    const now = Math.max(clockNow, latest === undefined ? 0 : latest.fetchedAt);
+    const latestAt = latest === undefined ? 0 : latest.fetchedAt;
+    const now = Math.max(clockNow, latestAt);
     const cached = entry.policy;
     if (cached !== null && (cached.until === null || now < cached.until)) return cached;
     const policy = effectivePolicy(entry.history, now, availability);
     entry.policy = policy;
+    // The policy holds while max(clock, latestAt) < until, that is while the clock is below `policyUntil`.
+    const until = policy.until ?? Number.POSITIVE_INFINITY;
+    entry.policyUntil = latestAt < until ? until : Number.NEGATIVE_INFINITY;
     entry.robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
     return policy;
   }
@@ -704,9 +814,17 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
     try {
-      const origin = locate(url);
-      const target = located;
-      const state = stateOf(origin, false);
+      let state = typeof url === 'string' ? quickState(url) : undefined;
+      let origin: string;
+      let target: string | URL;
+      if (state === undefined) {
+        origin = locate(url);
+        target = located;
+        state = stateOf(origin, false);
+      } else {
+        origin = quickOrigin;
+        target = url;
+      }
       if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
       return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
     } catch (error) {
@@ -720,11 +838,19 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     // Not async: an origin in memory is answered at once, without suspending (one resolved promise per call).
     isAllowed(url, ua = crawler) {
       try {
-        const origin = locate(url);
-        const target = located;
-        const state = stateOf(origin, false);
-        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
-        return Promise.resolve(allowedBy(state, target, ua, hitNow));
+        joinedLoad = null;
+        let state = typeof url === 'string' ? quickState(url) : undefined;
+        let target: string | URL = url;
+        if (state === undefined) {
+          state = stateOf(locate(url), false);
+          target = located;
+        }
+        if (state instanceof Promise) {
+          const load = joinedLoad;
+          return load === null ? state.then((entry) => allowedBy(entry, target, ua)) : ask(load, target, ua);
+        }
+        // Resolved promises hold no state: two serve every answer from memory.
+        return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
       } catch (error) {
         return Promise.reject(error);
       }
