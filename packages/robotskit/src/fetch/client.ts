@@ -314,6 +314,7 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 
 /** Bytes an origin costs in memory: each distinct body twice (bytes and parsed copy), plus bookkeeping. */
 function weightOf(history: readonly RetrievalResult[]): number {
+  if (history.length === 1) return 1024 + 2 * (history[0]!.body?.length ?? 0);
   const bodies = new Set<Uint8Array>();
   for (const entry of history) if (entry.body !== null) bodies.add(entry.body);
   let weight = 1024 * history.length;
@@ -566,7 +567,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     flags: { fetching: boolean },
   ): Promise<CachedOrigin> {
     counters.loads++;
-    let history = known?.history ?? (await readStore(origin));
+    // Without a store, nothing to wait for before fetching.
+    let history = known?.history ?? (store === undefined ? [] : await readStore(origin));
     if (!force && isFresh(history)) return remember(origin, history);
     if (store?.acquireLease !== undefined && store.releaseLease !== undefined) {
       if (known !== undefined) {
@@ -591,7 +593,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const next = compactHistory([...history, result]);
     // Keep the fetch in memory even if the store write fails: it is what applies now.
     const entry = remember(origin, next, result);
-    await writeStore(origin, next);
+    if (store !== undefined) await writeStore(origin, next);
     return entry;
   }
 
@@ -650,11 +652,22 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   function startLoad(origin: string, known: CachedOrigin | undefined, force: boolean): Promise<CachedOrigin> {
     // Without a store read to make first, the load fetches at once.
     const flags = { fetching: force || known !== undefined || store === undefined };
+    const settled = (): void => {
+      if (inflight.get(origin) === self) inflight.delete(origin);
+    };
+    // Two handlers rather than `finally`, which costs a promise and two reactions more per load.
     const promise = Promise.resolve()
       .then(() => load(origin, known, force, flags))
-      .finally(() => {
-        if (inflight.get(origin) === self) inflight.delete(origin);
-      });
+      .then(
+        (entry) => {
+          settled();
+          return entry;
+        },
+        (error: unknown) => {
+          settled();
+          throw error;
+        },
+      );
     const self: Load = { promise, flags, asked: null };
     inflight.set(origin, self);
     joinedLoad = self;
