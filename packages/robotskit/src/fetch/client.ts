@@ -728,6 +728,17 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return pending !== undefined ? joined(origin, pending, false) : cachedState(origin, known, false);
   }
 
+  /**
+   * The origin of a URL string when it is in memory or being loaded and the rest of the string is in the parser's form
+   * (as {@link quickState} decides); else null.
+   */
+  function knownOrigin(url: string): string | null {
+    const end = httpAuthorityEnd(url);
+    if (end < 0) return null;
+    const origin = url.slice(0, end);
+    return (inflight.has(origin) || cache.has(origin)) && canonicalTailAt(url, end) ? origin : null;
+  }
+
   /** The origin {@link quickState} last found. */
   let quickOrigin = '';
 
@@ -870,8 +881,12 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     },
     explain: (url, ua = crawler) => verdict(url, ua),
     peek(url, ua = crawler) {
-      const origin = locate(url);
-      const target = located;
+      let origin = typeof url === 'string' ? knownOrigin(url) : null;
+      let target = url;
+      if (origin === null) {
+        origin = locate(url);
+        target = located;
+      }
       if (inflight.has(origin)) return null;
       const known = cache.get(origin);
       if (known === undefined) return null;
