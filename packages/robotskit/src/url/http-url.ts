@@ -102,9 +102,10 @@ export function httpAuthorityEnd(url: string): number {
 
 /**
  * Whether `url` from `start` on (a `/`, `?` or `#`, or nothing) is a path, query and fragment in the WHATWG parser's
- * serialised form, as {@link simpleOriginEnd} takes it after the origin. When `url.slice(0, start)` is an origin the
- * parser wrote (`${u.protocol}//${u.host}` of an http(s) URL) this decides, without reading the host again, what
- * {@link simpleOriginEnd} decides for the whole string (but for hosts outside its shape: IPv6, punycode).
+ * serialised form, as {@link simpleOriginEnd} takes it after the origin. When `url.slice(0, start)` is moreover an
+ * origin the parser wrote (`${u.protocol}//${u.host}` of an http(s) URL, any host: IPv6 and punycode too), the whole
+ * string is in that form, but for the `/` of an empty path: the same origin, path and query, without reading the host
+ * again (the tests hold this to the parser over generated origins and tails).
  */
 export function canonicalTailAt(url: string, start: number): boolean {
   TAIL.lastIndex = start;
