@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRobotsClient, type FetchLike } from '../../src/index.js';
 import { canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../../src/url/http-url.js';
+import { originOf } from '../../src/url/origin.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
 
 /** Pieces that reach every branch of the shortcut and of the parser's host, port, path and query rules. */
@@ -110,6 +111,7 @@ describe('URL strings already in canonical form', () => {
         const u = parsed(value);
         expect(u, value).not.toBeNull();
         expect(value.slice(0, end), value).toBe(`${u!.protocol}//${u!.host}`);
+        expect(originOf(value), value).toBe(originOf(u!));
         // The engine matches the string's path and query as it matches the parsed URL's.
         expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
         // The string is the serialisation, but for the `/` of an empty path.
