@@ -490,69 +490,6 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     readonly promise: Promise<CachedOrigin>;
     /** `fetching` is set once the load has decided to fetch (rather than use what the store had). */
     readonly flags: { fetching: boolean };
-    /** The `isAllowed` questions waiting for the load, answered together when it ends; null while there are none. */
-    asked: Asked | null;
-  }
-
-  /**
-   * Questions waiting for a load, one per index: what to match, for whom, and how to answer. Parallel arrays rather
-   * than one object per question, and one reaction to the load for all of them rather than one each: a cold crawl asks
-   * about many URLs of each origin before its robots.txt arrives.
-   */
-  interface Asked {
-    readonly targets: (string | URL)[];
-    readonly crawlers: CrawlerInput[];
-    readonly resolves: ((allowed: boolean) => void)[];
-    readonly rejects: ((error: unknown) => void)[];
-  }
-
-  /** The load {@link joined} or {@link startLoad} last returned the promise of, unchanged; else null. */
-  let joinedLoad: Load | null = null;
-
-  /** Where {@link capture} puts a new promise's functions. */
-  let capturedResolve: (allowed: boolean) => void = noop;
-  let capturedReject: (error: unknown) => void = noop;
-  const capture = (resolve: (allowed: boolean) => void, reject: (error: unknown) => void): void => {
-    capturedResolve = resolve;
-    capturedReject = reject;
-  };
-
-  /** An `isAllowed` answer for when `load` ends. */
-  function ask(load: Load, target: string | URL, ua: CrawlerInput): Promise<boolean> {
-    let asked = load.asked;
-    if (asked === null) {
-      asked = { targets: [], crawlers: [], resolves: [], rejects: [] };
-      load.asked = asked;
-      const questions = asked;
-      load.promise.then(
-        (entry) => answer(questions, entry),
-        (error: unknown) => {
-          for (const reject of questions.rejects) reject(error);
-        },
-      );
-    }
-    const promise = new Promise<boolean>(capture);
-    asked.targets.push(target);
-    asked.crawlers.push(ua);
-    asked.resolves.push(capturedResolve);
-    asked.rejects.push(capturedReject);
-    return promise;
-  }
-
-  /** Answers the questions that waited for `entry`, all at the same reading of the clock. */
-  function answer(asked: Asked, entry: CachedOrigin): void {
-    const now = clock.now();
-    const { targets, crawlers, resolves, rejects } = asked;
-    for (let i = 0; i < targets.length; i++) {
-      let allowed: boolean;
-      try {
-        allowed = allowedBy(entry, targets[i]!, crawlers[i]!, now);
-      } catch (error) {
-        rejects[i]!(error);
-        continue;
-      }
-      resolves[i]!(allowed);
-    }
   }
 
   const isFresh = (history: readonly RetrievalResult[]): boolean =>
@@ -668,9 +605,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
           throw error;
         },
       );
-    const self: Load = { promise, flags, asked: null };
+    const self: Load = { promise, flags };
     inflight.set(origin, self);
-    joinedLoad = self;
     return promise;
   }
 
@@ -690,7 +626,6 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
         () => stateOf(origin, true),
       );
     }
-    joinedLoad = pending;
     return pending.promise;
   }
 
@@ -862,17 +797,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     // Not async: an origin in memory is answered at once, without suspending (one resolved promise per call).
     isAllowed(url, ua = crawler) {
       try {
-        joinedLoad = null;
         let state = typeof url === 'string' ? quickState(url) : undefined;
         let target: string | URL = url;
         if (state === undefined) {
           state = stateOf(locate(url), false);
           target = located;
         }
-        if (state instanceof Promise) {
-          const load = joinedLoad;
-          return load === null ? state.then((entry) => allowedBy(entry, target, ua)) : ask(load, target, ua);
-        }
+        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
         // Resolved promises hold no state: two serve every answer from memory.
         return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
       } catch (error) {
