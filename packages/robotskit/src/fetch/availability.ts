@@ -197,8 +197,16 @@ function runStart(entries: readonly FetchObservation[]): number {
   return i;
 }
 
+/** The last time {@link iso} wrote, and what it wrote: a crawl's fetches start within the same milliseconds. */
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
 function iso(ms: number): string {
-  return Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : String(ms);
+  if (ms === lastIsoMs) return lastIso;
+  const text = Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : String(ms);
+  lastIsoMs = ms;
+  lastIso = text;
+  return text;
 }
 
 function span(ms: number): string {

@@ -7,7 +7,7 @@ import type { DialectName } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalHref, simpleOriginEnd } from '../url/http-url.js';
+import { canonicalHref, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import {
   type AvailabilityOptions,
@@ -231,6 +231,9 @@ export interface RobotsClient {
 
 const noop = (): void => {};
 
+const ALLOWED = Promise.resolve(true);
+const REFUSED = Promise.resolve(false);
+
 type LeasingStore = Required<Pick<RobotsStore, 'acquireLease' | 'releaseLease'>>;
 
 interface FleetSettings {
@@ -294,6 +297,11 @@ interface CachedOrigin {
   readonly nextFetchAt: number;
   /** The policy last computed; it holds until its `until` (or a new fetch, which makes a new entry). */
   policy: EffectivePolicy<RetrievalResult> | null;
+  /**
+   * `policy` holds while the clock reads less than this: its `until` (infinity when it has none), or -infinity when
+   * there is no policy yet or the latest fetch is not before its `until` (the history counts as known now).
+   */
+  policyUntil: number;
   /** The parsed file of `policy` when its mode is `rules`, else null. */
   robots: RobotsTxt | null;
 }
@@ -306,6 +314,7 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 
 /** Bytes an origin costs in memory: each distinct body twice (bytes and parsed copy), plus bookkeeping. */
 function weightOf(history: readonly RetrievalResult[]): number {
+  if (history.length === 1) return 1024 + 2 * (history[0]!.body?.length ?? 0);
   const bodies = new Set<Uint8Array>();
   for (const entry of history) if (entry.body !== null) bodies.add(entry.body);
   let weight = 1024 * history.length;
@@ -470,6 +479,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       lastFetch,
       nextFetchAt: refreshSchedule(history, availability).at,
       policy: null,
+      policyUntil: Number.NEGATIVE_INFINITY,
       robots: null,
     };
     cache.set(origin, entry, weightOf(history));
@@ -494,7 +504,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     flags: { fetching: boolean },
   ): Promise<CachedOrigin> {
     counters.loads++;
-    let history = known?.history ?? (await readStore(origin));
+    // Without a store, nothing to wait for before fetching.
+    let history = known?.history ?? (store === undefined ? [] : await readStore(origin));
     if (!force && isFresh(history)) return remember(origin, history);
     if (store?.acquireLease !== undefined && store.releaseLease !== undefined) {
       if (known !== undefined) {
@@ -519,7 +530,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const next = compactHistory([...history, result]);
     // Keep the fetch in memory even if the store write fails: it is what applies now.
     const entry = remember(origin, next, result);
-    await writeStore(origin, next);
+    if (store !== undefined) await writeStore(origin, next);
     return entry;
   }
 
@@ -578,11 +589,22 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   function startLoad(origin: string, known: CachedOrigin | undefined, force: boolean): Promise<CachedOrigin> {
     // Without a store read to make first, the load fetches at once.
     const flags = { fetching: force || known !== undefined || store === undefined };
+    const settled = (): void => {
+      if (inflight.get(origin) === self) inflight.delete(origin);
+    };
+    // Two handlers rather than `finally`, which costs a promise and two reactions more per load.
     const promise = Promise.resolve()
       .then(() => load(origin, known, force, flags))
-      .finally(() => {
-        if (inflight.get(origin) === self) inflight.delete(origin);
-      });
+      .then(
+        (entry) => {
+          settled();
+          return entry;
+        },
+        (error: unknown) => {
+          settled();
+          throw error;
+        },
+      );
     const self: Load = { promise, flags };
     inflight.set(origin, self);
     return promise;
@@ -590,18 +612,29 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
     const pending = inflight.get(origin);
-    if (pending !== undefined) {
-      counters.joined++;
-      // A recrawl joins a fetch in flight, but not a load that is only reading the store.
-      if (force && !pending.flags.fetching) {
-        return pending.promise.then(
-          () => stateOf(origin, true),
-          () => stateOf(origin, true),
-        );
-      }
-      return pending.promise;
+    if (pending !== undefined) return joined(origin, pending, force);
+    return cachedState(origin, cache.get(origin), force);
+  }
+
+  /** {@link stateOf} when a load of the origin is in flight. */
+  function joined(origin: string, pending: Load, force: boolean): Promise<CachedOrigin> {
+    counters.joined++;
+    // A recrawl joins a fetch in flight, but not a load that is only reading the store.
+    if (force && !pending.flags.fetching) {
+      return pending.promise.then(
+        () => stateOf(origin, true),
+        () => stateOf(origin, true),
+      );
     }
-    const known = cache.get(origin);
+    return pending.promise;
+  }
+
+  /** {@link stateOf} when no load of the origin is in flight; `known` is what memory holds. */
+  function cachedState(
+    origin: string,
+    known: CachedOrigin | undefined,
+    force: boolean,
+  ): Promise<CachedOrigin> | CachedOrigin {
     if (known !== undefined && !force) {
       const now = clock.now();
       if (now < known.nextFetchAt) {
@@ -613,18 +646,54 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return startLoad(origin, known, force);
   }
 
+  /**
+   * {@link stateOf} for a URL string whose origin is in memory or being loaded, when the rest of it is in the WHATWG
+   * parser's form; else undefined (then {@link locate} decides). The origin in memory vouches for the string's start:
+   * every key of `cache` and `inflight` is an origin the parser wrote, so only the path, query and fragment are read
+   * (no `new URL`, and no host check). Sets {@link quickOrigin}.
+   */
+  function quickState(url: string): Promise<CachedOrigin> | CachedOrigin | undefined {
+    const end = httpAuthorityEnd(url);
+    if (end < 0) return undefined;
+    const origin = url.slice(0, end);
+    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
+    const known = pending === undefined ? cache.get(origin) : undefined;
+    if ((pending === undefined && known === undefined) || !canonicalTailAt(url, end)) return undefined;
+    quickOrigin = origin;
+    return pending !== undefined ? joined(origin, pending, false) : cachedState(origin, known, false);
+  }
+
+  /**
+   * The origin of a URL string when it is in memory or being loaded and the rest of the string is in the parser's form
+   * (as {@link quickState} decides); else null.
+   */
+  function knownOrigin(url: string): string | null {
+    const end = httpAuthorityEnd(url);
+    if (end < 0) return null;
+    const origin = url.slice(0, end);
+    return (inflight.has(origin) || cache.has(origin)) && canonicalTailAt(url, end) ? origin : null;
+  }
+
+  /** The origin {@link quickState} last found. */
+  let quickOrigin = '';
+
   /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
   let hitNow = 0;
 
   /** `clockNow`: the clock's reading, when the caller has just read it (one read per URL). */
   function policyOf(entry: CachedOrigin, clockNow = clock.now()): EffectivePolicy<RetrievalResult> {
+    if (clockNow < entry.policyUntil) return entry.policy!;
     // Everything in the history is known now, even if the clock says otherwise (a store written by another machine).
     const latest = entry.history[entry.history.length - 1];
-    const now = Math.max(clockNow, latest === undefined ? 0 : latest.fetchedAt);
+    const latestAt = latest === undefined ? 0 : latest.fetchedAt;
+    const now = Math.max(clockNow, latestAt);
     const cached = entry.policy;
     if (cached !== null && (cached.until === null || now < cached.until)) return cached;
     const policy = effectivePolicy(entry.history, now, availability);
     entry.policy = policy;
+    // The policy holds while max(clock, latestAt) < until, that is while the clock is below `policyUntil`.
+    const until = policy.until ?? Number.POSITIVE_INFINITY;
+    entry.policyUntil = latestAt < until ? until : Number.NEGATIVE_INFINITY;
     entry.robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
     return policy;
   }
@@ -704,9 +773,17 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
     try {
-      const origin = locate(url);
-      const target = located;
-      const state = stateOf(origin, false);
+      let state = typeof url === 'string' ? quickState(url) : undefined;
+      let origin: string;
+      let target: string | URL;
+      if (state === undefined) {
+        origin = locate(url);
+        target = located;
+        state = stateOf(origin, false);
+      } else {
+        origin = quickOrigin;
+        target = url;
+      }
       if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
       return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
     } catch (error) {
@@ -720,19 +797,27 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     // Not async: an origin in memory is answered at once, without suspending (one resolved promise per call).
     isAllowed(url, ua = crawler) {
       try {
-        const origin = locate(url);
-        const target = located;
-        const state = stateOf(origin, false);
+        let state = typeof url === 'string' ? quickState(url) : undefined;
+        let target: string | URL = url;
+        if (state === undefined) {
+          state = stateOf(locate(url), false);
+          target = located;
+        }
         if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
-        return Promise.resolve(allowedBy(state, target, ua, hitNow));
+        // Resolved promises hold no state: two serve every answer from memory.
+        return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
       } catch (error) {
         return Promise.reject(error);
       }
     },
     explain: (url, ua = crawler) => verdict(url, ua),
     peek(url, ua = crawler) {
-      const origin = locate(url);
-      const target = located;
+      let origin = typeof url === 'string' ? knownOrigin(url) : null;
+      let target = url;
+      if (origin === null) {
+        origin = locate(url);
+        target = located;
+      }
       if (inflight.has(origin)) return null;
       const known = cache.get(origin);
       if (known === undefined) return null;

@@ -110,20 +110,17 @@ export class Deadline {
     if (this.reason !== null) throw new Stop(this.reason);
     const waiting = this.total.counts === 'waiting';
     const budget = waiting ? this.total.ms - this.spent : Number.POSITIVE_INFINITY;
-    const message = budget <= stepMs ? this.total.message : `${what} within ${stepMs} ms`;
     const started = waiting ? Date.now() : 0;
-    let stepTimer: ReturnType<typeof setTimeout> | undefined;
-    const stepTimeout = new Promise<never>((_, reject) => {
-      stepTimer = timer(
-        () => {
-          this.stop({ kind: 'timeout', message, phase: this.phase(), code: null });
-          reject(new Stop(this.reason!));
-        },
-        Math.max(0, Math.min(stepMs, budget)),
-      );
-    });
+    // The step's timer stops the whole retrieval, which rejects `stopped`: no promise of its own to race.
+    const stepTimer = timer(
+      () => {
+        const message = budget <= stepMs ? this.total.message : `${what} within ${stepMs} ms`;
+        this.stop({ kind: 'timeout', message, phase: this.phase(), code: null });
+      },
+      Math.max(0, Math.min(stepMs, budget)),
+    );
     try {
-      return await Promise.race([promise, stepTimeout, this.stopped]);
+      return await Promise.race([promise, this.stopped]);
     } catch (error) {
       // A fetch that rejects because we aborted it reports an AbortError; the reason we stopped is the truth.
       if (this.reason !== null) throw new Stop(this.reason);

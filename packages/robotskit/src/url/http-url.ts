@@ -12,6 +12,9 @@ const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /** The characters of a path segment or query the parser leaves as they are, but for `/`, `?` and `#`. */
 const PCHAR = '!$%&(-.0-;=@-\\[\\]_a-z~';
 
+/** What follows the origin in {@link SHAPE}: path segments, maybe a query and a fragment. */
+const TAIL_SHAPE = `(?:/(?!\\.|%2[eE])[${PCHAR}]*)*(?:\\?[${PCHAR}/?]+)?(?:#[${PCHAR}/?#]*)?`;
+
 /**
  * The shape: a lower-case `http`/`https` scheme; a host of lower-case ASCII letters, digits and hyphens in
  * dot-separated labels, none punycode (`xn--`, which the parser validates), the last starting with a letter (no IPv4
@@ -23,8 +26,11 @@ const PCHAR = '!$%&(-.0-;=@-\\[\\]_a-z~';
  */
 const SHAPE = new RegExp(
   `^https?://(?:(?:(?!xn--)[a-z0-9-]+\\.)*(?!xn--)[a-z][a-z0-9-]*|${OCTET}(?:\\.${OCTET}){3})(?::[1-9]\\d{0,4})?` +
-    `(?:/(?!\\.|%2[eE])[${PCHAR}]*)*(?:\\?[${PCHAR}/?]+)?(?:#[${PCHAR}/?#]*)?$`,
+    `${TAIL_SHAPE}$`,
 );
+
+/** {@link SHAPE} after the origin, from `lastIndex` to the end. */
+const TAIL = /* @__PURE__ */ new RegExp(`${TAIL_SHAPE}$`, 'y');
 
 /**
  * The length of the origin (`scheme://host[:port]`) at the start of `url` when the whole URL is in the WHATWG
@@ -74,4 +80,34 @@ export function canonicalHref(url: string, originEnd: number): string {
 export function normalizeHttpUrl(value: string): string | null {
   const end = simpleOriginEnd(value);
   return end < 0 ? parseHttpUrl(value) : canonicalHref(value, end);
+}
+
+/**
+ * Where the authority of `url` ends (its first `/`, `?` or `#` after `http://` or `https://`, or its length) when it
+ * starts with a lower-case `http://` or `https://`; else -1. Nothing else is checked: see {@link canonicalTailAt}.
+ */
+export function httpAuthorityEnd(url: string): number {
+  if (url.charCodeAt(0) !== 0x68 || url.charCodeAt(1) !== 0x74 || url.charCodeAt(2) !== 0x74) return -1;
+  if (url.charCodeAt(3) !== 0x70) return -1;
+  const colon = url.charCodeAt(4) === 0x73 ? 5 : 4;
+  if (url.charCodeAt(colon) !== 0x3a || url.charCodeAt(colon + 1) !== 0x2f || url.charCodeAt(colon + 2) !== 0x2f) {
+    return -1;
+  }
+  for (let i = colon + 3; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) return i;
+  }
+  return url.length;
+}
+
+/**
+ * Whether `url` from `start` on (a `/`, `?` or `#`, or nothing) is a path, query and fragment in the WHATWG parser's
+ * serialised form, as {@link simpleOriginEnd} takes it after the origin. When `url.slice(0, start)` is moreover an
+ * origin the parser wrote (`${u.protocol}//${u.host}` of an http(s) URL, any host: IPv6 and punycode too), the whole
+ * string is in that form, but for the `/` of an empty path: the same origin, path and query, without reading the host
+ * again (the tests hold this to the parser over generated origins and tails).
+ */
+export function canonicalTailAt(url: string, start: number): boolean {
+  TAIL.lastIndex = start;
+  return TAIL.test(url);
 }

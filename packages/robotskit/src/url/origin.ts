@@ -6,6 +6,8 @@
  * dotted decimal, user info, path, query and fragment ignored. It exists in every runtime the engine targets.
  */
 
+import { simpleOriginEnd } from './http-url.js';
+
 /** Why a URL has no robots.txt. */
 export type RobotsUrlErrorCode =
   /** Not an absolute URL the WHATWG parser accepts (no scheme, bad host, bad port…). */
@@ -76,6 +78,11 @@ export function parseRobotsScopedUrl(url: string | URL): URL {
  * @example originOf('https://WWW.Exämple.com:443/a?b') === 'https://www.xn--exmple-cua.com'
  */
 export function originOf(url: string | URL): string {
+  // A string in the parser's form already has its origin at its start (see simpleOriginEnd).
+  if (typeof url === 'string') {
+    const end = simpleOriginEnd(url);
+    if (end > 0) return url.slice(0, end);
+  }
   const parsed = parseRobotsScopedUrl(url);
   return `${parsed.protocol}//${parsed.host}`;
 }

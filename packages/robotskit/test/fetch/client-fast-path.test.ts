@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRobotsClient, type FetchLike } from '../../src/index.js';
-import { simpleOriginEnd } from '../../src/url/http-url.js';
+import { canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../../src/url/http-url.js';
+import { originOf } from '../../src/url/origin.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
 
 /** Pieces that reach every branch of the shortcut and of the parser's host, port, path and query rules. */
@@ -110,6 +111,7 @@ describe('URL strings already in canonical form', () => {
         const u = parsed(value);
         expect(u, value).not.toBeNull();
         expect(value.slice(0, end), value).toBe(`${u!.protocol}//${u!.host}`);
+        expect(originOf(value), value).toBe(originOf(u!));
         // The engine matches the string's path and query as it matches the parsed URL's.
         expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
         // The string is the serialisation, but for the `/` of an empty path.
@@ -143,6 +145,66 @@ describe('URL strings already in canonical form', () => {
     ]) {
       expect(simpleOriginEnd(value), value).toBe(-1);
     }
+  });
+});
+
+/** Origins as the parser writes them (what the client keeps), from hosts in and outside the shortcut's shape. */
+const writtenOrigin = fc
+  .tuple(
+    fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://'),
+    fc.constantFrom(
+      'example.com',
+      'EXAMPLE.com',
+      '127.0.0.1',
+      '0x7f.1',
+      '[::1]',
+      'xn--mnchen-3ya.de',
+      'münchen.de',
+      'a_b',
+    ),
+    fc.constantFrom('', ':8080', ':80', ':443', ':21', ':065535'),
+  )
+  .map(([s, h, p]) => parsed(s + h + p))
+  .filter((u): u is URL => u !== null)
+  .map((u) => `${u.protocol}//${u.host}`);
+
+describe('the rest of a URL string after an origin the parser wrote', () => {
+  it('when it is in canonical form, the string is what the parser gives for it, origin and all', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(writtenOrigin, fc.array(fc.constantFrom(...pieces), { maxLength: 8 }), (origin, tail) => {
+        const value = origin + tail.join('');
+        const end = httpAuthorityEnd(value);
+        // The client takes this shortcut only when the string's authority is an origin it keeps, and the rest fits.
+        if (end !== origin.length || !canonicalTailAt(value, end)) return;
+        taken++;
+        const u = parsed(value);
+        expect(u, value).not.toBeNull();
+        expect(`${u!.protocol}//${u!.host}`, value).toBe(origin);
+        expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
+        const href = value.charCodeAt(end) === 0x2f ? value : `${value.slice(0, end)}/${value.slice(end)}`;
+        expect(href, value).toBe(u!.href);
+        // Within the whole-string shape, both shortcuts agree.
+        const whole = simpleOriginEnd(value);
+        if (whole > 0) expect(whole, value).toBe(end);
+      }),
+      { numRuns: 30_000 },
+    );
+    expect(taken).toBeGreaterThan(1000);
+  });
+
+  it('finds the authority of lower-case http(s) strings only', () => {
+    expect(httpAuthorityEnd('https://a.example/x?y#z')).toBe(17);
+    expect(httpAuthorityEnd('http://a.example?y')).toBe(16);
+    expect(httpAuthorityEnd('http://a.example#y')).toBe(16);
+    expect(httpAuthorityEnd('http://a.example')).toBe(16);
+    expect(httpAuthorityEnd('HTTP://a.example/')).toBe(-1);
+    expect(httpAuthorityEnd('ftp://a.example/')).toBe(-1);
+    expect(httpAuthorityEnd('http:/a.example/')).toBe(-1);
+    expect(canonicalTailAt('http://a.example/a b', 16)).toBe(false);
+    expect(canonicalTailAt('http://a.example/./b', 16)).toBe(false);
+    expect(canonicalTailAt('http://a.example/p?', 16)).toBe(false);
+    expect(canonicalTailAt('http://a.example/p?q=1#f', 16)).toBe(true);
   });
 });
 
