@@ -8,8 +8,9 @@
  *   `maxConcurrentFetches`), and at most one per origin (the client never fetches an origin twice at once).
  * - **Bounded memory**: at most `window` URLs are in flight or waiting to be written, and at most `perOrigin` of
  *   them for one origin (so URLs waiting on one slow robots.txt cannot take the whole window); reading the input
- *   pauses until there is room. Output is written in chunks and `write` may return a promise (backpressure): reading
- *   waits for it.
+ *   pauses until there is room. Output is written in chunks, and what is complete whenever the run is about to wait
+ *   for a robots.txt (so records follow their robots.txt's answer); `write` may return a promise (backpressure):
+ *   reading waits for it.
  * - **Output order is input order**: the record of input line k is written after those of every earlier line, so an
  *   interrupted run leaves a prefix of the full output and can be resumed from the line after the last `index`
  *   written (`--from-line`). Aborting `signal` (Ctrl-C in the command) stops reading, writes the records already
@@ -348,7 +349,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
 
   async function advance(): Promise<void> {
     const first = slots[head]!;
-    if (!first.done) await until(first.promise!);
+    if (!first.done) {
+      // About to wait (for a robots.txt): hand over the records complete so far rather than keep them until a chunk
+      // is full, so a record follows its robots.txt's answer by the time of a wait, not of a chunk.
+      if (buffer !== '') await flush(true);
+      await until(first.promise!);
+    }
     await flush(false);
   }
 
