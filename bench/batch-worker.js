@@ -10,7 +10,7 @@
 
 import robotsParser from 'robots-parser';
 import { runBatch } from '../packages/cli/dist/batch/run.js';
-import { robotsFetch } from '../packages/cli/dist/net.js';
+import { robotsRequest } from '../packages/cli/dist/net.js';
 
 // The workload comes over IPC (too big for argv).
 // Asked for once the listener is in place (a message sent before the child listens is lost).
@@ -88,7 +88,7 @@ async function latency() {
   let firstAnswer = Number.POSITIVE_INFINITY;
   let firstRecord = Number.POSITIVE_INFINITY;
   const timed = async (url, init) => {
-    const response = await robotsFetch(url, init);
+    const response = await robotsRequest(url, init);
     const t = now();
     answered.set(new URL(url).origin, t);
     if (t < firstAnswer) firstAnswer = t;

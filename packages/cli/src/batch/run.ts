@@ -31,7 +31,7 @@ import {
   type UrlVerdict,
 } from 'robotskit';
 import { cliClient } from '../commands/check.js';
-import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsFetch } from '../net.js';
+import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest } from '../net.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -41,7 +41,7 @@ export interface BatchOptions {
   readonly write: (chunk: string) => unknown;
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
   readonly crawler?: string | ResolvedCrawler;
-  /** The `fetch` for robots.txt requests. @default globalThis.fetch */
+  /** The `fetch` for robots.txt requests. @default robotsRequest (undici's `request`, behaving as its `fetch`) */
   readonly fetch?: FetchLike;
   /** robotskit's version, for the User-Agent. */
   readonly version?: string;
@@ -172,7 +172,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     throw new RangeError('progressEveryMs must be a positive number');
   }
   const signal = options.signal;
-  const baseFetch = options.fetch ?? robotsFetch;
+  const baseFetch = options.fetch ?? robotsRequest;
   // Fetches in flight end when the run is stopped, so nothing keeps the process waiting for a slow site.
   const fetch: FetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
   const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
@@ -218,8 +218,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     const entry = sharedOf(v);
     const rule = v.rule;
     if (rule === null && v.line === 0) {
-      if (v.allowed) return (entry.allowedNoRule ??= `"allowed":true,"line":${v.line},"rule":null,${entry.fragment}`);
-      return (entry.blockedNoRule ??= `"allowed":false,"line":${v.line},"rule":null,${entry.fragment}`);
+      if (v.allowed) {
+        entry.allowedNoRule ??= `"allowed":true,"line":0,"rule":null,${entry.fragment}`;
+        return entry.allowedNoRule;
+      }
+      entry.blockedNoRule ??= `"allowed":false,"line":0,"rule":null,${entry.fragment}`;
+      return entry.blockedNoRule;
     }
     if (rule === null) return `"allowed":${v.allowed},"line":${v.line},"rule":null,${entry.fragment}`;
     // Rules of one line share its entry; another rule of the line (Google's derived index.htm rule) replaces it.
