@@ -1,7 +1,8 @@
 /**
  * What the network commands (`check`, `batch`, `audit`, `lint <url>`) share: the crawler named by `--ua`, the
- * retrieval options of `--timeout`, and robots.txt fetch outcomes in words and as JSON. Retrieval itself is the
- * engine's (`fetchRobotsTxt`, `createRobotsClient`); nothing here talks to the network.
+ * retrieval options of `--timeout`, the transport the engine is given (undici), and robots.txt fetch outcomes in
+ * words and as JSON. Retrieval itself (redirects, timeouts, size limits, what a status means) is the engine's
+ * (`fetchRobotsTxt`, `createRobotsClient`).
  */
 
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
@@ -27,9 +28,10 @@ export function cliUserAgent(version: string): string {
 }
 
 /**
- * The `fetch` the network commands give the engine: undici's. Node 20's built-in `fetch` is an older undici whose
- * global dispatcher keeps a connection pool (about 20 KB) for every origin ever contacted, so a `batch` over many
- * sites would grow by that much per site for the whole run; undici 7 drops a pool once its connections are closed.
+ * undici's `fetch`, as the engine's `fetch`: what {@link robotsRequest} (the network commands' transport) hands over
+ * what it does not do itself. undici's rather than Node 20's built-in `fetch`, an older undici whose global
+ * dispatcher keeps a connection pool (about 20 KB) for every origin ever contacted, so a `batch` over many sites
+ * would grow by that much per site for the whole run; undici 7 drops a pool once its connections are closed.
  */
 export const robotsFetch: FetchLike = (url, init) => undiciFetch(url, init) as unknown as Promise<FetchResponseLike>;
 
@@ -94,7 +96,7 @@ function decodersFor(contentEncoding: string): Transform[] {
 }
 
 /**
- * {@link robotsFetch} at a fraction of its cost per request: undici's `request` (no Request, Response or Headers
+ * {@link robotsFetch} with less work per request: undici's `request` (no Request, Response or Headers
  * objects, no fetch algorithm), for what the engine asks of its `fetch`: GETs of http and https URLs, each redirect
  * answered rather than followed (`redirect: 'manual'`). What fetch does besides is done the same way: its default
  * headers (`accept`, `accept-language`, `sec-fetch-mode`, `accept-encoding`), the body decoded as fetch decodes it
