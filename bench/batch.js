@@ -47,13 +47,15 @@ function corpusSites(limit) {
 
 function once(child, predicate = () => true) {
   return new Promise((resolve, reject) => {
+    const onExit = (code) => code !== 0 && reject(new Error(`child exited with ${code}`));
     const onMessage = (m) => {
       if (!predicate(m)) return;
       child.off('message', onMessage);
+      child.off('exit', onExit);
       resolve(m);
     };
     child.on('message', onMessage);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`child exited with ${code}`)));
+    child.once('exit', onExit);
   });
 }
 
