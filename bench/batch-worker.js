@@ -5,10 +5,12 @@
  * - `robotskit`: the core of `robotskit batch` (`runBatch`), with the global fetch.
  * - `handwritten`: the loop robots-parser users write: a Map of per-origin promises (fetch + parse, once per origin),
  *   URLs taken in chunks of 4,096 checked with Promise.all, records written in input order.
+ * - `robotskit-latency`: `robotskit` instrumented, for how soon records follow their robots.txt (see `latency`).
  */
 
 import robotsParser from 'robots-parser';
 import { runBatch } from '../packages/cli/dist/batch/run.js';
+import { robotsRequest } from '../packages/cli/dist/net.js';
 
 // The workload comes over IPC (too big for argv).
 // Asked for once the listener is in place (a message sent before the child listens is lost).
@@ -74,8 +76,60 @@ async function handwritten() {
   await flush();
 }
 
+/**
+ * `robotskit-latency`: the robotskit run once more, instrumented (not timed against the loop): when each origin's
+ * robots.txt answer reached the client (its last response's headers, after any redirect) and when the first record
+ * of a URL of that origin was handed to the output. Reports the delay between the two per origin.
+ */
+async function latency() {
+  const now = () => Number(process.hrtime.bigint()) / 1e6;
+  const answered = new Map();
+  const firstWritten = new Map();
+  let firstAnswer = Number.POSITIVE_INFINITY;
+  let firstRecord = Number.POSITIVE_INFINITY;
+  const timed = async (url, init) => {
+    const response = await robotsRequest(url, init);
+    const t = now();
+    answered.set(new URL(url).origin, t);
+    if (t < firstAnswer) firstAnswer = t;
+    return response;
+  };
+  const write = (chunk) => {
+    const t = now();
+    if (t < firstRecord) firstRecord = t;
+    const key = '"robotsUrl":"';
+    for (let at = chunk.indexOf(key); at !== -1; at = chunk.indexOf(key, at + 1)) {
+      const end = chunk.indexOf('"', at + key.length);
+      const origin = chunk.slice(at + key.length, end - '/robots.txt'.length);
+      if (!firstWritten.has(origin)) firstWritten.set(origin, t);
+    }
+    sink(chunk);
+  };
+  const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
+  const summary = await runBatch({ lines: asyncUrls(), write, crawler: UA, concurrency, fetch: timed });
+  records = summary.written;
+  const delays = [];
+  for (const [origin, t] of firstWritten) {
+    const a = answered.get(origin);
+    if (a !== undefined) delays.push(t - a);
+  }
+  delays.sort((x, y) => x - y);
+  const at = (q) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))];
+  return {
+    origins: delays.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    max: delays[delays.length - 1],
+    within100: delays.filter((d) => d <= 100).length,
+    firstRecordAfterFirstAnswer: firstRecord - firstAnswer,
+  };
+}
+
 const start = process.hrtime.bigint();
-if (contender === 'robotskit') {
+let extra;
+if (contender === 'robotskit-latency') {
+  extra = await latency();
+} else if (contender === 'robotskit') {
   const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
   const summary = await runBatch({ lines: asyncUrls(), write: sink, crawler: UA, concurrency });
   records = summary.written;
@@ -83,4 +137,10 @@ if (contender === 'robotskit') {
   await handwritten();
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
-process.send({ ms, records, bytes, maxRssKb: process.resourceUsage().maxRSS });
+process.send({
+  ms,
+  records,
+  bytes,
+  maxRssKb: process.resourceUsage().maxRSS,
+  ...(extra === undefined ? {} : { latency: extra }),
+});

@@ -8,8 +8,9 @@
  *   `maxConcurrentFetches`), and at most one per origin (the client never fetches an origin twice at once).
  * - **Bounded memory**: at most `window` URLs are in flight or waiting to be written, and at most `perOrigin` of
  *   them for one origin (so URLs waiting on one slow robots.txt cannot take the whole window); reading the input
- *   pauses until there is room. Output is written in chunks and `write` may return a promise (backpressure): reading
- *   waits for it.
+ *   pauses until there is room. Output is written in chunks, and what is complete whenever the run is about to wait
+ *   for a robots.txt (so records follow their robots.txt's answer); `write` may return a promise (backpressure):
+ *   reading waits for it.
  * - **Output order is input order**: the record of input line k is written after those of every earlier line, so an
  *   interrupted run leaves a prefix of the full output and can be resumed from the line after the last `index`
  *   written (`--from-line`). Aborting `signal` (Ctrl-C in the command) stops reading, writes the records already
@@ -30,7 +31,7 @@ import {
   type UrlVerdict,
 } from 'robotskit';
 import { cliClient } from '../commands/check.js';
-import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsFetch } from '../net.js';
+import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest } from '../net.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -40,7 +41,7 @@ export interface BatchOptions {
   readonly write: (chunk: string) => unknown;
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
   readonly crawler?: string | ResolvedCrawler;
-  /** The `fetch` for robots.txt requests. @default globalThis.fetch */
+  /** The `fetch` for robots.txt requests. @default robotsRequest (undici's `request`, behaving as its `fetch`) */
   readonly fetch?: FetchLike;
   /** robotskit's version, for the User-Agent. */
   readonly version?: string;
@@ -116,6 +117,17 @@ interface Slot {
   promise: Promise<void> | null;
 }
 
+/** What the records of one policy share (see `tailOf` in {@link runBatch}). */
+interface Shared {
+  /** `"robotsUrl","fetch","policy"`, the end of the record. */
+  readonly fragment: string;
+  /** The fetch last seen with this policy (counted once as unreachable when it failed). */
+  latest: RetrievalResult | null;
+  allowedNoRule: string | null;
+  blockedNoRule: string | null;
+  readonly byLine: Map<number, { kind: string; pattern: string; allowed: boolean; text: string }>;
+}
+
 const CHUNK = 64 * 1024;
 
 /** Thrown inside {@link runBatch} when its signal is aborted. */
@@ -160,7 +172,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     throw new RangeError('progressEveryMs must be a positive number');
   }
   const signal = options.signal;
-  const baseFetch = options.fetch ?? robotsFetch;
+  const baseFetch = options.fetch ?? robotsRequest;
   // Fetches in flight end when the run is stopped, so nothing keeps the process waiting for a slow site.
   const fetch: FetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
   const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
@@ -172,34 +184,67 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   });
   const ask: CrawlerInput = crawler.input;
 
-  // What every URL of an origin shares, serialised once per policy object (the client keeps it until it changes).
-  const fragments = new WeakMap<EffectivePolicy<RetrievalResult>, string>();
+  // What every URL of an origin shares, serialised once per policy object (the client keeps it until it changes),
+  // and the part of a record after its URL, serialised once per deciding rule of that policy: a record then costs
+  // one lookup and one string of its own (its index and URL), not a rule object's JSON and a fragment per URL.
+  const shared = new WeakMap<EffectivePolicy<RetrievalResult>, Shared>();
   const unreachable = new WeakSet<RetrievalResult>();
   let unreachableCount = 0;
-  function fragmentOf(v: UrlVerdict): string {
-    let fragment = fragments.get(v.policy);
-    if (fragment === undefined) {
+  function sharedOf(v: UrlVerdict): Shared {
+    let entry = shared.get(v.policy);
+    if (entry === undefined) {
       const latest = v.latest;
       const fetch = {
         status: latest.status,
         outcome: latest.outcome,
         error: latest.error === null ? null : { kind: latest.error.kind, message: latest.error.message },
       };
-      fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
-      fragments.set(v.policy, fragment);
+      const fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
+      entry = { fragment, latest: null, allowedNoRule: null, blockedNoRule: null, byLine: new Map() };
+      shared.set(v.policy, entry);
     }
-    if (isNetworkFailure(v.latest) && !unreachable.has(v.latest)) {
-      unreachable.add(v.latest);
-      unreachableCount++;
+    if (entry.latest !== v.latest) {
+      entry.latest = v.latest;
+      if (isNetworkFailure(v.latest) && !unreachable.has(v.latest)) {
+        unreachable.add(v.latest);
+        unreachableCount++;
+      }
     }
-    return fragment;
+    return entry;
+  }
+
+  /** `"allowed","line","rule"` and the shared fragment, for this verdict. */
+  function tailOf(v: UrlVerdict): string {
+    const entry = sharedOf(v);
+    const rule = v.rule;
+    if (rule === null && v.line === 0) {
+      if (v.allowed) {
+        entry.allowedNoRule ??= `"allowed":true,"line":0,"rule":null,${entry.fragment}`;
+        return entry.allowedNoRule;
+      }
+      entry.blockedNoRule ??= `"allowed":false,"line":0,"rule":null,${entry.fragment}`;
+      return entry.blockedNoRule;
+    }
+    if (rule === null) return `"allowed":${v.allowed},"line":${v.line},"rule":null,${entry.fragment}`;
+    // Rules of one line share its entry; another rule of the line (Google's derived index.htm rule) replaces it.
+    const cached = entry.byLine.get(v.line);
+    if (
+      cached !== undefined &&
+      cached.pattern === rule.pattern &&
+      cached.kind === rule.kind &&
+      cached.allowed === v.allowed
+    ) {
+      return cached.text;
+    }
+    const text = `"allowed":${v.allowed},"line":${v.line},"rule":${JSON.stringify({ kind: rule.kind, pattern: rule.pattern })},${entry.fragment}`;
+    entry.byLine.set(v.line, { kind: rule.kind, pattern: rule.pattern, allowed: v.allowed, text });
+    return text;
   }
 
   function record(index: number, v: UrlVerdict): string {
     if (v.allowed) allowed++;
     else blocked++;
-    const rule = v.rule === null ? 'null' : JSON.stringify({ kind: v.rule.kind, pattern: v.rule.pattern });
-    return `{"index":${index},"url":${JSON.stringify(v.url)},"allowed":${v.allowed},"line":${v.line},"rule":${rule},${fragmentOf(v)}`;
+    return `{"index":${index},"url":${JSON.stringify(v.url)},${tailOf(v)}`;
   }
 
   let lines = 0;
@@ -290,9 +335,30 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     }
   }
 
+  /**
+   * Takes a record complete at once. With nothing waiting before it (the usual case once origins are loaded), it goes
+   * straight to the output buffer, without a slot; else it waits in its slot. True when {@link flush} has work.
+   */
+  function ready(index: number, text: string): boolean {
+    if (head < slots.length) {
+      slots.push({ index, done: true, text, promise: null });
+      return slots[head]!.done;
+    }
+    buffer += text;
+    lastIndex = index;
+    written++;
+    if ((written & 1023) === 0) options.onProgress?.(progress());
+    return buffer.length >= CHUNK;
+  }
+
   async function advance(): Promise<void> {
     const first = slots[head]!;
-    if (!first.done) await until(first.promise!);
+    if (!first.done) {
+      // About to wait (for a robots.txt): hand over the records complete so far rather than keep them until a chunk
+      // is full, so a record follows its robots.txt's answer by the time of a wait, not of a chunk.
+      if (buffer !== '') await flush(true);
+      await until(first.promise!);
+    }
     await flush(false);
   }
 
@@ -328,20 +394,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       } catch (error) {
         if (error instanceof RobotsUrlError) {
           invalid++;
-          slots.push({
-            index,
-            done: true,
-            text: errorRecord(index, text, 'invalid-url', invalidReason(text)),
-            promise: null,
-          });
-          if (head < slots.length && slots[head]!.done) await flush(false);
+          if (ready(index, errorRecord(index, text, 'invalid-url', invalidReason(text)))) await flush(false);
           continue;
         }
         known = null; // explain() below reports it on the line
       }
       if (known !== null) {
-        slots.push({ index, done: true, text: record(index, known), promise: null });
-        if (slots[head]!.done) await flush(false);
+        if (ready(index, record(index, known))) await flush(false);
         continue;
       }
       const url = new URL(text);

@@ -27,7 +27,7 @@ import {
   type ResolvedCrawler,
   resolveCrawler,
   retrievalOptions,
-  robotsFetch,
+  robotsRequest,
   sayRewrites,
 } from '../net.js';
 import { lineText } from './explain.js';
@@ -78,7 +78,7 @@ export function cliClient(
     userAgent: userAgent!,
     crawler: crawler.input,
     retrieval,
-    fetch: robotsFetch,
+    fetch: robotsRequest,
     ...extra,
   });
 }

@@ -57,7 +57,9 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
     // The network half (undici) loads only for a URL: linting files stays quick to start (pre-commit hooks).
-    const { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsFetch } = await import('../net.js');
+    const { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsRequest } = await import(
+      '../net.js'
+    );
     const timeoutMs = parseTimeout(options.timeout);
     checkUrlArgument(target);
     if (!/^https?:/i.test(target))
@@ -65,7 +67,7 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
     // The engine's retrieval, keeping one byte more than Google parses so the linter can tell the file is too long.
     const fetched = await fetchRobotsTxt(target, {
       ...retrievalOptions(timeoutMs, version),
-      fetch: robotsFetch,
+      fetch: robotsRequest,
       maxBytes: DEFAULT_MAX_BYTES + 1,
     });
     if (fetched.body === null) {
