@@ -152,16 +152,19 @@ function gramAt(text: string, i: number): number {
   return a < 256 && b < 256 && c < 256 ? (a << 16) | (b << 8) | c : -1;
 }
 
-/** Distinct trigram keys of the literal parts of a wildcard pattern. */
-function gramsOf(p: CompiledPattern): Set<number> {
-  const grams = new Set<number>();
+/** Calls `each` with the key of every trigram of the literal parts of a wildcard pattern; returns how many there are. */
+function eachGram(p: CompiledPattern, each?: (g: number) => void): number {
+  let n = 0;
   for (const literal of [p.prefix, ...(p.segments ?? []), p.tail]) {
     for (let i = 0; i + 3 <= literal.length; i++) {
       const g = gramAt(literal, i);
-      if (g >= 0) grams.add(g);
+      if (g >= 0) {
+        n++;
+        each?.(g);
+      }
     }
   }
-  return grams;
+  return n;
 }
 
 interface GramRule {
@@ -180,20 +183,19 @@ class GramIndex {
   private query = 0;
 
   constructor(rules: readonly MatchRule[]) {
-    const grams = rules.map((r) => gramsOf(r));
+    // How often each trigram occurs in the rules' literals.
     const frequency = new Map<number, number>();
-    for (const set of grams) for (const g of set) frequency.set(g, (frequency.get(g) ?? 0) + 1);
-    rules.forEach((rule, i) => {
+    const count = (g: number) => frequency.get(g) ?? 0;
+    for (const r of rules) eachGram(r, (g) => frequency.set(g, count(g) + 1));
+    for (const rule of rules) {
       let best = -1;
-      let bestCount = Number.POSITIVE_INFINITY;
-      for (const g of grams[i]!) {
-        const count = frequency.get(g)!;
-        if (count < bestCount) [best, bestCount] = [g, count];
-      }
+      eachGram(rule, (g) => {
+        if (best < 0 || count(g) < count(best)) best = g;
+      });
       const list = this.byGram.get(best);
       if (list) list.push({ rule, seen: 0 });
       else this.byGram.set(best, [{ rule, seen: 0 }]);
-    });
+    }
   }
 
   /** Tests the rules whose trigram occurs in `path`, updating `out`. */
@@ -302,7 +304,27 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, n: number)
     const depth = todo.pop()!;
     const end = todo.pop()!;
     const start = todo.pop()!;
-    if (end - start < 2) continue;
+    if (end - start < 12) {
+      // Few strings: insertion, comparing from `depth` on.
+      for (let i = start + 1; i < end; i++) {
+        const s = order[i]!;
+        const sa = at[s]! + depth;
+        const sl = at[s + 1]! - sa;
+        let j = i;
+        for (; j > start; j--) {
+          const o = order[j - 1]!;
+          const oa = at[o]! + depth;
+          const ol = at[o + 1]! - oa;
+          const m = ol < sl ? ol : sl;
+          let c = 0;
+          while (c < m && flat.charCodeAt(oa + c) === flat.charCodeAt(sa + c)) c++;
+          if (c < m ? flat.charCodeAt(oa + c) < flat.charCodeAt(sa + c) : ol <= sl) break;
+          order[j] = o;
+        }
+        order[j] = s;
+      }
+      continue;
+    }
     // The char at `depth` of each string, -1 past its end; strings split into those below, at and above the pivot's.
     const p = order[(start + end) >> 1]!;
     const pivot = at[p]! + depth < at[p + 1]! ? flat.charCodeAt(at[p]! + depth) : -1;
@@ -319,9 +341,10 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, n: number)
         order[gt] = s;
       } else i++;
     }
-    todo.push(start, lt, depth, gt, end, depth);
+    if (lt - start > 1) todo.push(start, lt, depth);
+    if (end - gt > 1) todo.push(gt, end, depth);
     // Those at the pivot share one more char, unless all ended there: then they are equal.
-    if (pivot >= 0) todo.push(lt, gt, depth + 1);
+    if (pivot >= 0 && gt - lt > 1) todo.push(lt, gt, depth + 1);
   }
 }
 
@@ -387,7 +410,7 @@ export class RuleMatcher {
       const lengths = tailLengths(candidates);
       for (let k = 0; k < n; k++) {
         const r = rules[order[k]!]!;
-        if (dest[k] === TAIL && !lengths.has(r.tail.length)) dest[k] = gramsOf(r).size > 0 ? GRAM : STAY;
+        if (dest[k] === TAIL && !lengths.has(r.tail.length)) dest[k] = eachGram(r) > 0 ? GRAM : STAY;
         if (dest[k] === TAIL) tails.push(r);
         else if (dest[k] === GRAM) grams.push(r);
       }
@@ -495,7 +518,7 @@ function crowdedRuns(rules: readonly MatchRule[], order: Int32Array, same: Int32
         const r = rules[order[j]!]!;
         if (r.segments === null) continue;
         if (r.anchored && r.tail.length > 0) dest[j] = TAIL;
-        else if (gramsOf(r).size > 0) dest[j] = GRAM;
+        else if (eachGram(r) > 0) dest[j] = GRAM;
       }
     }
     run = k;
@@ -540,16 +563,7 @@ function buildIndex(
 
 /** Sorts `rules[from..]` into priority order, in place. */
 function sortByPriority(rules: MatchRule[], from: number): void {
-  const end = rules.length;
-  if (end - from > 16) {
-    const run = rules.slice(from).sort(byPriority);
-    for (let i = from; i < end; i++) rules[i] = run[i - from]!;
-    return;
-  }
-  for (let i = from + 1; i < end; i++) {
-    const r = rules[i]!;
-    let j = i;
-    for (; j > from && byPriority(rules[j - 1]!, r) > 0; j--) rules[j] = rules[j - 1]!;
-    rules[j] = r;
-  }
+  if (rules.length - from < 2) return;
+  const run = rules.slice(from).sort(byPriority);
+  for (let i = 0; i < run.length; i++) rules[from + i] = run[i]!;
 }
