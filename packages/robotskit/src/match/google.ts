@@ -21,9 +21,9 @@ import type {
   Verdict,
 } from '../model/dialect.js';
 import type { SourceText } from '../model/source-text.js';
-import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
+import type { RobotsAgent, RobotsExtension, RobotsGroup } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
-import { finishGroups, Group, RuleTable } from './group.js';
+import { eachRule, finishGroups, Group, RuleTable } from './group.js';
 import { addMatchRules, type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
@@ -174,9 +174,10 @@ class LongestMatch implements PoolMatcher {
   private readonly rules: RuleMatcher;
   private readonly scratch: BestMatches = { allow: null, disallow: null };
 
-  constructor(rules: readonly RobotsRule[]) {
+  constructor(groups: readonly RobotsGroup[]) {
     const matchRules: MatchRule[] = [];
-    for (const r of rules) addMatchRules(matchRules, r.kind === 'allow', r.pattern, r.line);
+    const add = (allow: boolean, pattern: string, line: number) => addMatchRules(matchRules, allow, pattern, line);
+    for (const group of groups) eachRule(group, add);
     this.rules = new RuleMatcher(matchRules);
   }
 
@@ -219,5 +220,5 @@ export const googleDialect: Dialect = {
   groupBuilder: (text) => new GoogleGroupBuilder(text),
   select: selectGoogle,
   selector: googleSelector,
-  matcher: (rules) => new LongestMatch(rules),
+  matcher: (groups) => new LongestMatch(groups),
 };

@@ -72,6 +72,14 @@ export class RuleTable {
     if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
+  /** Calls `each` with the kind, normalised pattern and line of rows `[from, to)`, building no rule objects. */
+  each(text: SourceText, from: number, to: number, each: RuleVisitor): void {
+    const d = this.data;
+    const bin = text.source.bin;
+    for (let i = from << 2; i < to << 2; i += 4)
+      each(d[i] === 1, normalizePatternBin(bin, d[i + 2]!, d[i + 3]!), d[i + 1]!);
+  }
+
   /** Builds the rule objects of rows `[from, to)`. */
   rules(text: SourceText, from: number, to: number): RobotsRule[] {
     const d = this.data;
@@ -131,6 +139,11 @@ export class Group implements RobotsGroup {
     return this.cachedRules;
   }
 
+  /** Calls `each` with the kind, normalised pattern and line of every rule, in file order. */
+  eachRule(each: RuleVisitor): void {
+    this.table.each(this.text, this.firstRule, this.endRule, each);
+  }
+
   /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
   rulesUncached(): RobotsRule[] {
     if (this.cachedRules !== null && this.cachedRules.length === this.ruleCount) return [...this.cachedRules];
@@ -144,9 +157,21 @@ export class Group implements RobotsGroup {
   }
 }
 
-/** A group's rules for building a matcher: model groups build them without keeping them. */
-export function rulesForMatching(group: RobotsGroup): readonly RobotsRule[] {
-  return group instanceof Group ? group.rulesUncached() : group.rules;
+/** What a matcher is given of each rule: its kind, its normalised pattern and its line. */
+export type RuleVisitor = (allow: boolean, pattern: string, line: number) => void;
+
+/** Calls `each` for every rule of `group`, in file order; model groups build no rule objects for it. */
+export function eachRule(group: RobotsGroup, each: RuleVisitor): void {
+  if (group instanceof Group) group.eachRule(each);
+  else for (const r of group.rules) each(r.kind === 'allow', r.pattern, r.line);
+}
+
+/** The rules of `groups` in line order, built without keeping them (a matcher keeps its own form of them). */
+export function pooledRules(groups: readonly RobotsGroup[]): RobotsRule[] {
+  const rules: RobotsRule[] = [];
+  for (const group of groups)
+    for (const r of group instanceof Group ? group.rulesUncached() : group.rules) rules.push(r);
+  return rules.sort((a, b) => a.line - b.line);
 }
 
 /** Called once a file is read: trims the rule table and the groups' arrays to their contents. */

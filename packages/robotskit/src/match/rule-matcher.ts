@@ -293,36 +293,30 @@ let spare = new Int32Array(1024);
 const MAX_SPARE = 1 << 16;
 
 /**
- * Sorts `order[0..n)`, indexes of the strings `flat[at[i]..at[i + 1])`, into code-unit order (equal strings next to
- * each other): a three-way radix quicksort, which reads each char of the strings' distinguishing prefixes a few times
- * and compares no two strings whole.
+ * Sorts `order`, indexes of the strings `flat[at[i]..at[i + 1])`, into code-unit order (equal strings next to each
+ * other), and sets `same[k]` (k > 0) to the number of leading chars the `k`th string shares with the one before it, or
+ * -1 when the two are equal: a three-way radix quicksort, which reads each char of the strings' distinguishing
+ * prefixes a few times and compares no two strings whole.
  */
-function sortStrings(flat: string, at: Int32Array, order: Int32Array, n: number): void {
+function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int32Array): void {
   // Ranges still to sort: start, end, and the number of leading chars all their strings share.
-  const todo = [0, n, 0];
+  const todo = [0, order.length, 0];
   while (todo.length > 0) {
     const depth = todo.pop()!;
     const end = todo.pop()!;
     const start = todo.pop()!;
     if (end - start < 12) {
-      // Few strings: insertion, comparing from `depth` on.
+      // Few strings: insertion, comparing from `depth` on; then what each shares with the one before.
       for (let i = start + 1; i < end; i++) {
         const s = order[i]!;
-        const sa = at[s]! + depth;
-        const sl = at[s + 1]! - sa;
         let j = i;
-        for (; j > start; j--) {
-          const o = order[j - 1]!;
-          const oa = at[o]! + depth;
-          const ol = at[o + 1]! - oa;
-          const m = ol < sl ? ol : sl;
-          let c = 0;
-          while (c < m && flat.charCodeAt(oa + c) === flat.charCodeAt(sa + c)) c++;
-          if (c < m ? flat.charCodeAt(oa + c) < flat.charCodeAt(sa + c) : ol <= sl) break;
-          order[j] = o;
+        while (j > start && shared(flat, at, order[j - 1]!, s, depth) % 2 === 1) {
+          order[j] = order[j - 1]!;
+          j--;
         }
         order[j] = s;
       }
+      for (let k = start + 1; k < end; k++) same[k] = shared(flat, at, order[k - 1]!, order[k]!, depth) >> 1;
       continue;
     }
     // The char at `depth` of each string, -1 past its end; strings split into those below, at and above the pivot's.
@@ -341,11 +335,31 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, n: number)
         order[gt] = s;
       } else i++;
     }
+    // Strings on either side of a split share exactly `depth` chars.
+    if (lt > start) same[lt] = depth;
+    if (gt < end) same[gt] = depth;
     if (lt - start > 1) todo.push(start, lt, depth);
     if (end - gt > 1) todo.push(gt, end, depth);
     // Those at the pivot share one more char, unless all ended there: then they are equal.
-    if (pivot >= 0 && gt - lt > 1) todo.push(lt, gt, depth + 1);
+    if (pivot < 0) same.fill(-1, lt + 1, gt);
+    else if (gt - lt > 1) todo.push(lt, gt, depth + 1);
   }
+}
+
+/**
+ * Compares strings `a` and `b` (see {@link sortStrings}), known to share `depth` leading chars: twice the number of
+ * leading chars they share, plus 1 when `a` comes after `b`; -1 when they are equal.
+ */
+function shared(flat: string, at: Int32Array, a: number, b: number, depth: number): number {
+  const as = at[a]! + depth;
+  const bs = at[b]! + depth;
+  const al = at[a + 1]! - as;
+  const bl = at[b + 1]! - bs;
+  const m = al < bl ? al : bl;
+  let c = 0;
+  while (c < m && flat.charCodeAt(as + c) === flat.charCodeAt(bs + c)) c++;
+  if (c === al && al === bl) return -1;
+  return 2 * (depth + c) + (c < m ? (flat.charCodeAt(as + c) > flat.charCodeAt(bs + c) ? 1 : 0) : al > bl ? 1 : 0);
 }
 
 // Shared empty defaults: a small pool allocates nothing for the large-pool index.
@@ -399,8 +413,9 @@ export class RuleMatcher {
     const same = scratch.subarray(2 * n + 1, 3 * n + 1);
     const dest = scratch.subarray(3 * n + 1, 4 * n + 1);
     startsOf(prefixes, at, order);
-    sortStrings(flat, at, order, n);
-    const distinct = commonPrefixes(flat, at, order, same);
+    sortStrings(flat, at, order, same);
+    let distinct = 1;
+    for (let k = 1; k < n; k++) if (same[k]! >= 0) distinct++;
     const tails: MatchRule[] = [];
     const grams: MatchRule[] = [];
     dest.fill(STAY);
@@ -475,30 +490,6 @@ function startsOf(prefixes: readonly string[], at: Int32Array, order: Int32Array
     at[i + 1] = at[i]! + prefixes[i]!.length;
     order[i] = i;
   }
-}
-
-/**
- * Fills `same[k]` with the number of leading chars the `k`th string in `order` shares with the one before it, or -1
- * when the two are equal (and for the first); returns the number of distinct strings.
- */
-function commonPrefixes(flat: string, at: Int32Array, order: Int32Array, same: Int32Array): number {
-  let distinct = 1;
-  same[0] = -1;
-  for (let k = 1; k < order.length; k++) {
-    const p = order[k - 1]!;
-    const r = order[k]!;
-    const a = at[p]!;
-    const b = at[r]!;
-    const la = at[p + 1]! - a;
-    const lb = at[r + 1]! - b;
-    const m = la < lb ? la : lb;
-    let common = 0;
-    while (common < m && flat.charCodeAt(a + common) === flat.charCodeAt(b + common)) common++;
-    if (common === la && la === lb) common = -1;
-    else distinct++;
-    same[k] = common;
-  }
-  return distinct;
 }
 
 /**
