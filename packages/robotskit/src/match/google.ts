@@ -23,8 +23,8 @@ import type {
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
-import { eachRule, finishGroups, Group, RuleTable } from './group.js';
-import { addMatchRules, type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
+import { addGroupMatchRules, finishGroups, Group, RuleTable } from './group.js';
+import { type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -176,8 +176,7 @@ class LongestMatch implements PoolMatcher {
 
   constructor(groups: readonly RobotsGroup[]) {
     const matchRules: MatchRule[] = [];
-    const add = (allow: boolean, pattern: string, line: number) => addMatchRules(matchRules, allow, pattern, line);
-    for (const group of groups) eachRule(group, add);
+    for (const group of groups) addGroupMatchRules(group, matchRules);
     this.rules = new RuleMatcher(matchRules);
   }
 

@@ -7,6 +7,7 @@
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { normalizePatternBin, patternNeedsNormalizing } from './pattern.js';
+import { addMatchRules, type MatchRule } from './rule-matcher.js';
 
 const NO_ROWS: number[] = [];
 /** Tables of at most this many ints (12 rules) are kept as plain arrays. */
@@ -72,12 +73,13 @@ export class RuleTable {
     if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
-  /** Calls `each` with the kind, normalised pattern and line of rows `[from, to)`, building no rule objects. */
-  each(text: SourceText, from: number, to: number, each: RuleVisitor): void {
+  /** Appends the match rules of rows `[from, to)` to `out`, building no rule objects on the way. */
+  matchRules(text: SourceText, from: number, to: number, out: MatchRule[]): void {
     const d = this.data;
     const bin = text.source.bin;
-    for (let i = from << 2; i < to << 2; i += 4)
-      each(d[i] === 1, normalizePatternBin(bin, d[i + 2]!, d[i + 3]!), d[i + 1]!);
+    for (let i = from << 2; i < to << 2; i += 4) {
+      addMatchRules(out, d[i] === 1, normalizePatternBin(bin, d[i + 2]!, d[i + 3]!), d[i + 1]!);
+    }
   }
 
   /** Builds the rule objects of rows `[from, to)`. */
@@ -139,9 +141,9 @@ export class Group implements RobotsGroup {
     return this.cachedRules;
   }
 
-  /** Calls `each` with the kind, normalised pattern and line of every rule, in file order. */
-  eachRule(each: RuleVisitor): void {
-    this.table.each(this.text, this.firstRule, this.endRule, each);
+  /** Appends the match rules of this group's rules to `out`. */
+  matchRules(out: MatchRule[]): void {
+    this.table.matchRules(this.text, this.firstRule, this.endRule, out);
   }
 
   /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
@@ -157,13 +159,10 @@ export class Group implements RobotsGroup {
   }
 }
 
-/** What a matcher is given of each rule: its kind, its normalised pattern and its line. */
-export type RuleVisitor = (allow: boolean, pattern: string, line: number) => void;
-
-/** Calls `each` for every rule of `group`, in file order; model groups build no rule objects for it. */
-export function eachRule(group: RobotsGroup, each: RuleVisitor): void {
-  if (group instanceof Group) group.eachRule(each);
-  else for (const r of group.rules) each(r.kind === 'allow', r.pattern, r.line);
+/** Appends the match rules of `group` to `out`; model groups build no rule objects for it. */
+export function addGroupMatchRules(group: RobotsGroup, out: MatchRule[]): void {
+  if (group instanceof Group) group.matchRules(out);
+  else for (const r of group.rules) addMatchRules(out, r.kind === 'allow', r.pattern, r.line);
 }
 
 /** The rules of `groups` in line order, built without keeping them (a matcher keeps its own form of them). */

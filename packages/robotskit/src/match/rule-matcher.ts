@@ -27,51 +27,41 @@ export interface MatchRule extends CompiledPattern {
 const NO_SEGMENTS: readonly string[] = [];
 
 /**
- * A {@link MatchRule}, compiled as `compilePattern` compiles (in `pattern.ts`) without the intermediate object. Every
- * field is set once, in one order, so all rules share one shape.
+ * A {@link MatchRule}, compiled as `compilePattern` compiles (in `pattern.ts`) without the intermediate object. One
+ * literal with every field, so all rules share one shape, which V8 keeps while this function lives.
  */
-class Rule implements MatchRule {
-  declare readonly source: string;
-  declare readonly prefix: string;
-  declare readonly segments: readonly string[] | null;
-  declare readonly tail: string;
-  declare readonly anchored: boolean;
-  declare readonly allow: boolean;
-  declare readonly priority: number;
-  declare readonly line: number;
-  declare readonly indexHtml: boolean;
-
-  constructor(allow: boolean, source: string, line: number, indexHtml: boolean) {
-    const n = source.length;
-    const anchored = n > 0 && source.charCodeAt(n - 1) === 0x24;
-    const end = anchored ? n - 1 : n;
-    let at = source.indexOf('*');
-    let prefix = source;
-    let segments: string[] | null = null;
-    let tail = '';
-    if (at < 0) {
-      if (anchored) prefix = source.slice(0, end);
-    } else {
-      prefix = source.slice(0, at++);
-      for (let next = source.indexOf('*', at); next >= 0; next = source.indexOf('*', at)) {
-        if (next > at) {
-          segments ??= [];
-          segments.push(source.slice(at, next));
-        }
-        at = next + 1;
+function matchRule(allow: boolean, source: string, line: number, indexHtml: boolean): MatchRule {
+  const n = source.length;
+  const anchored = n > 0 && source.charCodeAt(n - 1) === 0x24;
+  const end = anchored ? n - 1 : n;
+  let at = source.indexOf('*');
+  let prefix = source;
+  let segments: string[] | null = null;
+  let tail = '';
+  if (at < 0) {
+    if (anchored) prefix = source.slice(0, end);
+  } else {
+    prefix = source.slice(0, at++);
+    for (let next = source.indexOf('*', at); next >= 0; next = source.indexOf('*', at)) {
+      if (next > at) {
+        segments ??= [];
+        segments.push(source.slice(at, next));
       }
-      tail = source.slice(at, end);
+      at = next + 1;
     }
-    this.source = source;
-    this.prefix = prefix;
-    this.segments = at < 0 ? null : (segments ?? NO_SEGMENTS);
-    this.tail = tail;
-    this.anchored = anchored;
-    this.allow = allow;
-    this.priority = n;
-    this.line = line;
-    this.indexHtml = indexHtml;
+    tail = source.slice(at, end);
   }
+  return {
+    source,
+    prefix,
+    segments: at < 0 ? null : (segments ?? NO_SEGMENTS),
+    tail,
+    anchored,
+    allow,
+    priority: n,
+    line,
+    indexHtml,
+  };
 }
 
 /** The best matching allow and disallow rules for a path; null where none matched. */
@@ -92,12 +82,12 @@ export function matchRulesFor(allow: boolean, pattern: string, line: number): Ma
 
 /** {@link matchRulesFor}, appending to `out` (no array per rule). */
 export function addMatchRules(out: MatchRule[], allow: boolean, pattern: string, line: number): void {
-  out.push(new Rule(allow, pattern, line, false));
+  out.push(matchRule(allow, pattern, line, false));
   if (allow) {
     const slash = pattern.lastIndexOf('/');
     if (slash >= 0 && pattern.startsWith('/index.htm', slash)) {
       const dir = `${pattern.slice(0, slash + 1)}$`;
-      out.push(new Rule(allow, dir, line, true));
+      out.push(matchRule(allow, dir, line, true));
     }
   }
 }
@@ -183,19 +173,7 @@ class GramIndex {
   private query = 0;
 
   constructor(rules: readonly MatchRule[]) {
-    // How often each trigram occurs in the rules' literals.
-    const frequency = new Map<number, number>();
-    const count = (g: number) => frequency.get(g) ?? 0;
-    for (const r of rules) eachGram(r, (g) => frequency.set(g, count(g) + 1));
-    for (const rule of rules) {
-      let best = -1;
-      eachGram(rule, (g) => {
-        if (best < 0 || count(g) < count(best)) best = g;
-      });
-      const list = this.byGram.get(best);
-      if (list) list.push({ rule, seen: 0 });
-      else this.byGram.set(best, [{ rule, seen: 0 }]);
-    }
+    fileByGram(rules, this.byGram);
   }
 
   /** Tests the rules whose trigram occurs in `path`, updating `out`. */
@@ -235,23 +213,12 @@ class TailIndex {
   private readonly last = new Map<string, number>();
   private readonly next: Int32Array;
   /** The last three chars of every tail, when all are at least that long: most paths end in none of them. */
-  private readonly ends: Set<number> | null = new Set<number>();
+  private readonly ends: Set<number> | null;
 
   constructor(rules: readonly MatchRule[]) {
     this.rules = rules;
     this.next = new Int32Array(rules.length);
-    let ends = this.ends;
-    for (let i = 0; i < rules.length; i++) {
-      const tail = rules[i]!.tail;
-      if (!this.lengths.includes(tail.length)) this.lengths.push(tail.length);
-      if (ends !== null) {
-        if (tail.length < 3) ends = null;
-        else ends.add(gramAt(tail, tail.length - 3));
-      }
-      this.next[i] = this.last.get(tail) ?? -1;
-      this.last.set(tail, i);
-    }
-    this.ends = ends;
+    this.ends = fileByTail(rules, this.lengths, this.last, this.next);
   }
 
   /** Tests the rules whose tail ends `path`, updating `out`. */
@@ -271,6 +238,50 @@ class TailIndex {
       }
     }
   }
+}
+
+/**
+ * Files each rule under its rarest trigram (build loops are functions of their own, on locals: code that handles an
+ * index object is dropped by V8 once no index object is left, and a loop would then run unoptimised).
+ */
+function fileByGram(rules: readonly MatchRule[], byGram: Map<number, GramRule[]>): void {
+  // How often each trigram occurs in the rules' literals.
+  const frequency = new Map<number, number>();
+  const count = (g: number) => frequency.get(g) ?? 0;
+  for (const r of rules) eachGram(r, (g) => frequency.set(g, count(g) + 1));
+  for (const rule of rules) {
+    let best = -1;
+    eachGram(rule, (g) => {
+      if (best < 0 || count(g) < count(best)) best = g;
+    });
+    const list = byGram.get(best);
+    if (list) list.push({ rule, seen: 0 });
+    else byGram.set(best, [{ rule, seen: 0 }]);
+  }
+}
+
+/**
+ * Fills the tail index's `lengths`, `last` and `next` (see {@link TailIndex}); returns the set of the last three chars
+ * of every tail, or null when a tail is shorter.
+ */
+function fileByTail(
+  rules: readonly MatchRule[],
+  lengths: number[],
+  last: Map<string, number>,
+  next: Int32Array,
+): Set<number> | null {
+  let ends: Set<number> | null = new Set<number>();
+  for (let i = 0; i < rules.length; i++) {
+    const tail = rules[i]!.tail;
+    if (!lengths.includes(tail.length)) lengths.push(tail.length);
+    if (ends !== null) {
+      if (tail.length < 3) ends = null;
+      else ends.add(gramAt(tail, tail.length - 3));
+    }
+    next[i] = last.get(tail) ?? -1;
+    last.set(tail, i);
+  }
+  return ends;
 }
 
 /** The tail lengths of `tails` to index: all when few, else the most common. */
