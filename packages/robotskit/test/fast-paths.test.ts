@@ -149,6 +149,33 @@ describe('indexed matcher', () => {
     );
   });
 
+  it('indexes pools of many equal, nested and long-shared prefixes the same way', () => {
+    // Prefixes over a tiny alphabet behind a few stems, one long: the prefix sort partitions, sorts short runs by
+    // insertion, and meets runs of equal prefixes and prefixes that end where others go on.
+    const stem = fc.constantFrom('', '/', '/a', '/shared/stem/of/some/length/');
+    const tail = fc.array(fc.constantFrom('a', 'b', '/', '*', '$'), { maxLength: 6 }).map((a) => a.join(''));
+    const pattern = fc.tuple(stem, tail).map(([s, t]) => s + t);
+    const path = fc
+      .tuple(stem, fc.array(fc.constantFrom('a', 'b', '/', '$'), { maxLength: 8 }))
+      .map(([s, a]) => `/${s.slice(1)}${a.join('')}`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 25, maxLength: 400 }),
+        fc.array(path, { minLength: 1, maxLength: 20 }),
+        (spec, paths) => {
+          const rules = spec.flatMap(([allow, p], i) => matchRulesFor(allow, p, i + 1));
+          const matcher = new RuleMatcher(rules);
+          for (const p of paths) {
+            const out: BestMatches = { allow: null, disallow: null };
+            matcher.best(p, out);
+            expect(out, p).toEqual(plainBest(rules, p));
+          }
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
   it('indexes pools with thousands of crowded wildcards the same way', () => {
     const rules = [];
     for (let i = 0; i < 3000; i++) {
