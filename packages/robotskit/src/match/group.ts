@@ -148,7 +148,6 @@ export class Group implements RobotsGroup {
 
   /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
   rulesUncached(): RobotsRule[] {
-    if (this.cachedRules !== null && this.cachedRules.length === this.ruleCount) return [...this.cachedRules];
     return this.table.rules(this.text, this.firstRule, this.endRule);
   }
 
