@@ -119,11 +119,11 @@ function scanSorted(
 ): void {
   for (let i = start; i < end; i++) {
     const r = rules[i]!;
-    const canAllow = improves(r, out.allow);
-    const canDisallow = improves(r, out.disallow);
-    // Sorted by priority then line: a rule that can improve neither kind means no later rule can.
-    if (!canAllow && !canDisallow) return;
-    if (r.allow ? !canAllow : !canDisallow) continue;
+    if (!improves(r, r.allow ? out.allow : out.disallow)) {
+      // Sorted by priority then line: a rule that can improve neither kind means no later rule can.
+      if (!improves(r, r.allow ? out.disallow : out.allow)) return;
+      continue;
+    }
     if (matchesFrom(r, path, from)) {
       if (r.allow) out.allow = r;
       else out.disallow = r;
