@@ -114,8 +114,8 @@ function scanSorted(
   path: string,
   from: number,
   out: BestMatches,
-  start = 0,
-  end = rules.length,
+  start: number,
+  end: number,
 ): void {
   for (let i = start; i < end; i++) {
     const r = rules[i]!;
@@ -408,11 +408,6 @@ export class RuleMatcher {
       this.sorted = [...rules].sort(byPriority);
       return;
     }
-    // The prefixes, copied into one flat string: they are slices of the file's text, whose chars the engine reads
-    // several times slower than a flat string's, and sorting and searching read many chars.
-    const prefixes = new Array<string>(n);
-    for (let i = 0; i < n; i++) prefixes[i] = rules[i]!.prefix;
-    const flat = prefixes.join('');
     // Scratch: where each prefix starts in `flat` (n + 1); the rules in prefix order (n); for each position in that
     // order, the chars its prefix shares with the previous one's, or -1 when they are equal (n); and where its rule goes
     // (n: STAY, TAIL or GRAM). Each step is a function of its own, so that each is optimised on its own.
@@ -423,7 +418,16 @@ export class RuleMatcher {
     const order = scratch.subarray(n + 1, 2 * n + 1);
     const same = scratch.subarray(2 * n + 1, 3 * n + 1);
     const dest = scratch.subarray(3 * n + 1, 4 * n + 1);
-    startsOf(prefixes, at, order);
+    // The prefixes, copied into one flat string: they are slices of the file's text, whose chars the engine reads
+    // several times slower than a flat string's, and sorting and searching read many chars.
+    const prefixes = new Array<string>(n);
+    at[0] = 0;
+    for (let i = 0; i < n; i++) {
+      prefixes[i] = rules[i]!.prefix;
+      at[i + 1] = at[i]! + prefixes[i]!.length;
+      order[i] = i;
+    }
+    const flat = prefixes.join('');
     sortStrings(flat, at, order, same);
     let distinct = 1;
     for (let k = 1; k < n; k++) if (same[k]! >= 0) distinct++;
@@ -456,7 +460,7 @@ export class RuleMatcher {
     out.allow = null;
     out.disallow = null;
     if (this.sorted !== null) {
-      scanSorted(this.sorted, path, 0, out);
+      scanSorted(this.sorted, path, 0, out, 0, this.sorted.length);
       return;
     }
     this.tails?.collect(path, out);
@@ -491,15 +495,6 @@ export class RuleMatcher {
     for (; k >= 0; k = index[(k << 2) + 2]!) {
       scanSorted(this.rules, path, index[(k << 2) + 1]!, out, index[(k << 2) + 3]!, index[(k << 2) + 7]!);
     }
-  }
-}
-
-/** Fills `at` with where each of `prefixes` starts in their concatenation (and its length), and `order` with 0..n-1. */
-function startsOf(prefixes: readonly string[], at: Int32Array, order: Int32Array): void {
-  at[0] = 0;
-  for (let i = 0; i < prefixes.length; i++) {
-    at[i + 1] = at[i]! + prefixes[i]!.length;
-    order[i] = i;
   }
 }
 
