@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
-import { matchPattern, parseRobotsTxt } from '../src/index.js';
+import { compilePattern, matchPattern, parseRobotsTxt } from '../src/index.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
 import { Field, LineFlag } from '../src/parse/fields.js';
@@ -134,6 +134,22 @@ const probe = fc
   .map((a) => `/${a.join('')}`);
 
 describe('indexed matcher', () => {
+  it('compiles every rule pattern as compilePattern does', () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.oneof(rulePattern, crowdedPattern, fc.string({ maxLength: 12 })),
+        (allow, pattern) => {
+          const [rule] = matchRulesFor(allow, pattern, 1);
+          const { source, prefix, segments, tail, anchored } = rule!;
+          expect({ source, prefix, segments, tail, anchored }).toEqual(compilePattern(pattern));
+          expect(rule!.priority).toBe(pattern.length);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('finds the same best allow and disallow rules as testing every rule', () => {
     fc.assert(
       fc.property(pool, fc.array(probe, { minLength: 1, maxLength: 20 }), (spec, paths) => {
