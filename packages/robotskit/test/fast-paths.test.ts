@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
 import { compilePattern, matchPattern, parseRobotsTxt } from '../src/index.js';
+import { addGroupMatchRules } from '../src/match/group.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
 import { Field, LineFlag } from '../src/parse/fields.js';
@@ -134,6 +135,32 @@ const probe = fc
   .map((a) => `/${a.join('')}`);
 
 describe('indexed matcher', () => {
+  it('builds the match rules of a group from its table as from its rule objects', () => {
+    // Values with and without escapes, in ASCII and non-ASCII files, from text and from bytes: the table path looks for
+    // `%` once for many values in ASCII files.
+    const value = fc
+      .array(fc.constantFrom('/', 'a', '%', '%2f', '%2F', '%zz', 'é', '*', '$', ' '), { maxLength: 6 })
+      .map((a) => a.join(''));
+    const line = fc.oneof(
+      value.map((v) => `Disallow: ${v}`),
+      value.map((v) => `Allow: ${v}`),
+      fc.constantFrom('User-agent: *', 'User-agent: b', '# %', 'Sitemap: /%41'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 16 }), fc.boolean(), (lines, asBytes) => {
+        const text = lines.join('\n');
+        const robots = parseRobotsTxt(asBytes ? new TextEncoder().encode(text) : text);
+        for (const group of robots.groups) {
+          const fromTable: MatchRule[] = [];
+          addGroupMatchRules(group, fromTable);
+          const fromRules = group.rules.flatMap((r) => matchRulesFor(r.kind === 'allow', r.pattern, r.line));
+          expect(fromTable).toEqual(fromRules);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
   it('compiles every rule pattern as compilePattern does', () => {
     fc.assert(
       fc.property(

@@ -76,9 +76,15 @@ export class RuleTable {
   /** Appends the match rules of rows `[from, to)` to `out`, building no rule objects on the way. */
   matchRules(text: SourceText, from: number, to: number, out: MatchRule[]): void {
     const d = this.data;
-    const bin = text.source.bin;
+    const { bin, ascii } = text.source;
+    // In ASCII text only a `%` can need normalising: the next one is looked for once for all the values before it.
+    let percent = 0;
     for (let i = from << 2; i < to << 2; i += 4) {
-      addMatchRules(out, d[i] === 1, normalizePatternBin(bin, d[i + 2]!, d[i + 3]!), d[i + 1]!);
+      const start = d[i + 2]!;
+      const end = d[i + 3]!;
+      if (percent >= 0 && percent < start) percent = ascii ? bin.indexOf('%', start) : start;
+      const exact = percent < 0 || percent >= end;
+      addMatchRules(out, d[i] === 1, exact ? bin.slice(start, end) : normalizePatternBin(bin, start, end), d[i + 1]!);
     }
   }
 
