@@ -316,7 +316,7 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int3
     const depth = todo.pop()!;
     const end = todo.pop()!;
     const start = todo.pop()!;
-    if (end - start < 12) {
+    if (end - start < 4) {
       // Few strings: insertion, comparing from `depth` on; then what each shares with the one before.
       for (let i = start + 1; i < end; i++) {
         const s = order[i]!;
