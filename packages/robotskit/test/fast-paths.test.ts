@@ -193,8 +193,8 @@ describe('indexed matcher', () => {
   });
 
   it('indexes pools of many equal, nested and long-shared prefixes the same way', () => {
-    // Prefixes over a tiny alphabet behind a few stems, one long: the prefix sort partitions, sorts short runs by
-    // insertion, and meets runs of equal prefixes and prefixes that end where others go on.
+    // Prefixes over a tiny alphabet behind a few stems, one long: the prefix sort meets long shared stems, runs of
+    // equal prefixes and prefixes that end where others go on.
     const stem = fc.constantFrom('', '/', '/a', '/shared/stem/of/some/length/');
     const tail = fc.array(fc.constantFrom('a', 'b', '/', '*', '$'), { maxLength: 6 }).map((a) => a.join(''));
     const pattern = fc.tuple(stem, tail).map(([s, t]) => s + t);

@@ -316,20 +316,6 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int3
     const depth = todo.pop()!;
     const end = todo.pop()!;
     const start = todo.pop()!;
-    if (end - start < 4) {
-      // Few strings: insertion, comparing from `depth` on; then what each shares with the one before.
-      for (let i = start + 1; i < end; i++) {
-        const s = order[i]!;
-        let j = i;
-        while (j > start && shared(flat, at, order[j - 1]!, s, depth) % 2 === 1) {
-          order[j] = order[j - 1]!;
-          j--;
-        }
-        order[j] = s;
-      }
-      for (let k = start + 1; k < end; k++) same[k] = shared(flat, at, order[k - 1]!, order[k]!, depth) >> 1;
-      continue;
-    }
     // The char at `depth` of each string, -1 past its end; strings split into those below, at and above the pivot's.
     const p = order[(start + end) >> 1]!;
     const pivot = at[p]! + depth < at[p + 1]! ? flat.charCodeAt(at[p]! + depth) : -1;
@@ -355,22 +341,6 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int3
     if (pivot < 0) same.fill(-1, lt + 1, gt);
     else if (gt - lt > 1) todo.push(lt, gt, depth + 1);
   }
-}
-
-/**
- * Compares strings `a` and `b` (see {@link sortStrings}), known to share `depth` leading chars: twice the number of
- * leading chars they share, plus 1 when `a` comes after `b`; -1 when they are equal.
- */
-function shared(flat: string, at: Int32Array, a: number, b: number, depth: number): number {
-  const as = at[a]! + depth;
-  const bs = at[b]! + depth;
-  const al = at[a + 1]! - as;
-  const bl = at[b + 1]! - bs;
-  const m = al < bl ? al : bl;
-  let c = 0;
-  while (c < m && flat.charCodeAt(as + c) === flat.charCodeAt(bs + c)) c++;
-  if (c === al && al === bl) return -1;
-  return 2 * (depth + c) + (c < m ? (flat.charCodeAt(as + c) > flat.charCodeAt(bs + c) ? 1 : 0) : al > bl ? 1 : 0);
 }
 
 // Shared empty defaults: a small pool allocates nothing for the large-pool index.
