@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
-import { matchPattern, parseRobotsTxt } from '../src/index.js';
+import { compilePattern, matchPattern, parseRobotsTxt } from '../src/index.js';
+import { addGroupMatchRules } from '../src/match/group.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
 import { Field, LineFlag } from '../src/parse/fields.js';
@@ -134,6 +135,48 @@ const probe = fc
   .map((a) => `/${a.join('')}`);
 
 describe('indexed matcher', () => {
+  it('builds the match rules of a group from its table as from its rule objects', () => {
+    // Values with and without escapes, in ASCII and non-ASCII files, from text and from bytes: the table path looks for
+    // `%` once for many values in ASCII files.
+    const value = fc
+      .array(fc.constantFrom('/', 'a', '%', '%2f', '%2F', '%zz', 'é', '*', '$', ' '), { maxLength: 6 })
+      .map((a) => a.join(''));
+    const line = fc.oneof(
+      value.map((v) => `Disallow: ${v}`),
+      value.map((v) => `Allow: ${v}`),
+      fc.constantFrom('User-agent: *', 'User-agent: b', '# %', 'Sitemap: /%41'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 16 }), fc.boolean(), (lines, asBytes) => {
+        const text = lines.join('\n');
+        const robots = parseRobotsTxt(asBytes ? new TextEncoder().encode(text) : text);
+        for (const group of robots.groups) {
+          const fromTable: MatchRule[] = [];
+          addGroupMatchRules(group, fromTable);
+          const fromRules = group.rules.flatMap((r) => matchRulesFor(r.kind === 'allow', r.pattern, r.line));
+          expect(fromTable).toEqual(fromRules);
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('compiles every rule pattern as compilePattern does', () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.oneof(rulePattern, crowdedPattern, fc.string({ maxLength: 12 })),
+        (allow, pattern) => {
+          const [rule] = matchRulesFor(allow, pattern, 1);
+          const { source, prefix, segments, tail, anchored } = rule!;
+          expect({ source, prefix, segments, tail, anchored }).toEqual(compilePattern(pattern));
+          expect(rule!.priority).toBe(pattern.length);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('finds the same best allow and disallow rules as testing every rule', () => {
     fc.assert(
       fc.property(pool, fc.array(probe, { minLength: 1, maxLength: 20 }), (spec, paths) => {
@@ -146,6 +189,33 @@ describe('indexed matcher', () => {
         }
       }),
       { numRuns: 1_500 },
+    );
+  });
+
+  it('indexes pools of many equal, nested and long-shared prefixes the same way', () => {
+    // Prefixes over a tiny alphabet behind a few stems, one long: the prefix sort meets long shared stems, runs of
+    // equal prefixes and prefixes that end where others go on.
+    const stem = fc.constantFrom('', '/', '/a', '/shared/stem/of/some/length/');
+    const tail = fc.array(fc.constantFrom('a', 'b', '/', '*', '$'), { maxLength: 6 }).map((a) => a.join(''));
+    const pattern = fc.tuple(stem, tail).map(([s, t]) => s + t);
+    const path = fc
+      .tuple(stem, fc.array(fc.constantFrom('a', 'b', '/', '$'), { maxLength: 8 }))
+      .map(([s, a]) => `/${s.slice(1)}${a.join('')}`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 25, maxLength: 400 }),
+        fc.array(path, { minLength: 1, maxLength: 20 }),
+        (spec, paths) => {
+          const rules = spec.flatMap(([allow, p], i) => matchRulesFor(allow, p, i + 1));
+          const matcher = new RuleMatcher(rules);
+          for (const p of paths) {
+            const out: BestMatches = { allow: null, disallow: null };
+            matcher.best(p, out);
+            expect(out, p).toEqual(plainBest(rules, p));
+          }
+        },
+      ),
+      { numRuns: 600 },
     );
   });
 

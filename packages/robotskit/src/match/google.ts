@@ -21,10 +21,10 @@ import type {
   Verdict,
 } from '../model/dialect.js';
 import type { SourceText } from '../model/source-text.js';
-import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
+import type { RobotsAgent, RobotsExtension, RobotsGroup } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
-import { finishGroups, Group, RuleTable } from './group.js';
-import { addMatchRules, type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
+import { addGroupMatchRules, finishGroups, Group, RuleTable } from './group.js';
+import { type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -174,9 +174,9 @@ class LongestMatch implements PoolMatcher {
   private readonly rules: RuleMatcher;
   private readonly scratch: BestMatches = { allow: null, disallow: null };
 
-  constructor(rules: readonly RobotsRule[]) {
+  constructor(groups: readonly RobotsGroup[]) {
     const matchRules: MatchRule[] = [];
-    for (const r of rules) addMatchRules(matchRules, r.kind === 'allow', r.pattern, r.line);
+    for (const group of groups) addGroupMatchRules(group, matchRules);
     this.rules = new RuleMatcher(matchRules);
   }
 
@@ -219,5 +219,5 @@ export const googleDialect: Dialect = {
   groupBuilder: (text) => new GoogleGroupBuilder(text),
   select: selectGoogle,
   selector: googleSelector,
-  matcher: (rules) => new LongestMatch(rules),
+  matcher: (groups) => new LongestMatch(groups),
 };

@@ -7,6 +7,7 @@
 import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { normalizePatternBin, patternNeedsNormalizing } from './pattern.js';
+import { addMatchRules, type MatchRule } from './rule-matcher.js';
 
 const NO_ROWS: number[] = [];
 /** Tables of at most this many ints (12 rules) are kept as plain arrays. */
@@ -72,6 +73,21 @@ export class RuleTable {
     if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
+  /** Appends the match rules of rows `[from, to)` to `out`, building no rule objects on the way. */
+  matchRules(text: SourceText, from: number, to: number, out: MatchRule[]): void {
+    const d = this.data;
+    const { bin, ascii } = text.source;
+    // In ASCII text only a `%` can need normalising: the next one is looked for once for all the values before it.
+    let percent = 0;
+    for (let i = from << 2; i < to << 2; i += 4) {
+      const start = d[i + 2]!;
+      const end = d[i + 3]!;
+      if (percent >= 0 && percent < start) percent = ascii ? bin.indexOf('%', start) : start;
+      const exact = percent < 0 || percent >= end;
+      addMatchRules(out, d[i] === 1, exact ? bin.slice(start, end) : normalizePatternBin(bin, start, end), d[i + 1]!);
+    }
+  }
+
   /** Builds the rule objects of rows `[from, to)`. */
   rules(text: SourceText, from: number, to: number): RobotsRule[] {
     const d = this.data;
@@ -131,9 +147,13 @@ export class Group implements RobotsGroup {
     return this.cachedRules;
   }
 
+  /** Appends the match rules of this group's rules to `out`. */
+  matchRules(out: MatchRule[]): void {
+    this.table.matchRules(this.text, this.firstRule, this.endRule, out);
+  }
+
   /** The rules, built without keeping them (for a matcher, which keeps its own form of them). */
   rulesUncached(): RobotsRule[] {
-    if (this.cachedRules !== null && this.cachedRules.length === this.ruleCount) return [...this.cachedRules];
     return this.table.rules(this.text, this.firstRule, this.endRule);
   }
 
@@ -144,9 +164,18 @@ export class Group implements RobotsGroup {
   }
 }
 
-/** A group's rules for building a matcher: model groups build them without keeping them. */
-export function rulesForMatching(group: RobotsGroup): readonly RobotsRule[] {
-  return group instanceof Group ? group.rulesUncached() : group.rules;
+/** Appends the match rules of `group` to `out`; model groups build no rule objects for it. */
+export function addGroupMatchRules(group: RobotsGroup, out: MatchRule[]): void {
+  if (group instanceof Group) group.matchRules(out);
+  else for (const r of group.rules) addMatchRules(out, r.kind === 'allow', r.pattern, r.line);
+}
+
+/** The rules of `groups` in line order, built without keeping them (a matcher keeps its own form of them). */
+export function pooledRules(groups: readonly RobotsGroup[]): RobotsRule[] {
+  const rules: RobotsRule[] = [];
+  for (const group of groups)
+    for (const r of group instanceof Group ? group.rulesUncached() : group.rules) rules.push(r);
+  return rules.sort((a, b) => a.line - b.line);
 }
 
 /** Called once a file is read: trims the rule table and the groups' arrays to their contents. */

@@ -47,7 +47,7 @@ import type { SourceText } from '../model/source-text.js';
 import type { DecidingRule, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from '../model/types.js';
 import { decodedOctets } from '../url/octets.js';
 import { asciiLower } from '../url/user-agent.js';
-import { finishGroups, Group, RuleTable } from './group.js';
+import { finishGroups, Group, pooledRules, RuleTable } from './group.js';
 
 /** Fields that make a record complete, besides allow and disallow (as urllib counts them). */
 const RECORD_FIELDS = new Set(['crawl-delay', 'request-rate']);
@@ -199,5 +199,5 @@ export const legacyDialect: Dialect = {
   select: selectLegacy,
   // First-match selection depends on file order and substrings; there is nothing to index.
   selector: (groups) => (agents) => selectLegacy(groups, agents),
-  matcher: (rules) => new FirstMatch(rules),
+  matcher: (groups) => new FirstMatch(pooledRules(groups)),
 };

@@ -97,9 +97,9 @@ export function matchesFrom(p: CompiledPattern, path: string, from: number): boo
   const prefix = p.prefix;
   let pos = prefix.length;
   if (from === 0 && pos > 0) {
-    // Comparing the prefix's last char first rejects most non-matching rules before the (much slower) full compare;
-    // past the end of the path, charCodeAt gives NaN, which equals nothing.
-    if (path.charCodeAt(pos - 1) !== prefix.charCodeAt(pos - 1)) return false;
+    // Comparing the prefix's last char first rejects most non-matching rules before the (much slower) full compare.
+    // Never past the end of the path: a charCodeAt call that once read past the end is no longer inlined.
+    if (pos > path.length || path.charCodeAt(pos - 1) !== prefix.charCodeAt(pos - 1)) return false;
     if (pos > 1 && !path.startsWith(prefix)) return false;
   }
   const segments = p.segments;

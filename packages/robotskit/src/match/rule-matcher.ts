@@ -10,7 +10,7 @@
  * only the rules whose prefix the path starts with, and the index is a few flat arrays, not a tree of objects.
  */
 
-import { type CompiledPattern, compilePattern, matchesFrom } from './pattern.js';
+import { type CompiledPattern, matchesFrom } from './pattern.js';
 
 /** A rule ready for matching: its compiled pattern, with what decides between rules (one object per rule). */
 export interface MatchRule extends CompiledPattern {
@@ -23,9 +23,45 @@ export interface MatchRule extends CompiledPattern {
   readonly indexHtml: boolean;
 }
 
+/** The segments of a pattern with one `*` (shared: never written). */
+const NO_SEGMENTS: readonly string[] = [];
+
+/**
+ * A {@link MatchRule}, compiled as `compilePattern` compiles (in `pattern.ts`) without the intermediate object. One
+ * literal with every field, so all rules share one shape, which V8 keeps while this function lives.
+ */
 function matchRule(allow: boolean, source: string, line: number, indexHtml: boolean): MatchRule {
-  const { prefix, segments, tail, anchored } = compilePattern(source);
-  return { source, prefix, segments, tail, anchored, allow, priority: source.length, line, indexHtml };
+  const n = source.length;
+  const anchored = n > 0 && source.charCodeAt(n - 1) === 0x24;
+  const end = anchored ? n - 1 : n;
+  let at = source.indexOf('*');
+  let prefix = source;
+  let segments: string[] | null = null;
+  let tail = '';
+  if (at < 0) {
+    if (anchored) prefix = source.slice(0, end);
+  } else {
+    prefix = source.slice(0, at++);
+    for (let next = source.indexOf('*', at); next >= 0; next = source.indexOf('*', at)) {
+      if (next > at) {
+        segments ??= [];
+        segments.push(source.slice(at, next));
+      }
+      at = next + 1;
+    }
+    tail = source.slice(at, end);
+  }
+  return {
+    source,
+    prefix,
+    segments: at < 0 ? null : (segments ?? NO_SEGMENTS),
+    tail,
+    anchored,
+    allow,
+    priority: n,
+    line,
+    indexHtml,
+  };
 }
 
 /** The best matching allow and disallow rules for a path; null where none matched. */
@@ -78,16 +114,16 @@ function scanSorted(
   path: string,
   from: number,
   out: BestMatches,
-  start = 0,
-  end = rules.length,
+  start: number,
+  end: number,
 ): void {
   for (let i = start; i < end; i++) {
     const r = rules[i]!;
-    const canAllow = improves(r, out.allow);
-    const canDisallow = improves(r, out.disallow);
-    // Sorted by priority then line: a rule that can improve neither kind means no later rule can.
-    if (!canAllow && !canDisallow) return;
-    if (r.allow ? !canAllow : !canDisallow) continue;
+    if (!improves(r, r.allow ? out.allow : out.disallow)) {
+      // Sorted by priority then line: a rule that can improve neither kind means no later rule can.
+      if (!improves(r, r.allow ? out.disallow : out.allow)) return;
+      continue;
+    }
     if (matchesFrom(r, path, from)) {
       if (r.allow) out.allow = r;
       else out.disallow = r;
@@ -106,16 +142,19 @@ function gramAt(text: string, i: number): number {
   return a < 256 && b < 256 && c < 256 ? (a << 16) | (b << 8) | c : -1;
 }
 
-/** Distinct trigram keys of the literal parts of a wildcard pattern. */
-function gramsOf(p: CompiledPattern): Set<number> {
-  const grams = new Set<number>();
+/** Calls `each` with the key of every trigram of the literal parts of a wildcard pattern; returns how many there are. */
+function eachGram(p: CompiledPattern, each?: (g: number) => void): number {
+  let n = 0;
   for (const literal of [p.prefix, ...(p.segments ?? []), p.tail]) {
     for (let i = 0; i + 3 <= literal.length; i++) {
       const g = gramAt(literal, i);
-      if (g >= 0) grams.add(g);
+      if (g >= 0) {
+        n++;
+        each?.(g);
+      }
     }
   }
-  return grams;
+  return n;
 }
 
 interface GramRule {
@@ -134,20 +173,7 @@ class GramIndex {
   private query = 0;
 
   constructor(rules: readonly MatchRule[]) {
-    const grams = rules.map((r) => gramsOf(r));
-    const frequency = new Map<number, number>();
-    for (const set of grams) for (const g of set) frequency.set(g, (frequency.get(g) ?? 0) + 1);
-    rules.forEach((rule, i) => {
-      let best = -1;
-      let bestCount = Number.POSITIVE_INFINITY;
-      for (const g of grams[i]!) {
-        const count = frequency.get(g)!;
-        if (count < bestCount) [best, bestCount] = [g, count];
-      }
-      const list = this.byGram.get(best);
-      if (list) list.push({ rule, seen: 0 });
-      else this.byGram.set(best, [{ rule, seen: 0 }]);
-    });
+    fileByGram(rules, this.byGram);
   }
 
   /** Tests the rules whose trigram occurs in `path`, updating `out`. */
@@ -172,9 +198,6 @@ class GramIndex {
   }
 }
 
-/** Prefix ids fit below this in a sort key (a pool never has this many distinct prefixes: 2^21 rules). */
-const ID_RANGE = 2 ** 21;
-
 /** At most this many distinct tail lengths are indexed by tail (each costs a lookup per check). */
 const MAX_TAIL_LENGTHS = 16;
 
@@ -183,23 +206,19 @@ const MAX_TAIL_LENGTHS = 16;
  * check looks up the path's suffix of each indexed length instead of testing every rule.
  */
 class TailIndex {
-  private readonly lengths: number[];
-  private readonly byTail: Map<string, MatchRule[]>[];
+  private readonly rules: readonly MatchRule[];
+  /** The distinct tail lengths. */
+  private readonly lengths: number[] = [];
+  /** The index in `rules` of the last rule with each tail; `next` links each rule to the previous one with its tail. */
+  private readonly last = new Map<string, number>();
+  private readonly next: Int32Array;
   /** The last three chars of every tail, when all are at least that long: most paths end in none of them. */
   private readonly ends: Set<number> | null;
 
   constructor(rules: readonly MatchRule[]) {
-    this.lengths = [...new Set(rules.map((r) => r.tail.length))];
-    const ends = new Set<number>();
-    for (const r of rules) ends.add(r.tail.length >= 3 ? gramAt(r.tail, r.tail.length - 3) : -1);
-    this.ends = ends.has(-1) ? null : ends;
-    this.byTail = this.lengths.map(() => new Map());
-    for (const r of rules) {
-      const map = this.byTail[this.lengths.indexOf(r.tail.length)]!;
-      const list = map.get(r.tail);
-      if (list === undefined) map.set(r.tail, [r]);
-      else list.push(r);
-    }
+    this.rules = rules;
+    this.next = new Int32Array(rules.length);
+    this.ends = fileByTail(rules, this.lengths, this.last, this.next);
   }
 
   /** Tests the rules whose tail ends `path`, updating `out`. */
@@ -209,10 +228,8 @@ class TailIndex {
     for (let k = 0; k < lengths.length; k++) {
       const length = lengths[k]!;
       if (length > path.length) continue;
-      const list = this.byTail[k]!.get(path.slice(path.length - length));
-      if (list === undefined) continue;
-      for (let i = 0; i < list.length; i++) {
-        const r = list[i]!;
+      for (let i = this.last.get(path.slice(path.length - length)) ?? -1; i >= 0; i = this.next[i]!) {
+        const r = this.rules[i]!;
         if (!improves(r, r.allow ? out.allow : out.disallow)) continue;
         if (matchesFrom(r, path, 0)) {
           if (r.allow) out.allow = r;
@@ -223,29 +240,117 @@ class TailIndex {
   }
 }
 
-/** Keeps the rules of `tails` with the most common tail lengths; hands the others to `grams` or back to `keep`. */
-function limitTailLengths(tails: MatchRule[], grams: MatchRule[], keep: (r: MatchRule) => void): MatchRule[] {
+/**
+ * Files each rule under its rarest trigram (build loops are functions of their own, on locals: code that handles an
+ * index object is dropped by V8 once no index object is left, and a loop would then run unoptimised).
+ */
+function fileByGram(rules: readonly MatchRule[], byGram: Map<number, GramRule[]>): void {
+  // How often each trigram occurs in the rules' literals.
+  const frequency = new Map<number, number>();
+  const count = (g: number) => frequency.get(g) ?? 0;
+  for (const r of rules) eachGram(r, (g) => frequency.set(g, count(g) + 1));
+  for (const rule of rules) {
+    let best = -1;
+    eachGram(rule, (g) => {
+      if (best < 0 || count(g) < count(best)) best = g;
+    });
+    const list = byGram.get(best);
+    if (list) list.push({ rule, seen: 0 });
+    else byGram.set(best, [{ rule, seen: 0 }]);
+  }
+}
+
+/**
+ * Fills the tail index's `lengths`, `last` and `next` (see {@link TailIndex}); returns the set of the last three chars
+ * of every tail, or null when a tail is shorter.
+ */
+function fileByTail(
+  rules: readonly MatchRule[],
+  lengths: number[],
+  last: Map<string, number>,
+  next: Int32Array,
+): Set<number> | null {
+  let ends: Set<number> | null = new Set<number>();
+  for (let i = 0; i < rules.length; i++) {
+    const tail = rules[i]!.tail;
+    if (!lengths.includes(tail.length)) lengths.push(tail.length);
+    if (ends !== null) {
+      if (tail.length < 3) ends = null;
+      else ends.add(gramAt(tail, tail.length - 3));
+    }
+    next[i] = last.get(tail) ?? -1;
+    last.set(tail, i);
+  }
+  return ends;
+}
+
+/** The tail lengths of `tails` to index: all when few, else the most common. */
+function tailLengths(tails: readonly MatchRule[]): Set<number> {
   const counts = new Map<number, number>();
   for (const r of tails) counts.set(r.tail.length, (counts.get(r.tail.length) ?? 0) + 1);
-  if (counts.size <= MAX_TAIL_LENGTHS) return tails;
-  const common = new Set(
+  return new Set(
     [...counts]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, MAX_TAIL_LENGTHS)
       .map(([length]) => length),
   );
-  const indexed: MatchRule[] = [];
-  for (const r of tails) {
-    if (common.has(r.tail.length)) indexed.push(r);
-    else if (gramsOf(r).size > 0) grams.push(r);
-    else keep(r);
+}
+
+/**
+ * Scratch ints for building an index, reused from build to build (a build is synchronous and calls no user code);
+ * larger ones (of huge pools) are not kept.
+ */
+let spare = new Int32Array(1024);
+const MAX_SPARE = 1 << 16;
+
+/**
+ * Sorts `order`, indexes of the strings `flat[at[i]..at[i + 1])`, into code-unit order (equal strings next to each
+ * other), and sets `same[k]` (k > 0) to the number of leading chars the `k`th string shares with the one before it, or
+ * -1 when the two are equal: a three-way radix quicksort, which reads each char of the strings' distinguishing
+ * prefixes a few times and compares no two strings whole.
+ */
+function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int32Array): void {
+  // Ranges still to sort: start, end, and the number of leading chars all their strings share.
+  const todo = [0, order.length, 0];
+  while (todo.length > 0) {
+    const depth = todo.pop()!;
+    const end = todo.pop()!;
+    const start = todo.pop()!;
+    // The char at `depth` of each string, -1 past its end; strings split into those below, at and above the pivot's.
+    const p = order[(start + end) >> 1]!;
+    const pivot = at[p]! + depth < at[p + 1]! ? flat.charCodeAt(at[p]! + depth) : -1;
+    let lt = start;
+    let gt = end;
+    for (let i = start; i < gt; ) {
+      const s = order[i]!;
+      const c = at[s]! + depth < at[s + 1]! ? flat.charCodeAt(at[s]! + depth) : -1;
+      if (c < pivot) {
+        order[i++] = order[lt]!;
+        order[lt++] = s;
+      } else if (c > pivot) {
+        order[i] = order[--gt]!;
+        order[gt] = s;
+      } else i++;
+    }
+    // Strings on either side of a split share exactly `depth` chars.
+    if (lt > start) same[lt] = depth;
+    if (gt < end) same[gt] = depth;
+    if (lt - start > 1) todo.push(start, lt, depth);
+    if (end - gt > 1) todo.push(gt, end, depth);
+    // Those at the pivot share one more char, unless all ended there: then they are equal.
+    if (pivot < 0) same.fill(-1, lt + 1, gt);
+    else if (gt - lt > 1) todo.push(lt, gt, depth + 1);
   }
-  return indexed;
 }
 
 // Shared empty defaults: a small pool allocates nothing for the large-pool index.
 const NO_INTS = new Int32Array(0);
 const NO_RULES: readonly MatchRule[] = [];
+
+/** Where rules of a crowded prefix go. */
+const STAY = 0;
+const TAIL = 1;
+const GRAM = 2;
 
 /**
  * Finds the best allow and disallow rule of a fixed pool for any path. Not reentrant-sensitive: `best` fills the
@@ -254,155 +359,69 @@ const NO_RULES: readonly MatchRule[] = [];
 export class RuleMatcher {
   /** Every rule, in priority order (small pools). */
   private readonly sorted: readonly MatchRule[] | null = null;
-  /** The distinct literal prefixes, one after the other (large pools). */
+  /** The literal prefixes of the rules, one after the other (large pools). */
   private readonly flat: string = '';
-  /** Where the `k`th prefix in code-unit order starts in `flat`, and its length. */
-  private readonly start: Int32Array = NO_INTS;
-  private readonly length: Int32Array = NO_INTS;
-  /** For each prefix, the index of the longest other prefix it starts with, or -1. */
-  private readonly parent: Int32Array = NO_INTS;
-  /** The rules of prefix `k` are `rules[first[k]]` to `rules[first[k + 1] - 1]`, in priority order. */
-  private readonly first: Int32Array = NO_INTS;
+  /**
+   * Four ints for each distinct prefix, in code-unit order: where it starts in `flat`, its length, the index of the
+   * longest other prefix it starts with (-1 if none), and where its rules start in `rules`; then where they end.
+   */
+  private readonly index: Int32Array = NO_INTS;
+  /** The rules under their prefixes, in priority order within each. */
   private readonly rules: readonly MatchRule[] = NO_RULES;
   /** Wildcard rules that crowded a prefix: anchored ones by tail, others by trigram (large pools). */
   private readonly tails: TailIndex | null = null;
   private readonly grams: GramIndex | null = null;
 
   constructor(rules: readonly MatchRule[]) {
-    if (rules.length <= SCAN_LIMIT) {
+    const n = rules.length;
+    if (n <= SCAN_LIMIT) {
       this.sorted = [...rules].sort(byPriority);
       return;
     }
-    // Distinct prefixes, copied into one flat string: the prefixes are slices of the file's text, whose chars the
-    // engine reads several times slower than a flat string's, and sorting and searching read many chars.
-    const ids = new Map<string, number>();
-    const distinct: string[] = [];
-    /** The prefix id of each rule, then its rank in code-unit order. */
-    const idOf = new Int32Array(rules.length);
-    for (let i = 0; i < rules.length; i++) {
-      const prefix = rules[i]!.prefix;
-      let id = ids.get(prefix);
-      if (id === undefined) {
-        id = distinct.length;
-        ids.set(prefix, id);
-        distinct.push(prefix);
-      }
-      idOf[i] = id;
+    // Scratch: where each prefix starts in `flat` (n + 1); the rules in prefix order (n); for each position in that
+    // order, the chars its prefix shares with the previous one's, or -1 when they are equal (n); and where its rule goes
+    // (n: STAY, TAIL or GRAM). Each step is a function of its own, so that each is optimised on its own.
+    if (spare.length < 4 * n + 1) spare = new Int32Array(4 * n + 1);
+    const scratch = spare;
+    if (spare.length > MAX_SPARE) spare = new Int32Array(1024);
+    const at = scratch.subarray(0, n + 1);
+    const order = scratch.subarray(n + 1, 2 * n + 1);
+    const same = scratch.subarray(2 * n + 1, 3 * n + 1);
+    const dest = scratch.subarray(3 * n + 1, 4 * n + 1);
+    // The prefixes, copied into one flat string: they are slices of the file's text, whose chars the engine reads
+    // several times slower than a flat string's, and sorting and searching read many chars.
+    const prefixes = new Array<string>(n);
+    at[0] = 0;
+    for (let i = 0; i < n; i++) {
+      prefixes[i] = rules[i]!.prefix;
+      at[i + 1] = at[i]! + prefixes[i]!.length;
+      order[i] = i;
     }
-    const n = distinct.length;
-    const flat = distinct.join('');
-    const startOf = new Int32Array(n + 1);
-    for (let id = 0; id < n; id++) startOf[id + 1] = startOf[id]! + distinct[id]!.length;
-    // Code-unit order, as the search compares: first by the first four chars, packed with the id into a number that
-    // a typed array sorts natively, then runs that share those chars by comparing the rest.
-    const compare = (a: number, b: number): number => {
-      const as = startOf[a]!;
-      const bs = startOf[b]!;
-      const al = startOf[a + 1]! - as;
-      const bl = startOf[b + 1]! - bs;
-      const m = al < bl ? al : bl;
-      for (let i = 0; i < m; i++) {
-        const d = flat.charCodeAt(as + i) - flat.charCodeAt(bs + i);
-        if (d !== 0) return d;
-      }
-      return al - bl;
-    };
-    let order: number[];
-    if (n >= ID_RANGE) order = Array.from({ length: n }, (_, id) => id).sort(compare);
-    else {
-      order = new Array<number>(n);
-      const keys = new Float64Array(n);
-      for (let id = 0; id < n; id++) {
-        let key = 0;
-        for (let i = 0; i < 4; i++) {
-          // 0 past the end (a shorter string comes first); chars above 254 share the top value and go to the tie sort.
-          const at = startOf[id]! + i;
-          const c = at < startOf[id + 1]! ? flat.charCodeAt(at) + 1 : 0;
-          key = key * 256 + (c > 255 ? 255 : c);
-        }
-        keys[id] = key * ID_RANGE + id;
-      }
-      keys.sort();
-      for (let k = 0; k < n; ) {
-        const lead = Math.floor(keys[k]! / ID_RANGE);
-        let end = k + 1;
-        while (end < n && Math.floor(keys[end]! / ID_RANGE) === lead) end++;
-        for (let i = k; i < end; i++) order[i] = keys[i]! % ID_RANGE;
-        if (end - k > 1) {
-          const run = order.slice(k, end).sort(compare);
-          for (let i = k; i < end; i++) order[i] = run[i - k]!;
-        }
-        k = end;
-      }
-    }
-    const rank = new Int32Array(n);
-    const start = new Int32Array(n);
-    const length = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const id = order[k]!;
-      rank[id] = k;
-      start[k] = startOf[id]!;
-      length[k] = startOf[id + 1]! - startOf[id]!;
-    }
-    for (let i = 0; i < rules.length; i++) idOf[i] = rank[idOf[i]!]!;
-    const wild = new Int32Array(n);
-    for (let i = 0; i < rules.length; i++) if (rules[i]!.segments !== null) wild[idOf[i]!]!++;
-    // Rules of crowded prefixes go to the tail and trigram indexes; the others stay under their prefix.
+    const flat = prefixes.join('');
+    sortStrings(flat, at, order, same);
+    let distinct = 1;
+    for (let k = 1; k < n; k++) if (same[k]! >= 0) distinct++;
     const tails: MatchRule[] = [];
     const grams: MatchRule[] = [];
-    const stay: MatchRule[] = [];
-    const stayRank: number[] = [];
-    for (let i = 0; i < rules.length; i++) {
-      const r = rules[i]!;
-      if (r.segments === null || wild[idOf[i]!]! <= CROWDED) {
-        stay.push(r);
-        stayRank.push(idOf[i]!);
-      } else if (r.anchored && r.tail.length > 0) tails.push(r);
-      else if (gramsOf(r).size > 0) grams.push(r);
-      else {
-        stay.push(r);
-        stayRank.push(idOf[i]!);
+    dest.fill(STAY);
+    if (crowdedRuns(rules, order, same, dest)) {
+      const candidates: MatchRule[] = [];
+      for (let k = 0; k < n; k++) if (dest[k] === TAIL) candidates.push(rules[order[k]!]!);
+      const lengths = tailLengths(candidates);
+      for (let k = 0; k < n; k++) {
+        const r = rules[order[k]!]!;
+        if (dest[k] === TAIL && !lengths.has(r.tail.length)) dest[k] = eachGram(r) > 0 ? GRAM : STAY;
+        if (dest[k] === TAIL) tails.push(r);
+        else if (dest[k] === GRAM) grams.push(r);
       }
     }
-    const indexedTails = limitTailLengths(tails, grams, (r) => {
-      stay.push(r);
-      stayRank.push(rank[ids.get(r.prefix)!]!);
-    });
-    // Counting sort by prefix, then priority order within each prefix.
-    const first = new Int32Array(n + 1);
-    for (const k of stayRank) first[k + 1]!++;
-    for (let k = 0; k < n; k++) first[k + 1]! += first[k]!;
-    const next = first.slice(0, n);
-    const kept = new Array<MatchRule>(stay.length);
-    for (let i = 0; i < stay.length; i++) kept[next[stayRank[i]!]!++] = stay[i]!;
-    for (let k = 0; k < n; k++) {
-      if (first[k + 1]! - first[k]! < 2) continue;
-      const bucket = kept.slice(first[k], first[k + 1]).sort(byPriority);
-      for (let i = 0; i < bucket.length; i++) kept[first[k]! + i] = bucket[i]!;
-    }
-    // Sorted order puts a prefix before every string that starts with it, so a stack of the chain of the previous
-    // prefix holds every earlier prefix the current one starts with: those no longer than what the two share.
-    const parent = new Int32Array(n);
-    const chain: number[] = [];
-    for (let k = 0; k < n; k++) {
-      if (k > 0) {
-        const a = start[k - 1]!;
-        const b = start[k]!;
-        const m = length[k - 1]! < length[k]! ? length[k - 1]! : length[k]!;
-        let same = 0;
-        while (same < m && flat.charCodeAt(a + same) === flat.charCodeAt(b + same)) same++;
-        while (chain.length > 0 && length[chain[chain.length - 1]!]! > same) chain.pop();
-      }
-      parent[k] = chain.length > 0 ? chain[chain.length - 1]! : -1;
-      chain.push(k);
-    }
+    const index = new Int32Array(4 * distinct + 4);
+    const kept: MatchRule[] = [];
+    buildIndex(rules, at, order, same, dest, index, kept);
     this.flat = flat;
-    this.start = start;
-    this.length = length;
-    this.parent = parent;
-    this.first = first;
+    this.index = index;
     this.rules = kept;
-    this.tails = indexedTails.length > 0 ? new TailIndex(indexedTails) : null;
+    this.tails = tails.length > 0 ? new TailIndex(tails) : null;
     this.grams = grams.length > 0 ? new GramIndex(grams) : null;
   }
 
@@ -411,7 +430,7 @@ export class RuleMatcher {
     out.allow = null;
     out.disallow = null;
     if (this.sorted !== null) {
-      scanSorted(this.sorted, path, 0, out);
+      scanSorted(this.sorted, path, 0, out, 0, this.sorted.length);
       return;
     }
     this.tails?.collect(path, out);
@@ -419,16 +438,15 @@ export class RuleMatcher {
     // Binary search for the last prefix not after the path. Every prefix between the bounds shares the shorter of the
     // bounds' common prefixes with the path, so those chars are not compared again.
     const flat = this.flat;
-    const start = this.start;
-    const length = this.length;
+    const index = this.index;
     let lo = 0;
-    let hi = start.length;
+    let hi = (index.length >> 2) - 1;
     let sameLo = 0;
     let sameHi = 0;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const at = start[mid]!;
-      const len = length[mid]!;
+      const at = index[mid << 2]!;
+      const len = index[(mid << 2) + 1]!;
       let i = sameLo < sameHi ? sameLo : sameHi;
       while (i < len && i < path.length && flat.charCodeAt(at + i) === path.charCodeAt(i)) i++;
       if (i === len || (i < path.length && flat.charCodeAt(at + i) < path.charCodeAt(i))) {
@@ -440,14 +458,79 @@ export class RuleMatcher {
       }
     }
     // Every prefix the path starts with is on the chain of the last prefix not after it (whose first `sameLo` chars
-    // are the path's): exactly the links no longer than `sameLo`.
+    // are the path's): exactly the links no longer than `sameLo`. A prefix's rules are in priority order, each known to
+    // start with the prefix's chars.
     let k = lo - 1;
-    while (k >= 0 && length[k]! > sameLo) k = this.parent[k]!;
-    for (; k >= 0; k = this.parent[k]!) this.scanPrefix(k, path, out);
+    while (k >= 0 && index[(k << 2) + 1]! > sameLo) k = index[(k << 2) + 2]!;
+    for (; k >= 0; k = index[(k << 2) + 2]!) {
+      scanSorted(this.rules, path, index[(k << 2) + 1]!, out, index[(k << 2) + 3]!, index[(k << 2) + 7]!);
+    }
   }
+}
 
-  private scanPrefix(k: number, path: string, out: BestMatches): void {
-    // A prefix's rules are in priority order, each known to start with the prefix's `length[k]` chars.
-    scanSorted(this.rules, path, this.length[k]!, out, this.first[k]!, this.first[k + 1]!);
+/**
+ * Marks in `dest` (by position in `order`) the wildcard rules of prefixes holding more than {@link CROWDED} of them:
+ * TAIL for anchored ones with a tail, GRAM for others with a trigram. Returns whether any prefix was crowded.
+ */
+function crowdedRuns(rules: readonly MatchRule[], order: Int32Array, same: Int32Array, dest: Int32Array): boolean {
+  let crowded = false;
+  for (let run = 0, k = 1; k <= order.length; k++) {
+    if (k < order.length && same[k]! < 0) continue;
+    // The run [run, k) of equal prefixes ends here.
+    let wildcards = 0;
+    for (let j = run; j < k; j++) if (rules[order[j]!]!.segments !== null) wildcards++;
+    if (wildcards > CROWDED) {
+      crowded = true;
+      for (let j = run; j < k; j++) {
+        const r = rules[order[j]!]!;
+        if (r.segments === null) continue;
+        if (r.anchored && r.tail.length > 0) dest[j] = TAIL;
+        else if (eachGram(r) > 0) dest[j] = GRAM;
+      }
+    }
+    run = k;
   }
+  return crowded;
+}
+
+/**
+ * Fills `index` (see {@link RuleMatcher}) and `kept` with the rules that stay under their prefix. Sorted order puts a
+ * prefix before every string that starts with it, so a stack of the chain of the previous prefix holds every earlier
+ * prefix the current one starts with: those no longer than what the two share.
+ */
+function buildIndex(
+  rules: readonly MatchRule[],
+  at: Int32Array,
+  order: Int32Array,
+  same: Int32Array,
+  dest: Int32Array,
+  index: Int32Array,
+  kept: MatchRule[],
+): void {
+  const chain: number[] = [];
+  let d = -1;
+  for (let k = 0; k < order.length; k++) {
+    const r = order[k]!;
+    const common = same[k]!;
+    if (k === 0 || common >= 0) {
+      if (d >= 0) sortByPriority(kept, index[4 * d + 3]!);
+      d++;
+      while (chain.length > 0 && index[4 * chain[chain.length - 1]! + 1]! > common) chain.pop();
+      index[4 * d] = at[r]!;
+      index[4 * d + 1] = at[r + 1]! - at[r]!;
+      index[4 * d + 2] = chain.length > 0 ? chain[chain.length - 1]! : -1;
+      index[4 * d + 3] = kept.length;
+      chain.push(d);
+    }
+    if (dest[k] === STAY) kept.push(rules[r]!);
+  }
+  sortByPriority(kept, index[4 * d + 3]!);
+  index[4 * d + 7] = kept.length;
+}
+
+/** Sorts `rules[from..]` into priority order, in place. */
+function sortByPriority(rules: MatchRule[], from: number): void {
+  if (rules.length - from < 2) return;
+  const run = rules.slice(from).sort(byPriority);
+  for (let i = 0; i < run.length; i++) rules[from + i] = run[i]!;
 }

@@ -4,7 +4,7 @@
  */
 
 import type { SourceText } from './source-text.js';
-import type { DecidingRule, GroupMatch, RobotsAgent, RobotsExtension, RobotsGroup, RobotsRule } from './types.js';
+import type { DecidingRule, GroupMatch, RobotsAgent, RobotsExtension, RobotsGroup } from './types.js';
 
 /**
  * The dialects robotskit implements. `google` is RFC 9309 as Google's reference parser reads it; `legacy` is the 1994
@@ -85,6 +85,6 @@ export interface Dialect {
    * {@link Dialect.select} does, after indexing the groups once where the dialect can.
    */
   selector(groups: readonly RobotsGroup[]): GroupSelector;
-  /** A matcher for the rules of the selected groups, in file order. */
-  matcher(rules: readonly RobotsRule[]): PoolMatcher;
+  /** A matcher for the rules of the selected groups (in file order). */
+  matcher(groups: readonly RobotsGroup[]): PoolMatcher;
 }

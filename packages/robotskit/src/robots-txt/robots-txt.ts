@@ -5,7 +5,7 @@
 import { type CrawlerProfile, isCrawlerProfile } from '../crawlers/profile.js';
 import { buildModel } from '../match/build.js';
 import { googleDialect } from '../match/google.js';
-import { type RuleTable, rulesForMatching } from '../match/group.js';
+import type { RuleTable } from '../match/group.js';
 import { legacyDialect } from '../match/legacy.js';
 import { crawlDelaySeconds } from '../model/crawl-delay.js';
 import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../model/dialect.js';
@@ -352,16 +352,7 @@ export class RobotsTxt {
     this.matchers ??= new RecentCache(MAX_CACHED_AGENTS);
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const groups = selection.groups;
-      let rules: readonly RobotsRule[];
-      // One group's rules already are in line order, and need no copy (the usual case: no flatMap).
-      if (groups.length === 1) rules = rulesForMatching(this.groups[groups[0]!]!);
-      else {
-        const pooled: RobotsRule[] = [];
-        for (const i of groups) for (const rule of rulesForMatching(this.groups[i]!)) pooled.push(rule);
-        rules = pooled.sort((a, b) => a.line - b.line);
-      }
-      matcher = this.impl.matcher(rules);
+      matcher = this.impl.matcher(selection.groups.map((i) => this.groups[i]!));
       this.matchers.set(key, matcher);
     }
     return matcher;
