@@ -43,7 +43,7 @@ class GoogleGroupBuilder implements GroupBuilder {
       this.groups.push(this.current);
       this.sawRule = false;
     }
-    this.current.agents.push(agent);
+    this.current.addAgent(agent);
     this.current.endLine = agent.line;
   }
 
@@ -56,7 +56,7 @@ class GoogleGroupBuilder implements GroupBuilder {
 
   extension(extension: RobotsExtension): void {
     if (this.current === null) return;
-    this.current.extensions.push(extension);
+    this.current.addExtension(extension);
     this.current.endLine = extension.line;
   }
 

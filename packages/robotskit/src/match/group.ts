@@ -129,10 +129,24 @@ export class Group implements RobotsGroup {
     this.endLine = line;
   }
 
-  /** Drops the room arrays keep for growing (an array grown by `push` holds 17 slots for one item). */
+  /**
+   * Adds an agent (and {@link Group.addExtension} an extension). The first goes into an array of its own size: `push`
+   * onto an empty array makes room for 17, and most groups have one agent and no extension.
+   */
+  addAgent(agent: RobotsAgent): void {
+    if (this.agents.length === 0) this.agents = [agent];
+    else this.agents.push(agent);
+  }
+
+  addExtension(extension: RobotsExtension): void {
+    if (this.extensions.length === 0) this.extensions = [extension];
+    else this.extensions.push(extension);
+  }
+
+  /** Drops the room arrays grown by `push` keep for growing (a one-item array is exactly its size). */
   compact(): void {
-    if (this.agents.length > 0) this.agents = this.agents.slice();
-    if (this.extensions.length > 0) this.extensions = this.extensions.slice();
+    if (this.agents.length > 1) this.agents = this.agents.slice();
+    if (this.extensions.length > 1) this.extensions = this.extensions.slice();
   }
 
   /** Number of rules, without building them. */

@@ -70,7 +70,7 @@ class LegacyGroupBuilder implements GroupBuilder {
     if (this.current === null) this.current = new Group(this.text, this.table, this.groups.length, agent.line);
     // One robot name per line: only the value `*` itself makes the default record (`* foo` names a robot `* foo`).
     const global = agent.value === '*';
-    this.current.agents.push(global === agent.global ? agent : { ...agent, global });
+    this.current.addAgent(global === agent.global ? agent : { ...agent, global });
     this.current.endLine = agent.line;
   }
 
@@ -83,7 +83,7 @@ class LegacyGroupBuilder implements GroupBuilder {
 
   extension(extension: RobotsExtension): void {
     if (this.current === null) return;
-    this.current.extensions.push(extension);
+    this.current.addExtension(extension);
     this.current.endLine = extension.line;
     if (RECORD_FIELDS.has(extension.name)) this.complete = true;
   }

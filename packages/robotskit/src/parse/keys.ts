@@ -82,25 +82,6 @@ function found(field: number, keyLength: number, nameLength: number, typo: numbe
   return field | typo | (keyLength > nameLength ? PREFIX : 0);
 }
 
-/**
- * Whether the key is exactly `Disallow` or `disallow`, four lines in five of real files. Small enough to be inlined
- * into the scanner's loop, which makes the common case several times cheaper than {@link classifyKey}.
- */
-export function isPlainDisallow(b: string, s: number, len: number): boolean {
-  const c = b.charCodeAt(s);
-  return (
-    len === 8 &&
-    (c === 0x44 || c === 0x64) &&
-    b.charCodeAt(s + 1) === 0x69 &&
-    b.charCodeAt(s + 2) === 0x73 &&
-    b.charCodeAt(s + 3) === 0x61 &&
-    b.charCodeAt(s + 4) === 0x6c &&
-    b.charCodeAt(s + 5) === 0x6c &&
-    b.charCodeAt(s + 6) === 0x6f &&
-    b.charCodeAt(s + 7) === 0x77
-  );
-}
-
 /** {@link exactKeyWithColon}'s result for `disallow:`. */
 export const EXACT_DISALLOW = Field.Disallow | (8 << 3);
 

@@ -11,7 +11,7 @@
  */
 
 import { Field, LineFlag } from './fields.js';
-import { classifyKey, isPlainDisallow, KEY_FIELD_MASK } from './keys.js';
+import { classifyKey, KEY_FIELD_MASK } from './keys.js';
 
 /**
  * Google keeps at most this many bytes of a line (`2083 * 8 - 1`: a buffer of 2083 * 8 with room for the final NUL)
@@ -67,7 +67,6 @@ export function bomLength(bin: string): number {
 
 // Flag and field codes as plain constants: the hot loop below should not look them up on objects.
 const F_NONE = Field.None;
-const F_DISALLOW = Field.Disallow;
 const L_BLANK = LineFlag.Blank;
 const L_COMMENT_ONLY = LineFlag.CommentOnly;
 const L_HAS_COMMENT = LineFlag.HasComment;
@@ -158,7 +157,7 @@ export function scanLines(bin: string, visit: LineVisitor): number {
         } else {
           let vs = sep + 1;
           while (vs < te && isAsciiSpace(bin.charCodeAt(vs))) vs++;
-          const key = isPlainDisallow(bin, ts, ke - ts) ? F_DISALLOW : classifyKey(bin, ts, ke);
+          const key = classifyKey(bin, ts, ke);
           facts.keyStart = ts;
           facts.keyEnd = ke;
           facts.valueStart = vs;
