@@ -126,6 +126,7 @@ async function latency() {
 }
 
 const start = process.hrtime.bigint();
+const cpuStart = process.cpuUsage();
 let extra;
 if (contender === 'robotskit-latency') {
   extra = await latency();
@@ -137,8 +138,10 @@ if (contender === 'robotskit-latency') {
   await handwritten();
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
+const cpu = process.cpuUsage(cpuStart);
 process.send({
   ms,
+  cpuMs: (cpu.user + cpu.system) / 1000,
   records,
   bytes,
   maxRssKb: process.resourceUsage().maxRSS,

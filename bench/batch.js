@@ -143,6 +143,10 @@ export async function runBatchBench() {
   console.log(
     `robotskit batch is ${fmt(median(ratios), 2)}x the speed of the hand-written loop (median of per-round ratios)`,
   );
+  // CPU against wall time says whether a contender waited (for fetches, under its concurrency) or computed.
+  const cpuOf = (runs) =>
+    `${fmt(median(runs.map((r) => r.cpuMs)), 0)} ms CPU in ${fmt(median(runs.map((r) => r.ms)), 0)} ms`;
+  console.log(`process CPU (user + system, median): robotskit ${cpuOf(ours)}, hand-written ${cpuOf(theirs)}`);
   goal(
     `batch at ${urls.toLocaleString('en-US')} URLs, vs the hand-written loop`,
     median(ratios),

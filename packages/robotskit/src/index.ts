@@ -94,6 +94,8 @@ export {
   resolveFetch,
 } from './fetch/transport.js';
 export {
+  type AnyFetchLike,
+  type AnyFetchResponseLike,
   BlockedFetchError,
   type Clock,
   type FetchLike,

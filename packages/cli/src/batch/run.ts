@@ -21,6 +21,7 @@
  */
 
 import {
+  type AnyFetchLike,
   type CrawlerInput,
   type EffectivePolicy,
   type FetchLike,
@@ -42,7 +43,7 @@ export interface BatchOptions {
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
   readonly crawler?: string | ResolvedCrawler;
   /** The `fetch` for robots.txt requests. @default robotsRequest (undici's `request`, behaving as its `fetch`) */
-  readonly fetch?: FetchLike;
+  readonly fetch?: AnyFetchLike;
   /** robotskit's version, for the User-Agent. */
   readonly version?: string;
   /** Timeout of one robots.txt retrieval, ms. @default 10000 */
@@ -174,7 +175,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const signal = options.signal;
   const baseFetch = options.fetch ?? robotsRequest;
   // Fetches in flight end when the run is stopped, so nothing keeps the process waiting for a slow site.
-  const fetch: FetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
+  const fetch: AnyFetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
   const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
     fetch,
     maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
@@ -463,7 +464,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
  * (`AbortSignal.any([init.signal, signal])` per request would do the same, but in Node 20 a long-lived source signal
  * keeps every signal derived from it: about 1 KB per request for the whole run.)
  */
-export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike {
+export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike;
+export function abortableFetch(base: AnyFetchLike, signal: AbortSignal): AnyFetchLike;
+export function abortableFetch(base: AnyFetchLike, signal: AbortSignal): AnyFetchLike {
   const active = new Set<AbortController>();
   signal.addEventListener('abort', () => {
     for (const controller of active) controller.abort(signal.reason);
@@ -484,7 +487,7 @@ export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike 
       active.add(controller);
       init.signal.addEventListener('abort', onAbort, { once: true });
     }
-    let response: Awaited<ReturnType<FetchLike>>;
+    let response: Awaited<ReturnType<AnyFetchLike>>;
     try {
       response = await base(url, { ...init, signal: controller.signal });
     } catch (error) {
@@ -497,25 +500,8 @@ export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike 
       return response;
     }
     // The body passes through as it is read; the request is released when it ends, fails or is cancelled.
-    const reader = body.getReader();
-    const tracked = new ReadableStream<Uint8Array>({
-      async pull(out) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            release();
-            out.close();
-          } else out.enqueue(value);
-        } catch (error) {
-          release();
-          out.error(error);
-        }
-      },
-      cancel(reason) {
-        release();
-        return reader.cancel(reason);
-      },
-    });
+    // An iterable body (robotsRequest's) stays one: no web stream is made of it.
+    const tracked = body instanceof ReadableStream ? trackedStream(body, release) : trackedIterable(body, release);
     return {
       status: response.status,
       headers: response.headers,
@@ -524,6 +510,54 @@ export function abortableFetch(base: FetchLike, signal: AbortSignal): FetchLike 
       ...(response.url === undefined ? {} : { url: response.url }),
       ...(response.redirected === undefined ? {} : { redirected: response.redirected }),
     };
+  };
+}
+
+/** `body` as it is read, `release` called when it ends, fails or is cancelled. */
+function trackedStream(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(out) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          out.close();
+        } else out.enqueue(value);
+      } catch (error) {
+        release();
+        out.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** {@link trackedStream} for an async-iterable body. */
+function trackedIterable(body: AsyncIterable<Uint8Array>, release: () => void): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const inner = body[Symbol.asyncIterator]();
+      return {
+        async next() {
+          try {
+            const step = await inner.next();
+            if (step.done) release();
+            return step;
+          } catch (error) {
+            release();
+            throw error;
+          }
+        },
+        async return(value?: unknown) {
+          release();
+          return (await inner.return?.(value)) ?? { done: true, value: undefined };
+        },
+      };
+    },
   };
 }
 

@@ -8,9 +8,9 @@
  */
 
 import {
+  type AnyFetchLike,
   createRobotsClient,
   type DecidingRule,
-  type FetchLike,
   type RobotsClient,
   type RobotsClientOptions,
 } from 'robotskit';
@@ -116,7 +116,7 @@ export async function runCheck(
   urls: readonly string[],
   options: CheckOptions,
   version: string,
-  fetchImpl?: FetchLike,
+  fetchImpl?: AnyFetchLike,
 ): Promise<number> {
   const crawler = resolveCrawler(options.ua);
   const timeoutMs = parseTimeout(options.timeout);

@@ -22,6 +22,66 @@ export interface BodyRead {
 
 const ignore = (): void => {};
 
+/** A response body: a web stream (fetch's), or any async iterable of bytes (e.g. a Node stream). */
+export type BodySource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** One body being read, whatever its kind: the next chunk, and a release that does not wait. */
+export interface BodyCursor {
+  next(): Promise<IteratorResult<Uint8Array, unknown>>;
+  /** Stops reading and releases the body, without waiting (a stalled or hostile body may never settle). */
+  cancel(): void;
+}
+
+/**
+ * Opens `body` for reading: a web stream through its reader, anything else through its async iterator (its `return`
+ * releases it). A web stream that is also async-iterable is read as a web stream.
+ * @throws when the body cannot be opened (a locked stream, an object that is neither).
+ */
+export function openBody(body: BodySource): BodyCursor {
+  if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    return {
+      next: () => reader.read() as Promise<IteratorResult<Uint8Array, unknown>>,
+      cancel: () => {
+        try {
+          reader.cancel().catch(ignore);
+        } catch {
+          // A reader that cannot cancel has nothing left to release.
+        }
+      },
+    };
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return {
+    next: () => iterator.next(),
+    cancel: () => {
+      try {
+        iterator.return?.()?.catch(ignore);
+      } catch {
+        // Nothing left to release.
+      }
+    },
+  };
+}
+
+/** Releases a body that will not be read, without waiting for it. */
+export function releaseBody(body: BodySource | null): void {
+  if (body === null) return;
+  if (typeof (body as ReadableStream<Uint8Array>).cancel === 'function') {
+    try {
+      (body as ReadableStream<Uint8Array>).cancel().catch(ignore);
+    } catch {
+      // Already locked or closed: nothing to release.
+    }
+    return;
+  }
+  try {
+    openBody(body).cancel();
+  } catch {
+    // Nothing to release.
+  }
+}
+
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1 && chunks[0]!.length === size) return chunks[0]!;
   const out = new Uint8Array(size);
@@ -38,7 +98,7 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
  * deadline's total timeout). Never throws.
  */
 export async function readBody(
-  body: ReadableStream<Uint8Array> | null,
+  body: BodySource | null,
   maxBytes: number,
   idleMs: number,
   deadline: Deadline,
@@ -48,21 +108,22 @@ export async function readBody(
   let truncated = false;
   let error: RetrievalError | null = null;
   if (body === null) return { bytes: new Uint8Array(0), size: 0, truncated: false, error: null };
-  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  let reader: BodyCursor;
   try {
-    reader = body.getReader();
+    reader = openBody(body);
   } catch (e) {
     return { bytes: new Uint8Array(0), size: 0, truncated: false, error: classifyFetchError(e, 'body') };
   }
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await deadline.step(reader.read(), idleMs, 'no body data');
-      if (done) {
+      const step = await deadline.step(reader.next(), idleMs, 'no body data');
+      if (step.done) {
         finished = true;
         break;
       }
-      if (value === undefined || value.length === 0) continue;
+      const value = step.value as Uint8Array | undefined;
+      if (value === undefined || (value as Uint8Array).length === 0) continue;
       if (size + value.length > maxBytes) {
         // Copy the kept part: the chunk's buffer may be large and is not ours to keep alive.
         if (maxBytes > size) chunks.push(value.slice(0, maxBytes - size));
@@ -78,11 +139,7 @@ export async function readBody(
   }
   if (!finished) {
     // Do not await: a stalled or hostile stream may never settle its cancel either.
-    try {
-      reader.cancel().catch(ignore);
-    } catch {
-      // A reader that cannot cancel has nothing left to release.
-    }
+    reader.cancel();
   }
   return { bytes: concat(chunks, size), size, truncated, error };
 }

@@ -20,7 +20,7 @@ import { crawlDelayOf } from './crawl-delay.js';
 import { LruMap } from './lru.js';
 import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
 import type { RobotsStore, StoredOrigin } from './store.js';
-import { type Clock, type FetchLike, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
+import { type AnyFetchLike, type Clock, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
 
 /** Options of {@link createRobotsClient}. */
 export interface RobotsClientOptions {
@@ -45,10 +45,10 @@ export interface RobotsClientOptions {
    */
   readonly maxConcurrentFetches?: number;
   /**
-   * The `fetch` to use.
+   * The `fetch` to use. Its bodies may be web streams or async iterables of chunks ({@link AnyFetchResponseLike}).
    * @default globalThis.fetch
    */
-  readonly fetch?: FetchLike;
+  readonly fetch?: AnyFetchLike;
   /**
    * A second-level store behind the in-memory cache (see {@link RobotsStore}). Without one, the in-memory cache is
    * the only one.

@@ -12,9 +12,9 @@ import { Deadline } from './deadline.js';
 import { type FtpGet, retrieveOverFtp } from './ftp.js';
 import { cancelBody, followRedirects, resolveFetch } from './transport.js';
 import {
+  type AnyFetchLike,
+  type AnyFetchResponseLike,
   type Clock,
-  type FetchLike,
-  type FetchResponseLike,
   NO_HEADERS,
   type RedirectHop,
   type RetrievalError,
@@ -61,10 +61,10 @@ export interface RetrievalTimeouts {
 /** Options of {@link fetchRobotsTxt}. */
 export interface RetrievalOptions {
   /**
-   * The `fetch` to use.
+   * The `fetch` to use. Its bodies may be web streams or async iterables of chunks ({@link AnyFetchResponseLike}).
    * @default globalThis.fetch
    */
-  readonly fetch?: FetchLike;
+  readonly fetch?: AnyFetchLike;
   /**
    * The `User-Agent` header: a full string (`Mozilla/5.0 (compatible; MyBot/1.0; +https://example.com/bot)`) or a
    * product token.
@@ -115,7 +115,7 @@ function nonNegativeInteger(value: number | undefined, fallback: number, name: s
   return value;
 }
 
-function headersOf(response: FetchResponseLike): RetrievalHeaders {
+function headersOf(response: AnyFetchResponseLike): RetrievalHeaders {
   const h = response.headers;
   return {
     cacheControl: h.get('cache-control'),
@@ -170,7 +170,7 @@ export async function fetchRobotsTxt(
 ): Promise<RetrievalResult> {
   const origin = originOf(originOrAnyUrl);
   const robotsUrl = `${origin}/robots.txt`;
-  const fetchImpl = resolveFetch(options.fetch);
+  const fetchImpl = resolveFetch<AnyFetchLike>(options.fetch);
   const maxBytes = nonNegativeInteger(options.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes');
   const maxRedirects = nonNegativeInteger(options.maxRedirects, DEFAULT_MAX_REDIRECTS, 'maxRedirects');
   const t = options.timeouts ?? {};
@@ -212,7 +212,7 @@ export async function fetchRobotsTxt(
   }
   const redirects: RedirectHop[] = [];
   let url = robotsUrl;
-  let response: FetchResponseLike | null = null;
+  let response: AnyFetchResponseLike | null = null;
   let headersAt: number | null = null;
 
   const finish = (

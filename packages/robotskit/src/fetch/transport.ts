@@ -5,30 +5,27 @@
  * reads sitemaps with it), its body as chunks read at the consumer's pace.
  */
 
+import { type BodyCursor, openBody, releaseBody } from './body.js';
 import { Deadline, Stop } from './deadline.js';
 import { classifyFetchError } from './errors.js';
-import type { FetchLike, FetchResponseLike, RedirectHop, RetrievalError } from './types.js';
+import type { AnyFetchLike, AnyFetchResponseLike, FetchLike, RedirectHop, RetrievalError } from './types.js';
 
 const ignore = (): void => {};
 
 /** Resolves a `fetch` option: the one given, else the runtime's global `fetch`. */
-export function resolveFetch(fetchImpl: FetchLike | undefined): FetchLike {
+export function resolveFetch<F extends AnyFetchLike = FetchLike>(fetchImpl: F | undefined): F {
   if (fetchImpl !== undefined) {
     if (typeof fetchImpl !== 'function') throw new TypeError('options.fetch must be a function');
     return fetchImpl;
   }
   const global = (globalThis as { fetch?: unknown }).fetch;
   if (typeof global !== 'function') throw new TypeError('no global fetch in this runtime: pass options.fetch');
-  return (url, init) => (global as FetchLike)(url, init);
+  return ((url, init) => (global as FetchLike)(url, init)) as FetchLike as F;
 }
 
 /** Releases a response's body without waiting for it. */
-export function cancelBody(response: FetchResponseLike): void {
-  try {
-    response.body?.cancel().catch(ignore);
-  } catch {
-    // Already locked or closed: nothing to release.
-  }
+export function cancelBody(response: AnyFetchResponseLike): void {
+  releaseBody(response.body);
 }
 
 /** The next URL of a redirect, or the reason it cannot be followed. */
@@ -50,7 +47,7 @@ function redirectTarget(location: string | null, base: string, status: number): 
 
 /** How {@link followRedirects} sends its requests. */
 export interface RedirectOptions {
-  readonly fetch: FetchLike;
+  readonly fetch: AnyFetchLike;
   readonly headers: Readonly<Record<string, string>>;
   readonly maxRedirects: number;
   /** Time allowed for each request's response headers. */
@@ -64,7 +61,7 @@ export interface RedirectsFollowed {
   /** The URL last requested. */
   readonly url: string;
   /** Its response (any non-3xx status; or the 3xx that could not be followed); null when none arrived. */
-  readonly response: FetchResponseLike | null;
+  readonly response: AnyFetchResponseLike | null;
   /** The hops followed, in order (the last one is the refused hop when the chain was cut). */
   readonly redirects: readonly RedirectHop[];
   /**
@@ -96,7 +93,7 @@ export async function followRedirects(
       `no response headers from ${current}`,
     );
   for (;;) {
-    let response: FetchResponseLike;
+    let response: AnyFetchResponseLike;
     try {
       response = await request('manual');
       if (response.type === 'opaqueredirect') {
@@ -166,10 +163,10 @@ export interface HttpGetTimeouts {
 /** Options of {@link httpGet}. */
 export interface HttpGetOptions {
   /**
-   * The `fetch` to use; every redirect hop is a separate call to it.
+   * The `fetch` to use; every redirect hop is a separate call to it. Its bodies may be web streams or async iterables.
    * @default globalThis.fetch
    */
-  readonly fetch?: FetchLike;
+  readonly fetch?: AnyFetchLike;
   /** Request headers (`User-Agent`…). */
   readonly headers?: Readonly<Record<string, string>>;
   /**
@@ -188,7 +185,7 @@ export type HttpGetResult =
       readonly ok: true;
       readonly finalUrl: string;
       readonly status: number;
-      readonly headers: FetchResponseLike['headers'];
+      readonly headers: AnyFetchResponseLike['headers'];
       readonly redirects: readonly RedirectHop[];
       /** The body's chunks, read at the consumer's pace; ends early (without throwing) on error, see `bodyError`. */
       readonly chunks: AsyncIterable<Uint8Array>;
@@ -223,7 +220,7 @@ function positiveMs(value: number | undefined, fallback: number, name: string): 
  * the server does (those are `ok: false` results, or `bodyError`); throws only for bad options.
  */
 export async function httpGet(url: string, options: HttpGetOptions = {}): Promise<HttpGetResult> {
-  const fetchImpl = resolveFetch(options.fetch);
+  const fetchImpl = resolveFetch<AnyFetchLike>(options.fetch);
   const t = options.timeouts ?? {};
   const headersMs = positiveMs(t.headers, 10_000, 'timeouts.headers');
   const idleMs = positiveMs(t.idle, 10_000, 'timeouts.idle');
@@ -273,24 +270,20 @@ export async function httpGet(url: string, options: HttpGetOptions = {}): Promis
   phase = 'body';
   let bodyError: RetrievalError | null = null;
   const body = response.body;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let reader: BodyCursor | null = null;
   let done = false;
   const cancel = () => {
     if (done) return;
     done = true;
-    try {
-      reader?.cancel().catch(ignore);
-    } catch {
-      // Nothing left to release.
-    }
-    if (reader === null) cancelBody(response);
+    if (reader !== null) reader.cancel();
+    else cancelBody(response);
   };
   async function* chunks(): AsyncGenerator<Uint8Array> {
     if (body === null) return;
     try {
-      reader = body.getReader();
+      reader = openBody(body);
       while (!done) {
-        const { done: end, value } = await deadline.step(reader.read(), idleMs, 'no body data');
+        const { done: end, value } = await deadline.step(reader.next(), idleMs, 'no body data');
         if (end) {
           done = true;
           return;

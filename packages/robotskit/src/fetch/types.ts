@@ -176,6 +176,19 @@ export interface FetchResponseLike {
   readonly body: ReadableStream<Uint8Array> | null;
 }
 
+/**
+ * A {@link FetchResponseLike} whose body may also be any async iterable of `Uint8Array` chunks (a Node stream, an async
+ * generator): what a transport that is not fetch (undici's `request`, a Node `http` client) can hand over without
+ * making a web stream of what it has. The engine reads both kinds the same way. An iterable body is released through
+ * its iterator's `return` (not awaited: it should release at once, also while a read is pending); a rejected `next`
+ * is a body error, classified like a web stream's; chunks are kept as given until the retrieval ends, so a transport
+ * whose chunks are views of larger buffers should copy them.
+ */
+export interface AnyFetchResponseLike extends Omit<FetchResponseLike, 'body'> {
+  /** The body as a web stream or an async iterable of chunks; null when there is none. */
+  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+}
+
 /** The request robotskit makes: an unconditional GET. */
 export interface FetchRequestInit {
   /** Always `GET`, never conditional (no If-Modified-Since, no If-None-Match). */
@@ -194,6 +207,12 @@ export interface FetchRequestInit {
  * any error whose `kind` (or whose `cause`'s `kind`) is a {@link RetrievalErrorKind} is reported with that kind.
  */
 export type FetchLike = (url: string, init: FetchRequestInit) => Promise<FetchResponseLike>;
+
+/**
+ * A `fetch` whose responses may have an async-iterable body ({@link AnyFetchResponseLike}). Every `fetch` option of the
+ * engine takes one; a {@link FetchLike} is one.
+ */
+export type AnyFetchLike = (url: string, init: FetchRequestInit) => Promise<AnyFetchResponseLike>;
 
 /** The clock, injected so tests and simulations control time. */
 export interface Clock {
