@@ -151,25 +151,46 @@ async function timeAsync(fn) {
 }
 
 /**
- * Runs every contender once per round, in a rotating order, and returns each one's median time and the median of its
- * per-round ratio to the first contender's time (so every ratio compares runs of the same round).
+ * Orders for the rounds in which every contender runs right after every other one equally often (a balanced Latin
+ * square, Williams' design: n rows for an even n, 2n for an odd one).
+ *
+ * The heap a contender leaves behind is paid for by whoever runs next: garbage it promoted to the old generation keeps
+ * pointers into the young one, and the next scavenge treats them as roots and copies what they point at, until a
+ * full collection. A merely rotating order (0 1 2 3, 1 2 3 0, ...) keeps the cyclic order, so each contender nearly
+ * always ran right after the same one: robotskit after the streaming robots-txt-parse, whose leftovers made
+ * robotskit's scavenges several times longer (~1-2 ms of GC per corpus parse alone, 5-12 ms there), while
+ * robots-parser ran after robotskit's nearly clean heap. That was unfair to whoever followed the messiest contender.
+ */
+export function balancedOrders(n) {
+  const first = [];
+  for (let j = 0, lo = 1, hi = n - 1; j < n; j++) first.push(j === 0 ? 0 : j % 2 ? lo++ : hi--);
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(first.map((x) => (x + r) % n));
+  if (n % 2) for (let r = 0; r < n; r++) rows.push([...rows[r]].reverse());
+  return rows;
+}
+
+/**
+ * Runs every contender once per round, the rounds' orders taken in turn from `balancedOrders`, and returns each one's
+ * median time and the median of its per-round ratio to the first contender's time (so every ratio compares runs of
+ * the same round). `rounds` is rounded up to whole cycles of the orders, so each predecessor is seen equally often.
  */
 async function compareAll(runs, rounds) {
+  const orders = balancedOrders(runs.length);
+  const total = Math.ceil(rounds / orders.length) * orders.length;
+  const warmup = 2;
   const times = runs.map(() => []);
   const ratios = runs.map(() => []);
-  for (let round = -2; round < rounds; round++) {
+  for (let round = -warmup; round < total; round++) {
     const t = new Array(runs.length);
-    for (let k = 0; k < runs.length; k++) {
-      const i = (k + Math.max(round, 0)) % runs.length;
-      t[i] = await timeAsync(runs[i]);
-    }
+    for (const i of orders[(round + orders.length * warmup) % orders.length]) t[i] = await timeAsync(runs[i]);
     if (round < 0) continue; // warm-up
     for (let i = 0; i < runs.length; i++) {
       times[i].push(t[i]);
       ratios[i].push(t[i] / t[0]);
     }
   }
-  return runs.map((_, i) => ({ ms: median(times[i]), ratio: median(ratios[i]) }));
+  return runs.map((_, i) => ({ ms: median(times[i]), ratio: median(ratios[i]), rounds: total }));
 }
 
 let gcFn = null;
@@ -215,18 +236,18 @@ export async function runPeersBench() {
     PEERS.map((p) => async () => {
       sink += await p.parseAll(robots);
     }),
-    9,
+    8,
   );
   const check = await compareAll(
     PEERS.map((p) => async () => {
       sink += await p.checkAll(sites);
     }),
-    7,
+    8,
   );
   const heap = [];
   for (const p of PEERS) heap.push(await heapPerFile(p, sites));
   table(
-    `npm robots.txt parsers on the corpus (${robots.length} files, ${fmt(totalBytes / 1e6, 2)} MB; ${totalUrls} URL checks on ${sites.length} sites; medians of 9 and 7 rounds)`,
+    `npm robots.txt parsers on the corpus (${robots.length} files, ${fmt(totalBytes / 1e6, 2)} MB; ${totalUrls} URL checks on ${sites.length} sites; medians of ${parse[0].rounds} and ${check[0].rounds} rounds)`,
     ['parser', 'parse MB/s', 'robotskit is', 'parse+check checks/s', 'robotskit is', 'heap per file (KiB)'],
     PEERS.map((p, i) => [
       p.name,
