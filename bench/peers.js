@@ -158,7 +158,7 @@ async function timeAsync(fn) {
  * pointers into the young one, and the next scavenge treats them as roots and copies what they point at, until a
  * full collection. A merely rotating order (0 1 2 3, 1 2 3 0, ...) keeps the cyclic order, so each contender nearly
  * always ran right after the same one: robotskit after the streaming robots-txt-parse, whose leftovers made
- * robotskit's scavenges several times longer (~1-2 ms of GC per corpus parse alone, 5-12 ms there), while
+ * robotskit's scavenges several times longer (~1-2 ms of GC per corpus parse alone, 6-13 ms there, measured with a gc PerformanceObserver), while
  * robots-parser ran after robotskit's nearly clean heap. That was unfair to whoever followed the messiest contender.
  */
 export function balancedOrders(n) {
