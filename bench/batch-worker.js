@@ -83,6 +83,7 @@ async function handwritten() {
  */
 async function latency() {
   const now = () => Number(process.hrtime.bigint()) / 1e6;
+  const started = now();
   const answered = new Map();
   const firstWritten = new Map();
   let firstAnswer = Number.POSITIVE_INFINITY;
@@ -115,6 +116,12 @@ async function latency() {
   }
   delays.sort((x, y) => x - y);
   const at = (q) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))];
+  // The same events since the run's start: a delay above can grow because answers come sooner, not records later.
+  const sinceStart = (times) => {
+    const xs = [...times].map((t) => t - started).sort((x, y) => x - y);
+    const q = (f) => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+    return { p50: q(0.5), p95: q(0.95), max: xs[xs.length - 1] };
+  };
   return {
     origins: delays.length,
     p50: at(0.5),
@@ -122,6 +129,8 @@ async function latency() {
     max: delays[delays.length - 1],
     within100: delays.filter((d) => d <= 100).length,
     firstRecordAfterFirstAnswer: firstRecord - firstAnswer,
+    answeredSinceStart: sinceStart(answered.values()),
+    firstWrittenSinceStart: sinceStart(firstWritten.values()),
   };
 }
 
