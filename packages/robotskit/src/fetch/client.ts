@@ -611,7 +611,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   }
 
   function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
-    const pending = inflight.get(origin);
+    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
     if (pending !== undefined) return joined(origin, pending, force);
     return cachedState(origin, cache.get(origin), force);
   }
@@ -647,35 +647,18 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   }
 
   /**
-   * {@link stateOf} for a URL string whose origin is in memory or being loaded, when the rest of it is in the WHATWG
-   * parser's form; else undefined (then {@link locate} decides). The origin in memory vouches for the string's start:
-   * every key of `cache` and `inflight` is an origin the parser wrote, so only the path, query and fragment are read
-   * (no `new URL`, and no host check). Sets {@link quickOrigin}.
-   */
-  function quickState(url: string): Promise<CachedOrigin> | CachedOrigin | undefined {
-    const end = httpAuthorityEnd(url);
-    if (end < 0) return undefined;
-    const origin = url.slice(0, end);
-    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
-    const known = pending === undefined ? cache.get(origin) : undefined;
-    if ((pending === undefined && known === undefined) || !canonicalTailAt(url, end)) return undefined;
-    quickOrigin = origin;
-    return pending !== undefined ? joined(origin, pending, false) : cachedState(origin, known, false);
-  }
-
-  /**
-   * The origin of a URL string when it is in memory or being loaded and the rest of the string is in the parser's form
-   * (as {@link quickState} decides); else null.
+   * The origin of a URL string when it is in memory or being loaded and the rest of the string (path, query, fragment)
+   * is in the WHATWG parser's form; else null. The origin in memory vouches for the string's start: every key of
+   * `cache` and `inflight` is an origin the parser wrote, so the host is not read again (and no `new URL`).
    */
   function knownOrigin(url: string): string | null {
     const end = httpAuthorityEnd(url);
     if (end < 0) return null;
     const origin = url.slice(0, end);
-    return (inflight.has(origin) || cache.has(origin)) && canonicalTailAt(url, end) ? origin : null;
+    return ((inflight.size !== 0 && inflight.has(origin)) || cache.has(origin)) && canonicalTailAt(url, end)
+      ? origin
+      : null;
   }
-
-  /** The origin {@link quickState} last found. */
-  let quickOrigin = '';
 
   /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
   let hitNow = 0;
@@ -721,11 +704,17 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /**
    * The origin of a URL; sets {@link located}. A string already in the WHATWG parser's form (most URLs a crawler has)
-   * is sliced rather than parsed: the same origin and the same path to match (see {@link simpleOriginEnd}).
+   * is sliced rather than parsed: the same origin and the same path to match (see {@link knownOrigin} for an origin in
+   * memory, else {@link simpleOriginEnd}).
    * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
    */
   function locate(url: string | URL): string {
     if (typeof url === 'string') {
+      const known = knownOrigin(url);
+      if (known !== null) {
+        located = url;
+        return known;
+      }
       const end = simpleOriginEnd(url);
       if (end > 0) {
         located = url;
@@ -773,17 +762,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
     try {
-      let state = typeof url === 'string' ? quickState(url) : undefined;
-      let origin: string;
-      let target: string | URL;
-      if (state === undefined) {
-        origin = locate(url);
-        target = located;
-        state = stateOf(origin, false);
-      } else {
-        origin = quickOrigin;
-        target = url;
-      }
+      const origin = locate(url);
+      const target = located;
+      const state = stateOf(origin, false);
       if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
       return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
     } catch (error) {
@@ -797,12 +778,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     // Not async: an origin in memory is answered at once, without suspending (one resolved promise per call).
     isAllowed(url, ua = crawler) {
       try {
-        let state = typeof url === 'string' ? quickState(url) : undefined;
-        let target: string | URL = url;
-        if (state === undefined) {
-          state = stateOf(locate(url), false);
-          target = located;
-        }
+        const origin = locate(url);
+        const target = located;
+        const state = stateOf(origin, false);
         if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
         // Resolved promises hold no state: two serve every answer from memory.
         return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
@@ -812,12 +790,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     },
     explain: (url, ua = crawler) => verdict(url, ua),
     peek(url, ua = crawler) {
-      let origin = typeof url === 'string' ? knownOrigin(url) : null;
-      let target = url;
-      if (origin === null) {
-        origin = locate(url);
-        target = located;
-      }
+      const origin = locate(url);
+      const target = located;
       if (inflight.has(origin)) return null;
       const known = cache.get(origin);
       if (known === undefined) return null;
