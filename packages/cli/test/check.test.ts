@@ -191,7 +191,7 @@ describe('robotskit check', () => {
     expect(lines[2]).toBe('');
     expect(result.stdout).toContain(`BLOCKED  ${reset.origin}/a`);
     expect(result.stdout).toMatch(
-      /\(latest: HTTP 200, then (connection closed by the server|invalid HTTP response)\): crawling stops for the first 12 h/,
+      /\(latest: HTTP 200, then (connection reset by the server|connection closed by the server|invalid HTTP response)\): crawling stops for the first 12 h/,
     );
     expect(result.stdout).toContain('(latest: HTTP 200, then the response stalled): crawling stops for the first 12 h');
   });

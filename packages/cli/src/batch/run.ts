@@ -42,7 +42,7 @@ export interface BatchOptions {
   readonly write: (chunk: string) => unknown;
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
   readonly crawler?: string | ResolvedCrawler;
-  /** The `fetch` for robots.txt requests. @default robotsRequest (undici's `request`, behaving as its `fetch`) */
+  /** The `fetch` for robots.txt requests. @default robotsRequest (Node's HTTP client, behaving as `fetch`) */
   readonly fetch?: AnyFetchLike;
   /** robotskit's version, for the User-Agent. */
   readonly version?: string;

@@ -35,6 +35,8 @@ const CODE_KINDS: Record<string, RetrievalErrorKind> = {
   EPIPE: 'reset',
   UND_ERR_SOCKET: 'reset',
   UND_ERR_CLOSED: 'reset',
+  // Node's word for a stream that ended before its end: a body whose connection closed before all of it came.
+  ERR_STREAM_PREMATURE_CLOSE: 'reset',
   EPROTO: 'tls',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'tls',
   SELF_SIGNED_CERT_IN_CHAIN: 'tls',

@@ -67,6 +67,7 @@ const CODE_WORDS: Record<string, string> = {
   EPIPE: 'connection closed by the server',
   UND_ERR_SOCKET: 'connection closed by the server',
   UND_ERR_CLOSED: 'connection closed by the server',
+  ERR_STREAM_PREMATURE_CLOSE: 'connection closed by the server',
   EHOSTUNREACH: 'host unreachable',
   EHOSTDOWN: 'host unreachable',
   ENETUNREACH: 'network unreachable',
@@ -91,12 +92,16 @@ const CODE_IN_MESSAGE = /\b(E[A-Z]{3,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+|CERT_[A-Z_
 /** OpenSSL's text for a plain-http server on a TLS port; the code is not always part of the message. */
 const WRONG_VERSION = /wrong version number|packet length too long|http request/i;
 
+/**
+ * The code to word an error by: its own when that has words, else one its message names (a stored fetch may have no
+ * code; Node's TLS errors say `EPROTO` with OpenSSL's reason only in the message), else its own.
+ */
 function codeOf(error: NonNullable<OutcomeFacts['error']>): string | null {
-  if (error.code) return error.code;
+  if (error.code && CODE_WORDS[error.code] !== undefined) return error.code;
   const message = error.message ?? '';
   for (const match of message.matchAll(CODE_IN_MESSAGE)) if (CODE_WORDS[match[1]!] !== undefined) return match[1]!;
   if (error.kind === 'tls' && WRONG_VERSION.test(message)) return 'ERR_SSL_WRONG_VERSION_NUMBER';
-  return null;
+  return error.code || null;
 }
 
 function seconds(ms: number): string {

@@ -30,6 +30,29 @@ describe('describeFetchOutcome: one catalogue of fetch outcomes in words', () =>
         },
       }),
     ).toBe('TLS failure: the server does not speak TLS on this port (plain http?)');
+    // Node's own client says EPROTO, with OpenSSL's reason only in the message: the message words it.
+    expect(
+      summary({
+        status: null,
+        error: {
+          kind: 'tls',
+          code: 'EPROTO',
+          message: 'fetch failed: write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+        },
+      }),
+    ).toBe('TLS failure: the server does not speak TLS on this port (plain http?)');
+    expect(summary({ status: null, error: { kind: 'tls', code: 'EPROTO', message: 'write EPROTO' } })).toBe(
+      'TLS failure',
+    );
+    // A body whose connection closed before its end, without a reset (Node's ERR_STREAM_PREMATURE_CLOSE).
+    const early = classifyFetchError(
+      new TypeError('terminated', {
+        cause: Object.assign(new Error('the connection closed early'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+      }),
+      'body',
+    );
+    expect(early).toMatchObject({ kind: 'reset', code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    expect(summary({ status: null, error: early })).toBe('connection closed by the server');
     expect(summary({ status: null, error: { kind: 'connect', code: 'ECONNREFUSED' } })).toBe('connection refused');
     expect(summary({ status: 302, error: { kind: 'redirect-loop', message: 'redirect loop at /a' } })).toBe(
       'redirect loop',
