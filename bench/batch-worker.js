@@ -2,14 +2,15 @@
  * One contender of the `batch` bench, in a process of its own so its peak memory (max RSS) is its own. Reads the
  * workload from argv, checks every URL, writes NDJSON to a counting sink, and reports time, records and max RSS.
  *
- * - `robotskit`: the core of `robotskit batch` (`runBatch`), with the global fetch.
+ * - `robotskit`: the core of `robotskit batch` (`runBatch`) with its own transport, reading the URLs as the command
+ *   reads stdin (bytes in chunks, split into lines by `lineBatchesOf`).
  * - `handwritten`: the loop robots-parser users write: a Map of per-origin promises (fetch + parse, once per origin),
  *   URLs taken in chunks of 4,096 checked with Promise.all, records written in input order.
  * - `robotskit-latency`: `robotskit` instrumented, for how soon records follow their robots.txt (see `latency`).
  */
 
 import robotsParser from 'robots-parser';
-import { runBatch } from '../packages/cli/dist/batch/run.js';
+import { lineBatchesOf, runBatch } from '../packages/cli/dist/batch/run.js';
 import { robotsRequest } from '../packages/cli/dist/net.js';
 
 // The workload comes over IPC (too big for argv).
@@ -28,9 +29,19 @@ function* urls() {
     yield `http://127.0.0.1:${ports[k]}${list[(i >> 10) % list.length]}`;
   }
 }
-async function* asyncUrls() {
-  yield* urls();
+/** The workload as `robotskit batch` reads it from stdin: bytes in chunks of about 64 KB, split by `lineBatchesOf`. */
+async function* chunks() {
+  let text = '';
+  for (const url of urls()) {
+    text += `${url}\n`;
+    if (text.length >= 65_536) {
+      yield Buffer.from(text);
+      text = '';
+    }
+  }
+  if (text !== '') yield Buffer.from(text);
 }
+const input = () => lineBatchesOf(chunks());
 
 let bytes = 0;
 let records = 0;
@@ -107,7 +118,7 @@ async function latency() {
     sink(chunk);
   };
   const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
-  const summary = await runBatch({ lines: asyncUrls(), write, crawler: UA, concurrency, fetch: timed });
+  const summary = await runBatch({ lines: input(), write, crawler: UA, concurrency, fetch: timed });
   records = summary.written;
   const delays = [];
   for (const [origin, t] of firstWritten) {
@@ -141,7 +152,7 @@ if (contender === 'robotskit-latency') {
   extra = await latency();
 } else if (contender === 'robotskit') {
   const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
-  const summary = await runBatch({ lines: asyncUrls(), write: sink, crawler: UA, concurrency });
+  const summary = await runBatch({ lines: input(), write: sink, crawler: UA, concurrency });
   records = summary.written;
 } else {
   await handwritten();

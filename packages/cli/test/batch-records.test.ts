@@ -1,7 +1,7 @@
 /**
  * `runBatch` serialises each record from parts it keeps per policy and per deciding rule, and writes records complete
- * at once without a slot. Over generated files, statuses and URLs (an in-memory `fetch`, no network), its output must
- * be exactly the plain serialisation: one `JSON.stringify` per line of the client's own verdict for it.
+ * at once without a slot. Over generated files, statuses and URLs (an in-memory `fetch`, no network), read a line at a
+ * time or several at once, its output must be exactly the plain serialisation: one `JSON.stringify` per line of the client's own verdict for it.
  */
 import fc from 'fast-check';
 import { createRobotsClient, type FetchLike, type FetchResponseLike, RobotsUrlError } from 'robotskit';
@@ -65,13 +65,22 @@ describe('batch records', () => {
       );
     await fc.assert(
       fc.asyncProperty(
-        sitesArb.chain((sites) => fc.tuple(fc.constant(sites), input(sites.length), fc.integer({ min: 1, max: 8 }))),
-        async ([sites, lines, window]) => {
+        sitesArb.chain((sites) =>
+          fc.tuple(
+            fc.constant(sites),
+            input(sites.length),
+            fc.integer({ min: 1, max: 8 }),
+            // Lines one at a time, or several at once (as the command reads them: every line of a chunk).
+            fc.option(fc.integer({ min: 1, max: 9 })),
+          ),
+        ),
+        async ([sites, lines, window, together]) => {
           const fetch = fetchOf(sites);
           let out = '';
           await runBatch({
             lines: (async function* () {
-              yield* lines;
+              if (together === null) yield* lines;
+              else for (let at = 0; at < lines.length; at += together) yield lines.slice(at, at + together);
             })(),
             write: (chunk) => {
               out += chunk;

@@ -7,8 +7,16 @@ import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { abortableFetch, type BatchProgress, type BatchSummary, linesOf, runBatch } from '../src/batch/run.js';
+import {
+  abortableFetch,
+  type BatchProgress,
+  type BatchSummary,
+  lineBatchesOf,
+  linesOf,
+  runBatch,
+} from '../src/batch/run.js';
 import { robotsFetch } from '../src/net.js';
 import { BIN, run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
@@ -339,6 +347,44 @@ describe('interruption (Ctrl-C)', () => {
     expect(records(out + rest).map((r) => r.index)).toEqual([1, 3, 4]);
   });
 
+  it('stops in the middle of lines read together, with the same records and place to resume', async () => {
+    const fast = await ruled(12);
+    const slow = await heldSite();
+    const input = [`${fast.origin}/private-12/a`, '', `${slow.site.origin}/b`, `${fast.origin}/c`, `${fast.origin}/d`];
+    const stop = new AbortController();
+    const seen: BatchProgress[] = [];
+    let out = '';
+    const done = runBatch({
+      lines: (async function* () {
+        yield input.slice(0, 4);
+        yield input.slice(4);
+      })(),
+      write: (s) => {
+        out += s;
+      },
+      signal: stop.signal,
+      onProgress: (p) => seen.push(p),
+      progressEveryMs: 10,
+    });
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 5, pending: 3, activeFetches: 1 }));
+    stop.abort();
+    expect(await done).toMatchObject({ interrupted: true, written: 1, lastIndex: 1, resumeFrom: 2 });
+    expect(records(out).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
+    await vi.waitFor(() => expect(slow.closed()).toBe(true));
+    // Stopped before it starts: no line of a batch is taken.
+    const early = new AbortController();
+    early.abort();
+    expect(
+      await runBatch({
+        lines: (async function* () {
+          yield input;
+        })(),
+        write: () => {},
+        signal: early.signal,
+      }),
+    ).toMatchObject({ interrupted: true, lines: 0, written: 0, resumeFrom: 1 });
+  });
+
   it('stops while the input blocks (a pipe that stays open)', async () => {
     const fast = await ruled(10);
     const stop = new AbortController();
@@ -522,6 +568,45 @@ describe('memory bounds', () => {
     const summary: BatchProgress = await done;
     expect(summary.written).toBe(20_000);
     expect(site.requests).toEqual(['/robots.txt']);
+  });
+
+  it('reads every line of a chunk at once, as one at a time would (any chunking, CRLF, UTF-8 split)', async () => {
+    const enc = new TextEncoder();
+    const line = fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\r', ' ', '#'), maxLength: 8 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 12 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.array(fc.nat({ max: 40 }), { maxLength: 6 }),
+        async (lines, eol, trailing, cuts) => {
+          const text = lines.join(eol) + (trailing ? eol : '');
+          const bytes = enc.encode(text);
+          const at = [...new Set(cuts.map((c) => Math.min(c, bytes.length)))].sort((x, y) => x - y);
+          async function* chunks() {
+            let from = 0;
+            for (const to of [...at, bytes.length]) {
+              yield bytes.subarray(from, to);
+              from = to;
+            }
+          }
+          const batches: string[][] = [];
+          let read = 0;
+          for await (const batch of lineBatchesOf(chunks(), (n) => (read += n))) batches.push(batch);
+          const single: string[] = [];
+          for await (const l of linesOf(chunks())) single.push(l);
+          // Every line once, in order; no empty batch; every byte counted.
+          // Lines end at `\n`, less one `\r` before it; an empty last piece is no line.
+          const expected = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+          if (text.endsWith('\n') || text === '') expected.pop();
+          expect(batches.flat()).toEqual(expected);
+          expect(single).toEqual(batches.flat());
+          expect(batches.every((b) => b.length > 0)).toBe(true);
+          expect(read).toBe(bytes.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('splits lines with a bounded buffer', async () => {

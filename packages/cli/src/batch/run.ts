@@ -36,8 +36,11 @@ import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest }
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
-  /** The input, one URL per line (line breaks removed). */
-  readonly lines: AsyncIterable<string>;
+  /**
+   * The input, one URL per line (line breaks removed): a line at a time, or several at once (as {@link lineBatchesOf}
+   * reads them, every line of a chunk of input), which spares a promise per line.
+   */
+  readonly lines: AsyncIterable<string | readonly string[]>;
   /** Receives whole NDJSON lines, several at a time; a returned promise is awaited before more are produced. */
   readonly write: (chunk: string) => unknown;
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
@@ -372,13 +375,32 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   let inputDone = false;
   try {
     if (signal?.aborted) throw new Interrupted();
+    // The lines of the item read last, when it was several lines at once, and the next of them to take.
+    let batch: readonly string[] | null = null;
+    let at = 0;
     for (;;) {
-      const next = await until(input.next());
-      if (next.done === true) {
-        inputDone = true;
-        break;
+      let raw: string;
+      if (batch !== null && at < batch.length) {
+        // Lines already read are taken one by one, each after a look at the signal (as a read would).
+        if (stopRequested) throw new Interrupted();
+        raw = batch[at++]!;
+      } else {
+        const next = await until(input.next());
+        if (next.done === true) {
+          inputDone = true;
+          break;
+        }
+        const item = next.value;
+        if (typeof item === 'string') {
+          batch = null;
+          raw = item;
+        } else {
+          batch = item;
+          at = 0;
+          if (batch.length === 0) continue;
+          raw = batch[at++]!;
+        }
       }
-      const raw = next.value;
       lines++;
       if (lines < fromLine) continue;
       const text = raw.trim();
@@ -565,13 +587,14 @@ function trackedIterable(body: AsyncIterable<Uint8Array>, release: () => void): 
 export const MAX_LINE_CHARS = 1 << 20;
 
 /**
- * Splits a byte stream into lines (`\n`, `\r\n`), decoding UTF-8; `onBytes` counts what was read. Memory stays
- * bounded by {@link MAX_LINE_CHARS}: the rest of a longer line is dropped.
+ * Splits a byte stream into lines (`\n`, `\r\n`), decoding UTF-8, and yields every line a chunk completes at once
+ * (a batch per chunk, none for a chunk that completes no line); `onBytes` counts what was read. Memory stays bounded
+ * by the chunk and {@link MAX_LINE_CHARS}: the rest of a longer line is dropped.
  */
-export async function* linesOf(
+export async function* lineBatchesOf(
   chunks: AsyncIterable<Uint8Array>,
   onBytes?: (bytes: number) => void,
-): AsyncGenerator<string> {
+): AsyncGenerator<string[]> {
   const decoder = new TextDecoder();
   let rest = '';
   let cut = false;
@@ -579,6 +602,7 @@ export async function* linesOf(
   for await (const chunk of chunks) {
     onBytes?.(chunk.length);
     const text = decoder.decode(chunk, { stream: true });
+    const batch: string[] = [];
     let start = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
       const piece = text.slice(start, nl);
@@ -587,16 +611,25 @@ export async function* linesOf(
         cut = false;
         continue;
       }
-      yield line(rest === '' ? piece : rest + piece);
+      batch.push(line(rest === '' ? piece : rest + piece));
       rest = '';
     }
     if (!cut) rest += text.slice(start);
     if (rest.length > MAX_LINE_CHARS) {
-      yield rest.slice(0, MAX_LINE_CHARS);
+      batch.push(rest.slice(0, MAX_LINE_CHARS));
       rest = '';
       cut = true;
     }
+    if (batch.length > 0) yield batch;
   }
   rest += decoder.decode();
-  if (rest !== '' && !cut) yield line(rest);
+  if (rest !== '' && !cut) yield [line(rest)];
+}
+
+/** {@link lineBatchesOf}, a line at a time. */
+export async function* linesOf(
+  chunks: AsyncIterable<Uint8Array>,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<string> {
+  for await (const batch of lineBatchesOf(chunks, onBytes)) yield* batch;
 }

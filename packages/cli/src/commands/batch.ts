@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { ProgressDisplay } from '../batch/progress.js';
-import { linesOf, runBatch } from '../batch/run.js';
+import { lineBatchesOf, runBatch } from '../batch/run.js';
 import { CliError, type Io } from '../io.js';
 import { parsePositive, parseTimeout, resolveCrawler, sayRewrites } from '../net.js';
 
@@ -123,7 +123,7 @@ export async function runBatchCommand(
   try {
     if (options.cache !== undefined) cache = await openBatchCache(options.cache, io);
     const summary = await runBatch({
-      lines: linesOf(chunks, (n) => {
+      lines: lineBatchesOf(chunks, (n) => {
         if (display !== null) display.read += n;
       }),
       write,
