@@ -610,6 +610,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return promise;
   }
 
+  /** {@link stateOf} for the origin {@link locate} has just returned, without looking it up again in memory. */
+  function stateOfLocated(origin: string): Promise<CachedOrigin> | CachedOrigin {
+    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
+    if (pending !== undefined) return joined(origin, pending, false);
+    return cachedState(origin, locatedEntry ?? cache.get(origin), false);
+  }
+
   function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
     const pending = inflight.size === 0 ? undefined : inflight.get(origin);
     if (pending !== undefined) return joined(origin, pending, force);
@@ -655,9 +662,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const end = httpAuthorityEnd(url);
     if (end < 0) return null;
     const origin = url.slice(0, end);
-    return ((inflight.size !== 0 && inflight.has(origin)) || cache.has(origin)) && canonicalTailAt(url, end)
-      ? origin
-      : null;
+    if (inflight.size !== 0 && inflight.has(origin)) return canonicalTailAt(url, end) ? origin : null;
+    // Looked up once for the whole question: the entry is kept for {@link stateOfLocated} (and marked used, as the
+    // question is about to use it).
+    const entry = cache.get(origin);
+    if (entry === undefined || !canonicalTailAt(url, end)) return null;
+    locatedEntry = entry;
+    return origin;
   }
 
   /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
@@ -701,6 +712,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /** What {@link locate} found to match: the URL string itself when it is in canonical form, else the parsed URL. */
   let located: string | URL = '';
+  /** The cache entry {@link locate} found for the origin it returned, if it looked it up (else undefined). */
+  let locatedEntry: CachedOrigin | undefined;
 
   /**
    * The origin of a URL; sets {@link located}. A string already in the WHATWG parser's form (most URLs a crawler has)
@@ -709,6 +722,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
    * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
    */
   function locate(url: string | URL): string {
+    locatedEntry = undefined;
     if (typeof url === 'string') {
       const known = knownOrigin(url);
       if (known !== null) {
@@ -764,7 +778,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     try {
       const origin = locate(url);
       const target = located;
-      const state = stateOf(origin, false);
+      const state = stateOfLocated(origin);
       if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
       return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
     } catch (error) {
@@ -780,7 +794,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       try {
         const origin = locate(url);
         const target = located;
-        const state = stateOf(origin, false);
+        const state = stateOfLocated(origin);
         if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
         // Resolved promises hold no state: two serve every answer from memory.
         return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
@@ -792,8 +806,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     peek(url, ua = crawler) {
       const origin = locate(url);
       const target = located;
-      if (inflight.has(origin)) return null;
-      const known = cache.get(origin);
+      if (inflight.size !== 0 && inflight.has(origin)) return null;
+      const known = locatedEntry ?? cache.get(origin);
       if (known === undefined) return null;
       const now = clock.now();
       if (now >= known.nextFetchAt) return null;
