@@ -612,9 +612,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /** {@link stateOf} for the origin {@link locate} has just returned, without looking it up again in memory. */
   function stateOfLocated(origin: string): Promise<CachedOrigin> | CachedOrigin {
-    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
-    if (pending !== undefined) return joined(origin, pending, false);
-    return cachedState(origin, locatedEntry ?? cache.get(origin), false);
+    if (locatedLoad !== undefined) return joined(origin, locatedLoad, false);
+    if (locatedEntry !== undefined) return cachedState(origin, locatedEntry, false);
+    return stateOf(origin, false);
   }
 
   function stateOf(origin: string, force: boolean): Promise<CachedOrigin> | CachedOrigin {
@@ -662,9 +662,14 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const end = httpAuthorityEnd(url);
     if (end < 0) return null;
     const origin = url.slice(0, end);
-    if (inflight.size !== 0 && inflight.has(origin)) return canonicalTailAt(url, end) ? origin : null;
-    // Looked up once for the whole question: the entry is kept for {@link stateOfLocated} (and marked used, as the
-    // question is about to use it).
+    // Looked up once for the whole question: what is found is kept for {@link stateOfLocated} (an entry is marked
+    // used, as the question is about to use it).
+    const pending = inflight.size === 0 ? undefined : inflight.get(origin);
+    if (pending !== undefined) {
+      if (!canonicalTailAt(url, end)) return null;
+      locatedLoad = pending;
+      return origin;
+    }
     const entry = cache.get(origin);
     if (entry === undefined || !canonicalTailAt(url, end)) return null;
     locatedEntry = entry;
@@ -712,7 +717,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /** What {@link locate} found to match: the URL string itself when it is in canonical form, else the parsed URL. */
   let located: string | URL = '';
-  /** The cache entry {@link locate} found for the origin it returned, if it looked it up (else undefined). */
+  /**
+   * What {@link locate} found for the origin it returned, when it looked: its load in flight, or else its cache entry
+   * (both undefined when it did not look, or found neither).
+   */
+  let locatedLoad: Load | undefined;
   let locatedEntry: CachedOrigin | undefined;
 
   /**
@@ -722,6 +731,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
    * @throws RobotsUrlError when the URL is not an absolute http, https or ftp URL.
    */
   function locate(url: string | URL): string {
+    locatedLoad = undefined;
     locatedEntry = undefined;
     if (typeof url === 'string') {
       const known = knownOrigin(url);
@@ -806,7 +816,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     peek(url, ua = crawler) {
       const origin = locate(url);
       const target = located;
-      if (inflight.size !== 0 && inflight.has(origin)) return null;
+      if (locatedLoad !== undefined) return null;
+      if (locatedEntry === undefined && inflight.size !== 0 && inflight.has(origin)) return null;
       const known = locatedEntry ?? cache.get(origin);
       if (known === undefined) return null;
       const now = clock.now();

@@ -265,4 +265,45 @@ describe('the client answers URL strings as it answers their parsed URLs', () =>
       { numRuns: 400 },
     );
   });
+
+  it('questions asked together while their origins load join the load and answer as one at a time does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile),
+        fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
+        async (files, questions) => {
+          let requests = 0;
+          const fetch: FetchLike = async (robotsUrl) => {
+            requests++;
+            // Answered later, so every question below is asked while the loads are in flight.
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            const body = files[new URL(robotsUrl).host];
+            return new Response(body ?? 'nope', { status: body === undefined ? 404 : 200 });
+          };
+          // One fixed clock: the two clients' fetches then carry the same times.
+          const clock = { now: () => 1_780_000_000_000 };
+          const together = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
+          const valid = questions.filter(([value]) => {
+            const u = parsed(value);
+            return u !== null && /^(https?|ftp):$/.test(u.protocol);
+          });
+          const answers = Promise.all(valid.map(([value, ua]) => together.explain(value, ua)));
+          const allowed = Promise.all(valid.map(([value, ua]) => together.isAllowed(value, ua)));
+          // Nothing is in memory yet: peek answers nothing rather than wait.
+          for (const [value, ua] of valid) expect(together.peek(value, ua), value).toBeNull();
+          const got = await answers;
+          const gotAllowed = await allowed;
+          // One fetch per origin for all of them.
+          expect(requests).toBe(new Set(valid.map(([value]) => parsed(value)!.origin)).size);
+          const alone = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
+          for (const [k, [value, ua]] of valid.entries()) {
+            const expected = await alone.explain(parsed(value)!, ua);
+            expect(got[k], value).toEqual(expected);
+            expect(gotAllowed[k], value).toBe(expected.allowed);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
