@@ -169,4 +169,30 @@ describe('robotsRequest reads what robotsFetch reads', () => {
     expect(viaClose.error).toMatchObject({ kind: 'reset', phase: 'body', code: 'ERR_STREAM_PREMATURE_CLOSE' });
     expect(describeFetchOutcome(viaClose).summary).toBe('HTTP 200, then connection closed by the server');
   });
+
+  it('reads headers sent twice as fetch does (one list), those of a redirect too', async () => {
+    const twice = await sites.start((req, res) => {
+      if (req.url === '/robots.txt') {
+        return void res
+          .writeHead(301, [
+            ['location', '/moved/robots.txt'],
+            ['location', '/elsewhere/robots.txt'],
+            ['date', DATE],
+          ])
+          .end();
+      }
+      res.writeHead(200, [
+        ['content-type', 'text/plain'],
+        ['content-type', 'text/html'],
+        ['cache-control', 'max-age=60'],
+        ['cache-control', 'public'],
+        ['date', DATE],
+      ]);
+      res.end('User-agent: *\nDisallow: /twice\n');
+    });
+    const viaFetch = await fetchRobotsTxt(twice.origin, { ...options, fetch: robotsFetch });
+    const viaRequest = await fetchRobotsTxt(twice.origin, { ...options, fetch: robotsRequest });
+    expect(comparable(viaRequest, false)).toEqual(comparable(viaFetch, false));
+    expect(viaRequest.headers.contentType).toBe('text/plain, text/html');
+  });
 });
