@@ -197,7 +197,7 @@ describe('robotsRequest reads what robotsFetch reads', () => {
     expect(viaRequest.headers.contentType).toBe('text/plain, text/html');
   });
 
-  it('hostile answers: the outcome fetch gives, and what the parser refuses is an invalid HTTP response', async () => {
+  it('hostile answers: what fetch reads, and what the parser refuses is an invalid HTTP response', async () => {
     const raw: Record<string, { readonly text: string; readonly refused: boolean }> = {
       brokenChunk: {
         text: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nUser-\r\nZZ\r\nxx\r\n',
@@ -226,11 +226,15 @@ describe('robotsRequest reads what robotsFetch reads', () => {
       try {
         const viaFetch = await fetchRobotsTxt(origin, { ...options, fetch: robotsFetch });
         const viaRequest = await fetchRobotsTxt(origin, { ...options, fetch: robotsRequest });
-        expect([viaRequest.outcome, viaRequest.status, viaRequest.size], name).toEqual([
+        // The same outcome, kind and words through either client (the engine reads undici's parser error and
+        // Node's HPE_ codes alike).
+        expect([viaRequest.outcome, viaRequest.status, viaRequest.size, viaRequest.error?.kind], name).toEqual([
           viaFetch.outcome,
           viaFetch.status,
           viaFetch.size,
+          viaFetch.error?.kind,
         ]);
+        expect(describeFetchOutcome(viaRequest), name).toEqual(describeFetchOutcome(viaFetch));
         if (refused) {
           expect(viaRequest.error?.kind, name).toBe('protocol');
           expect(describeFetchOutcome(viaRequest).summary, name).toMatch(/invalid HTTP response$/);

@@ -43,6 +43,7 @@ const CODE_KINDS: Record<string, RetrievalErrorKind> = {
   HOSTNAME_MISMATCH: 'tls',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'protocol',
   UND_ERR_INFO: 'protocol',
+  UND_ERR_HEADERS_OVERFLOW: 'protocol',
   UND_ERR_ABORTED: 'aborted',
   ERR_INVALID_URL: 'invalid-url',
 };
@@ -67,6 +68,8 @@ function kindOfCode(code: string): RetrievalErrorKind | null {
 function kindOfName(name: string): RetrievalErrorKind | null {
   if (name === 'AbortError') return 'aborted';
   if (name === 'TimeoutError') return 'timeout';
+  // undici's parser error for an answer that is not HTTP/1.1 carries no code (Node's own client says HPE_…).
+  if (name === 'HTTPParserError') return 'protocol';
   return null;
 }
 

@@ -39,6 +39,32 @@ describe('classifyFetchError', () => {
         kind: 'protocol',
       },
       {
+        name: 'not HTTP (undici: a parser error without a code)',
+        error: fetchFailed(
+          Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Expected HTTP/)'), {
+            name: 'HTTPParserError',
+            code: undefined,
+          }),
+        ),
+        kind: 'protocol',
+      },
+      {
+        name: 'broken chunking (undici)',
+        error: new TypeError('terminated', {
+          cause: Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character)'), {
+            name: 'HTTPParserError',
+          }),
+        }),
+        phase: 'body',
+        kind: 'protocol',
+      },
+      {
+        name: 'headers too large (undici)',
+        error: fetchFailed(nodeError('UND_ERR_HEADERS_OVERFLOW')),
+        kind: 'protocol',
+      },
+      { name: 'headers too large (node:http)', error: fetchFailed(nodeError('HPE_HEADER_OVERFLOW')), kind: 'protocol' },
+      {
         name: 'length mismatch',
         error: fetchFailed(nodeError('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')),
         kind: 'protocol',
