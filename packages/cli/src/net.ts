@@ -165,7 +165,7 @@ export const robotsRequest: AnyFetchLike = async (url, init) => {
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new TypeError('fetch failed', { cause: error });
+    throw new TypeError('fetch failed', { cause: hungUp(error) ? closedEarly('answering') : error });
   }
   let distinct: NodeJS.Dict<string[]> | null = null;
   const get = (name: string): string | null => {
@@ -200,6 +200,30 @@ export const robotsRequest: AnyFetchLike = async (url, init) => {
   };
 };
 
+/** Node's error for a connection that ended before any answer (a reset says `read ECONNRESET` instead). */
+function hungUp(error: unknown): boolean {
+  return error instanceof Error && error.message === 'socket hang up' && isReset(error);
+}
+
+/** Node's error for a response whose connection ended before its end. */
+function isAborted(error: unknown): boolean {
+  return error instanceof Error && error.message === 'aborted' && isReset(error);
+}
+
+function isReset(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+}
+
+/**
+ * A connection the server closed before `what`, with Node's code for a stream that ended early: worded by the engine
+ * as fetch's own (`other side closed`, a body shorter than announced) are, a connection closed by the server.
+ */
+function closedEarly(what: string): Error {
+  return Object.assign(new Error(`the server closed the connection before ${what}`), {
+    code: 'ERR_STREAM_PREMATURE_CLOSE',
+  });
+}
+
 /**
  * A Node stream as a body the engine reads (an async iterable: making a web stream of it cost about 30 µs a
  * response), with fetch's errors; each chunk copied (Node's are views of larger buffers, the whole read from the
@@ -229,17 +253,13 @@ class NodeBody implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Array, u
     }
   }
   /**
-   * Why the body broke off: the connection's own error when it had one (`read ECONNRESET`); Node says `aborted` with
-   * `ECONNRESET` also for a connection the server closed early without a reset, which is worded here as what it is.
+   * Why the body broke off: the connection's own error when it had one (`read ECONNRESET`, an answer the parser
+   * refused); Node says `aborted` with `ECONNRESET` also for a connection the server closed without a reset, which is
+   * worded as fetch words it, a connection closed by the server; else the stream's error (a decoding error).
    */
   private why(error: unknown): unknown {
     if (this.connection.error !== null) return this.connection.error;
-    if (error instanceof Error && error.message === 'aborted' && (error as { code?: string }).code === 'ECONNRESET') {
-      return Object.assign(new Error('the connection closed before the end of the body'), {
-        code: 'ERR_STREAM_PREMATURE_CLOSE',
-      });
-    }
-    return error;
+    return isAborted(error) ? closedEarly('the end of the body') : error;
   }
   async return(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.body.destroy();

@@ -5,11 +5,11 @@
  * same thing: status, outcome, redirects, headers, bytes, truncation, error kind and wording.
  */
 import type { ServerResponse } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describeFetchOutcome, fetchRobotsTxt, type RetrievalResult } from 'robotskit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_CASES, hostileOutcome, withHostileServer } from '../../robotskit/test/contract/hostile.js';
 import { retrievalOptions, robotsFetch, robotsRequest } from '../src/net.js';
 import { type Site, Sites } from './sites.js';
 
@@ -197,51 +197,11 @@ describe('robotsRequest reads what robotsFetch reads', () => {
     expect(viaRequest.headers.contentType).toBe('text/plain, text/html');
   });
 
-  it('hostile answers: what fetch reads, and what the parser refuses is an invalid HTTP response', async () => {
-    const raw: Record<string, { readonly text: string; readonly refused: boolean }> = {
-      brokenChunk: {
-        text: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nUser-\r\nZZ\r\nxx\r\n',
-        refused: true,
-      },
-      notHttp: { text: 'this is not http\r\n\r\n', refused: true },
-      http09: { text: 'User-agent: *\nDisallow: /\n', refused: true },
-      lengthAndChunked: {
-        text: 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
-        refused: true,
-      },
-      hugeHeader: {
-        text: `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 2\r\n\r\nok`,
-        refused: true,
-      },
-      noReason: { text: 'HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok', refused: false },
-      untilClose: { text: 'HTTP/1.1 200 OK\r\n\r\nUser-agent: *\nDisallow: /x\n', refused: false },
-    };
-    for (const [name, { text, refused }] of Object.entries(raw)) {
-      const server = createServer((socket) => {
-        socket.on('error', () => {});
-        socket.once('data', () => socket.end(text));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      try {
-        const viaFetch = await fetchRobotsTxt(origin, { ...options, fetch: robotsFetch });
-        const viaRequest = await fetchRobotsTxt(origin, { ...options, fetch: robotsRequest });
-        // The same outcome, kind and words through either client (the engine reads undici's parser error and
-        // Node's HPE_ codes alike).
-        expect([viaRequest.outcome, viaRequest.status, viaRequest.size, viaRequest.error?.kind], name).toEqual([
-          viaFetch.outcome,
-          viaFetch.status,
-          viaFetch.size,
-          viaFetch.error?.kind,
-        ]);
-        expect(describeFetchOutcome(viaRequest), name).toEqual(describeFetchOutcome(viaFetch));
-        if (refused) {
-          expect(viaRequest.error?.kind, name).toBe('protocol');
-          expect(describeFetchOutcome(viaRequest).summary, name).toMatch(/invalid HTTP response$/);
-        } else expect(viaRequest.error, name).toBeNull();
-      } finally {
-        await new Promise((resolve) => server.close(resolve));
-      }
-    }
+  // The cross-surface table of hostile answers: the CLI's transport words each as the engine over Node's fetch and
+  // the report service do. (Not `robotsFetch` with the CLI's `connection: close`: undici then takes a reset in the
+  // body for its end, and says the body is shorter than announced.)
+  it.each(HOSTILE_CASES)('hostile answer $id: the outcome and words of every surface', async (c) => {
+    const result = await withHostileServer(c, (origin) => fetchRobotsTxt(origin, { ...options, fetch: robotsRequest }));
+    expect(hostileOutcome(result)).toEqual(c.expected);
   });
 });
