@@ -1,8 +1,8 @@
 /**
  * What the network commands (`check`, `batch`, `audit`, `lint <url>`) share: the crawler named by `--ua`, the
  * retrieval options of `--timeout`, the transport the engine is given (Node's HTTP client; undici's `fetch` for the
- * rest), and robots.txt fetch outcomes in words and as JSON. Retrieval itself (redirects, timeouts, size limits, what a status means) is the engine's
- * (`fetchRobotsTxt`, `createRobotsClient`).
+ * rest), and robots.txt fetch outcomes in words and as JSON. Retrieval itself (redirects, timeouts, size limits, what
+ * a status means) is the engine's (`fetchRobotsTxt`, `createRobotsClient`).
  */
 
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
@@ -215,8 +215,8 @@ function isReset(error: unknown): boolean {
 }
 
 /**
- * A connection the server closed before `what`, with Node's code for a stream that ended early: worded by the engine
- * as fetch's own (`other side closed`, a body shorter than announced) are, a connection closed by the server.
+ * A connection the server closed before `what`, with Node's code for a stream that ended early, which the engine words
+ * as it words fetch's `other side closed`: a connection closed by the server.
  */
 function closedEarly(what: string): Error {
   return Object.assign(new Error(`the server closed the connection before ${what}`), {
