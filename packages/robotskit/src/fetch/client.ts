@@ -612,8 +612,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   /** {@link stateOf} for the origin {@link locate} has just returned, without looking it up again in memory. */
   function stateOfLocated(origin: string): Promise<CachedOrigin> | CachedOrigin {
-    if (locatedLoad !== undefined) return joined(origin, locatedLoad, false);
-    if (locatedEntry !== undefined) return cachedState(origin, locatedEntry, false);
+    const load = locatedLoad;
+    const entry = locatedEntry;
+    // Not kept past the question (an origin forgotten since must not stay in memory through them).
+    locatedLoad = undefined;
+    locatedEntry = undefined;
+    if (load !== undefined) return joined(origin, load, false);
+    if (entry !== undefined) return cachedState(origin, entry, false);
     return stateOf(origin, false);
   }
 
@@ -816,9 +821,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     peek(url, ua = crawler) {
       const origin = locate(url);
       const target = located;
-      if (locatedLoad !== undefined) return null;
-      if (locatedEntry === undefined && inflight.size !== 0 && inflight.has(origin)) return null;
-      const known = locatedEntry ?? cache.get(origin);
+      const load = locatedLoad;
+      const entry = locatedEntry;
+      locatedLoad = undefined;
+      locatedEntry = undefined;
+      if (load !== undefined) return null;
+      if (entry === undefined && inflight.size !== 0 && inflight.has(origin)) return null;
+      const known = entry ?? cache.get(origin);
       if (known === undefined) return null;
       const now = clock.now();
       if (now >= known.nextFetchAt) return null;
