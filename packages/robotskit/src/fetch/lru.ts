@@ -39,11 +39,6 @@ export class LruMap<K, V> {
     return this.total;
   }
 
-  /** Whether the key is in the map (without marking it used). */
-  has(key: K): boolean {
-    return this.map.has(key);
-  }
-
   /** The value, marked as just used. */
   get(key: K): V | undefined {
     const node = this.map.get(key);
