@@ -6,6 +6,8 @@
  * questions); every other string goes through `new URL`. The tests hold the shape to the parser over generated URLs.
  */
 
+import { httpHostStart } from './path.js';
+
 /** A decimal IPv4 part as the parser writes it: 0 to 255, no leading zero. */
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 
@@ -87,13 +89,9 @@ export function normalizeHttpUrl(value: string): string | null {
  * starts with a lower-case `http://` or `https://`; else -1. Nothing else is checked: see {@link canonicalTailAt}.
  */
 export function httpAuthorityEnd(url: string): number {
-  if (url.charCodeAt(0) !== 0x68 || url.charCodeAt(1) !== 0x74 || url.charCodeAt(2) !== 0x74) return -1;
-  if (url.charCodeAt(3) !== 0x70) return -1;
-  const colon = url.charCodeAt(4) === 0x73 ? 5 : 4;
-  if (url.charCodeAt(colon) !== 0x3a || url.charCodeAt(colon + 1) !== 0x2f || url.charCodeAt(colon + 2) !== 0x2f) {
-    return -1;
-  }
-  for (let i = colon + 3; i < url.length; i++) {
+  const hostStart = httpHostStart(url);
+  if (hostStart === 0) return -1;
+  for (let i = hostStart; i < url.length; i++) {
     const c = url.charCodeAt(i);
     if (c === 0x2f || c === 0x3f || c === 0x23) return i;
   }
