@@ -165,7 +165,9 @@ export const robotsRequest: AnyFetchLike = async (url, init) => {
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new TypeError('fetch failed', { cause: hungUp(error) ? closedEarly('answering') : error });
+    throw new TypeError('fetch failed', {
+      cause: endedEarly(error, 'socket hang up') ? closedEarly('answering') : error,
+    });
   }
   let distinct: NodeJS.Dict<string[]> | null = null;
   const get = (name: string): string | null => {
@@ -200,18 +202,12 @@ export const robotsRequest: AnyFetchLike = async (url, init) => {
   };
 };
 
-/** Node's error for a connection that ended before any answer (a reset says `read ECONNRESET` instead). */
-function hungUp(error: unknown): boolean {
-  return error instanceof Error && error.message === 'socket hang up' && isReset(error);
-}
-
-/** Node's error for a response whose connection ended before its end. */
-function isAborted(error: unknown): boolean {
-  return error instanceof Error && error.message === 'aborted' && isReset(error);
-}
-
-function isReset(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ECONNRESET';
+/**
+ * Whether `error` is Node's for a connection that ended early, whatever ended it: `socket hang up` before any answer,
+ * `aborted` in a body. Both say `ECONNRESET`, even for a plain close; a real reset says `read ECONNRESET` first.
+ */
+function endedEarly(error: unknown, message: 'socket hang up' | 'aborted'): boolean {
+  return error instanceof Error && error.message === message && (error as { code?: unknown }).code === 'ECONNRESET';
 }
 
 /**
@@ -259,7 +255,7 @@ class NodeBody implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Array, u
    */
   private why(error: unknown): unknown {
     if (this.connection.error !== null) return this.connection.error;
-    return isAborted(error) ? closedEarly('the end of the body') : error;
+    return endedEarly(error, 'aborted') ? closedEarly('the end of the body') : error;
   }
   async return(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.body.destroy();
