@@ -316,14 +316,20 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     });
   }
 
+  /** Appends a record to the output buffer: the next one in input order. */
+  function emit(index: number, text: string): void {
+    buffer += text;
+    lastIndex = index;
+    written++;
+    if ((written & 1023) === 0) options.onProgress?.(progress());
+  }
+
   async function flush(force: boolean): Promise<void> {
     while (head < slots.length && slots[head]!.done) {
-      buffer += slots[head]!.text;
-      lastIndex = slots[head]!.index;
+      const slot = slots[head]!;
       slots[head] = undefined;
       head++;
-      written++;
-      if ((written & 1023) === 0) options.onProgress?.(progress());
+      emit(slot.index, slot.text);
     }
     if (head > 4096 && head * 2 > slots.length) {
       slots = slots.slice(head);
@@ -348,10 +354,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       slots.push({ index, done: true, text, promise: null });
       return slots[head]!.done;
     }
-    buffer += text;
-    lastIndex = index;
-    written++;
-    if ((written & 1023) === 0) options.onProgress?.(progress());
+    emit(index, text);
     return buffer.length >= CHUNK;
   }
 
