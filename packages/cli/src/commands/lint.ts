@@ -56,7 +56,7 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
   let url: string | undefined;
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
-    // The network half (undici) loads only for a URL: linting files stays quick to start (pre-commit hooks).
+    // The network half (its HTTP clients) loads only for a URL: linting files stays quick to start (pre-commit hooks).
     const { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsRequest } = await import(
       '../net.js'
     );
