@@ -192,6 +192,27 @@ describe('indexed matcher', () => {
     );
   });
 
+  it('scans small pools (prefixes read from one string) as testing every rule', () => {
+    // Up to 24 match rules are scanned rather than indexed: empty pools, empty patterns, `$` alone, equal patterns on
+    // several lines, and `index.htm` allows (two match rules from one line).
+    const small = fc.array(
+      fc.tuple(fc.boolean(), fc.oneof(rulePattern, fc.constantFrom('', '$', '/index.html', '/a/index.htm', '*'))),
+      { maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(small, fc.array(probe, { minLength: 1, maxLength: 20 }), (spec, paths) => {
+        const rules = spec.flatMap(([allow, pattern], i) => matchRulesFor(allow, pattern, i + 1));
+        const matcher = new RuleMatcher(rules);
+        for (const path of [...paths, '/', '/a/', '/index.html']) {
+          const out: BestMatches = { allow: null, disallow: null };
+          matcher.best(path, out);
+          expect(out, path).toEqual(plainBest(rules, path));
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
   it('indexes pools of many equal, nested and long-shared prefixes the same way', () => {
     // Prefixes over a tiny alphabet behind a few stems, one long: the prefix sort meets long shared stems, runs of
     // equal prefixes and prefixes that end where others go on.

@@ -3,7 +3,8 @@
  * priority is the pattern's length (octets after normalisation), and among equal priorities of one kind the
  * earliest line wins.
  *
- * Small pools are scanned in priority order. Large pools are indexed by each pattern's literal prefix (the text
+ * Small pools are scanned in priority order, their prefixes read from one string and their kinds from one array of
+ * ints (a check that matches nothing reads no rule object). Large pools are indexed by each pattern's literal prefix (the text
  * before its first `*`): the distinct prefixes sorted, each linked to the longest other prefix it starts with. A check
  * finds by binary search the last prefix not after the path; every prefix the path starts with is on that prefix's
  * chain of links (a string between a prefix of the path and the path itself starts with that prefix). So a check tests
@@ -343,9 +344,71 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int3
   }
 }
 
-// Shared empty defaults: a small pool allocates nothing for the large-pool index.
+// Shared empty defaults: a small pool allocates nothing for the large-pool index, nor a large one for the small.
 const NO_INTS = new Int32Array(0);
 const NO_RULES: readonly MatchRule[] = [];
+const NO_NUMBERS: readonly number[] = [];
+
+/** Bits of a small pool's second int per rule (see {@link RuleMatcher.small}). */
+const ALLOW = 1;
+/** The pattern is its prefix (no `*`): a match is decided by the prefix, and the length when anchored. */
+const LITERAL = 2;
+const ANCHORED = 4;
+
+/** {@link RuleMatcher.small} for rules in priority order (their prefixes joined in that order make `flat`). */
+function smallIndex(sorted: readonly MatchRule[]): number[] {
+  const small = new Array<number>(2 * sorted.length);
+  let at = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const r = sorted[i]!;
+    small[2 * i] = at;
+    small[2 * i + 1] =
+      r.prefix.length * 8 + (r.allow ? ALLOW : 0) + (r.segments === null ? LITERAL : 0) + (r.anchored ? ANCHORED : 0);
+    at += r.prefix.length;
+  }
+  return small;
+}
+
+/**
+ * {@link scanSorted} over a whole small pool, reading each rule's prefix from `flat` and its kind from `small`
+ * instead of from the rule: a check that matches nothing (the most common) reads two flat arrays and a string, not an
+ * object and a string per rule scattered over the heap. In priority order the first match of each kind is its best
+ * (a later rule of that kind is no longer, or as long and on a later line), so a kind found is skipped from then on.
+ */
+function scanSmall(
+  sorted: readonly MatchRule[],
+  small: readonly number[],
+  flat: string,
+  path: string,
+  out: BestMatches,
+): void {
+  let allow = -1;
+  let disallow = -1;
+  const length = path.length;
+  for (let i = 0; i < sorted.length; i++) {
+    const bits = small[2 * i + 1]!;
+    if ((bits & ALLOW) !== 0 ? allow >= 0 : disallow >= 0) {
+      if (allow >= 0 && disallow >= 0) break;
+      continue;
+    }
+    const len = bits >> 3;
+    if (len > 0) {
+      const start = small[2 * i]!;
+      // The prefix's last char first: it rejects most rules that do not match.
+      if (len > length || path.charCodeAt(len - 1) !== flat.charCodeAt(start + len - 1)) continue;
+      let k = 0;
+      while (k < len - 1 && path.charCodeAt(k) === flat.charCodeAt(start + k)) k++;
+      if (k < len - 1) continue;
+    }
+    const matched =
+      (bits & LITERAL) !== 0 ? (bits & ANCHORED) === 0 || length === len : matchesFrom(sorted[i]!, path, len);
+    if (!matched) continue;
+    if ((bits & ALLOW) !== 0) allow = i;
+    else disallow = i;
+  }
+  out.allow = allow < 0 ? null : sorted[allow]!;
+  out.disallow = disallow < 0 ? null : sorted[disallow]!;
+}
 
 /** Where rules of a crowded prefix go. */
 const STAY = 0;
@@ -359,7 +422,12 @@ const GRAM = 2;
 export class RuleMatcher {
   /** Every rule, in priority order (small pools). */
   private readonly sorted: readonly MatchRule[] | null = null;
-  /** The literal prefixes of the rules, one after the other (large pools). */
+  /**
+   * Two ints for each rule of a small pool, in priority order: where its prefix starts in `flat`, and its prefix
+   * length times 8 plus {@link ALLOW}, {@link LITERAL} and {@link ANCHORED} bits (see {@link scanSmall}).
+   */
+  private readonly small: readonly number[] = NO_NUMBERS;
+  /** The literal prefixes of the rules, one after the other (of a small pool, in priority order). */
   private readonly flat: string = '';
   /**
    * Four ints for each distinct prefix, in code-unit order: where it starts in `flat`, its length, the index of the
@@ -375,7 +443,10 @@ export class RuleMatcher {
   constructor(rules: readonly MatchRule[]) {
     const n = rules.length;
     if (n <= SCAN_LIMIT) {
-      this.sorted = [...rules].sort(byPriority);
+      const sorted = [...rules].sort(byPriority);
+      this.sorted = sorted;
+      this.small = smallIndex(sorted);
+      this.flat = sorted.map((r) => r.prefix).join('');
       return;
     }
     // Scratch: where each prefix starts in `flat` (n + 1); the rules in prefix order (n); for each position in that
@@ -430,7 +501,7 @@ export class RuleMatcher {
     out.allow = null;
     out.disallow = null;
     if (this.sorted !== null) {
-      scanSorted(this.sorted, path, 0, out, 0, this.sorted.length);
+      scanSmall(this.sorted, this.small, this.flat, path, out);
       return;
     }
     this.tails?.collect(path, out);
