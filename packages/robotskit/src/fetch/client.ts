@@ -6,9 +6,10 @@
 import type { DialectName } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
-import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalHref, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
+import { allowsPath, explainPath, parseRobotsTxt } from '../robots-txt/robots-txt.js';
+import { canonicalHref, canonicalPath, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
+import { pathToMatch } from '../url/path.js';
 import {
   type AvailabilityOptions,
   compactHistory,
@@ -760,10 +761,15 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return typeof target === 'string' ? canonicalHref(target, origin.length) : target.href;
   }
 
-  function allowedBy(entry: CachedOrigin, target: string | URL, ua: CrawlerInput, now?: number): boolean {
+  /** The path to match of a target from {@link locate}: a string is sliced after its origin, not read again. */
+  function pathOf(target: string | URL, originEnd: number): string {
+    return typeof target === 'string' ? canonicalPath(target, originEnd) : pathToMatch(target);
+  }
+
+  function allowedBy(entry: CachedOrigin, target: string | URL, originEnd: number, ua: CrawlerInput, now?: number) {
     const policy = policyOf(entry, now);
     if (policy.mode !== 'rules') return policy.mode === 'allow-all';
-    return entry.robots!.isAllowed(target, ua);
+    return allowsPath(entry.robots!, pathOf(target, originEnd), ua);
   }
 
   function verdictOf(
@@ -775,7 +781,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   ): UrlVerdict {
     const policy = policyOf(entry, now);
     const robots = entry.robots;
-    const explanation = robots === null ? null : robots.explain(target, ua);
+    const explanation = robots === null ? null : explainPath(robots, pathOf(target, origin.length), ua);
     return {
       url: hrefOf(target, origin),
       allowed: explanation === null ? policy.mode === 'allow-all' : explanation.allowed,
@@ -810,9 +816,10 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
         const origin = locate(url);
         const target = located;
         const state = stateOfLocated(origin);
-        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, ua));
+        const end = origin.length;
+        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, end, ua));
         // Resolved promises hold no state: two serve every answer from memory.
-        return allowedBy(state, target, ua, hitNow) ? ALLOWED : REFUSED;
+        return allowedBy(state, target, end, ua, hitNow) ? ALLOWED : REFUSED;
       } catch (error) {
         return Promise.reject(error);
       }

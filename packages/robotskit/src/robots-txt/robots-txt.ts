@@ -72,10 +72,20 @@ interface AgentPlan {
  */
 export let sourceOf: (robots: RobotsTxt) => SourceText;
 
+/**
+ * @internal {@link RobotsTxt.isAllowed} and {@link RobotsTxt.explain} for the path to match, already taken from the URL
+ * as `pathToMatch` takes it: for the crawl client, which finds the path where it finds the origin and would otherwise
+ * have the URL read again. Set by the class's static block, like {@link sourceOf}.
+ */
+export let allowsPath: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => boolean;
+export let explainPath: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => Explanation;
+
 /** A parsed robots.txt. Create one with {@link parseRobotsTxt}. */
 export class RobotsTxt {
   static {
     sourceOf = (robots) => robots.text;
+    allowsPath = (robots, path, crawler) => robots.allows(path, crawler);
+    explainPath = (robots, path, crawler) => robots.explainFor(path, crawler);
   }
 
   /** The dialect the file was read with. */
@@ -181,14 +191,22 @@ export class RobotsTxt {
    *   unless the crawler ignores it.
    */
   isAllowed(url: string | URL, crawler: CrawlerInput): boolean {
-    const path = pathToMatch(url);
-    const plan = this.plan(crawler);
-    return plan.matcher === null || plan.matcher.allows(path);
+    return this.allows(pathToMatch(url), crawler);
   }
 
   /** Like {@link isAllowed}, with the deciding line and rule and the groups that applied. */
   explain(url: string | URL, crawler: CrawlerInput): Explanation {
-    const path = pathToMatch(url);
+    return this.explainFor(pathToMatch(url), crawler);
+  }
+
+  /** {@link isAllowed} for the path to match. */
+  private allows(path: string, crawler: CrawlerInput): boolean {
+    const plan = this.plan(crawler);
+    return plan.matcher === null || plan.matcher.allows(path);
+  }
+
+  /** {@link explain} for the path to match. */
+  private explainFor(path: string, crawler: CrawlerInput): Explanation {
     const plan = this.plan(crawler);
     const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
     const { allowed, rule } = verdict;

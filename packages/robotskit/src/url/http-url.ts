@@ -78,6 +78,17 @@ export function canonicalHref(url: string, originEnd: number): string {
     : `${url.slice(0, originEnd)}/${url.slice(originEnd)}`;
 }
 
+/**
+ * The path to match (`pathToMatch`: path and query without the fragment, `/` when empty) of a URL whose origin ends at
+ * `originEnd` and whose rest is in the shape {@link canonicalTailAt} accepts: the authority is not read again.
+ */
+export function canonicalPath(url: string, originEnd: number): string {
+  const hash = url.indexOf('#', originEnd);
+  const end = hash < 0 ? url.length : hash;
+  if (end === originEnd) return '/';
+  return url.charCodeAt(originEnd) === 0x2f ? url.slice(originEnd, end) : `/${url.slice(originEnd, end)}`;
+}
+
 /** The same answer as {@link parseHttpUrl}, without `new URL` for values already in canonical form. */
 export function normalizeHttpUrl(value: string): string | null {
   const end = simpleOriginEnd(value);

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRobotsClient, type FetchLike } from '../../src/index.js';
-import { canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../../src/url/http-url.js';
+import { canonicalPath, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../../src/url/http-url.js';
 import { originOf } from '../../src/url/origin.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
 
@@ -114,6 +114,7 @@ describe('URL strings already in canonical form', () => {
         expect(originOf(value), value).toBe(originOf(u!));
         // The engine matches the string's path and query as it matches the parsed URL's.
         expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
+        expect(canonicalPath(value, end), value).toBe(pathToMatch(u!));
         // The string is the serialisation, but for the `/` of an empty path.
         const href = value.charCodeAt(end) === 0x2f ? value : `${value.slice(0, end)}/${value.slice(end)}`;
         expect(href, value).toBe(u!.href);
@@ -182,6 +183,7 @@ describe('the rest of a URL string after an origin the parser wrote', () => {
         expect(u, value).not.toBeNull();
         expect(`${u!.protocol}//${u!.host}`, value).toBe(origin);
         expect(pathOfUrl(value), value).toBe(pathToMatch(u!));
+        expect(canonicalPath(value, end), value).toBe(pathToMatch(u!));
         const href = value.charCodeAt(end) === 0x2f ? value : `${value.slice(0, end)}/${value.slice(end)}`;
         expect(href, value).toBe(u!.href);
         // Within the whole-string shape, both shortcuts agree.
