@@ -652,7 +652,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       const now = clock.now();
       if (now < known.nextFetchAt) {
         counters.hits++;
-        hitNow = now;
+        hit.now = now;
         return known;
       }
     }
@@ -682,8 +682,12 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return origin;
   }
 
-  /** The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). */
-  let hitNow = 0;
+  /**
+   * The clock's reading when {@link stateOf} last answered from memory (so a hit reads the clock once). A field, not a
+   * variable of this closure: V8 boxes each new time stored in a closure's variable (a time is no small integer), but
+   * writes a number field in place.
+   */
+  const hit = { now: 0 };
 
   /** `clockNow`: the clock's reading, when the caller has just read it (one read per URL). */
   function policyOf(entry: CachedOrigin, clockNow = clock.now()): EffectivePolicy<RetrievalResult> {
@@ -795,13 +799,23 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     };
   }
 
+  // The answers once a load ends, made in functions of their own: a function whose variables a closure keeps gets them a
+  // context object on every call, so `isAllowed` and `verdict` would allocate one even when answering from memory.
+  function allowedLater(state: Promise<CachedOrigin>, target: string | URL, end: number, ua: CrawlerInput) {
+    return state.then((entry) => allowedBy(entry, target, end, ua));
+  }
+
+  function verdictLater(state: Promise<CachedOrigin>, origin: string, target: string | URL, ua: CrawlerInput) {
+    return state.then((entry) => verdictOf(entry, origin, target, ua));
+  }
+
   function verdict(url: string | URL, ua: CrawlerInput): Promise<UrlVerdict> {
     try {
       const origin = locate(url);
       const target = located;
       const state = stateOfLocated(origin);
-      if (state instanceof Promise) return state.then((entry) => verdictOf(entry, origin, target, ua));
-      return Promise.resolve(verdictOf(state, origin, target, ua, hitNow));
+      if (state instanceof Promise) return verdictLater(state, origin, target, ua);
+      return Promise.resolve(verdictOf(state, origin, target, ua, hit.now));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -817,9 +831,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
         const target = located;
         const state = stateOfLocated(origin);
         const end = origin.length;
-        if (state instanceof Promise) return state.then((entry) => allowedBy(entry, target, end, ua));
+        if (state instanceof Promise) return allowedLater(state, target, end, ua);
         // Resolved promises hold no state: two serve every answer from memory.
-        return allowedBy(state, target, end, ua, hitNow) ? ALLOWED : REFUSED;
+        return allowedBy(state, target, end, ua, hit.now) ? ALLOWED : REFUSED;
       } catch (error) {
         return Promise.reject(error);
       }
