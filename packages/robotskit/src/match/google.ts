@@ -170,9 +170,14 @@ function googleSelector(groups: readonly RobotsGroup[]): GroupSelector {
   };
 }
 
+/**
+ * What {@link LongestMatch.allows} has `best` fill, shared by every matcher: `best` runs to its end without calling any
+ * other code, and the result is read at once (an object per matcher would be one more to reach on each check).
+ */
+const scratch: BestMatches = { allow: null, disallow: null };
+
 class LongestMatch implements PoolMatcher {
   private readonly rules: RuleMatcher;
-  private readonly scratch: BestMatches = { allow: null, disallow: null };
 
   constructor(groups: readonly RobotsGroup[]) {
     const matchRules: MatchRule[] = [];
@@ -181,7 +186,7 @@ class LongestMatch implements PoolMatcher {
   }
 
   allows(path: string): boolean {
-    const best = this.scratch;
+    const best = scratch;
     this.rules.best(path, best);
     const a = best.allow === null ? -1 : best.allow.priority;
     const d = best.disallow === null ? -1 : best.disallow.priority;
