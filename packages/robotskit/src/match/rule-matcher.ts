@@ -355,7 +355,11 @@ const ALLOW = 1;
 const LITERAL = 2;
 const ANCHORED = 4;
 
-/** {@link RuleMatcher.small} for rules in priority order (their prefixes joined in that order make `flat`). */
+/**
+ * {@link RuleMatcher.small} for rules in priority order (their prefixes joined in that order make `flat`). A prefix is
+ * part of one line, which the parser cuts at `MAX_LINE_BYTES` (three chars a byte at most once normalised), so its
+ * length times 8 is far from the 2^31 where the shifts of {@link scanSmall} would wrap.
+ */
 function smallIndex(sorted: readonly MatchRule[]): number[] {
   const small = new Array<number>(2 * sorted.length);
   let at = 0;
