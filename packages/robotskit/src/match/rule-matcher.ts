@@ -349,69 +349,38 @@ const NO_INTS = new Int32Array(0);
 const NO_RULES: readonly MatchRule[] = [];
 const NO_NUMBERS: readonly number[] = [];
 
-/** Bits of a small pool's second int per rule (see {@link RuleMatcher.small}). */
-const ALLOW = 1;
-/** The pattern is its prefix (no `*`): a match is decided by the prefix, and the length when anchored. */
-const LITERAL = 2;
-const ANCHORED = 4;
-
 /**
- * {@link RuleMatcher.small} for rules in priority order (their prefixes joined in that order make `flat`). A prefix is
- * part of one line, which the parser cuts at `MAX_LINE_BYTES` (three chars a byte at most once normalised), so its
- * length times 8 is far from the 2^31 where the shifts of {@link scanSmall} would wrap.
- */
-function smallIndex(sorted: readonly MatchRule[]): number[] {
-  const small = new Array<number>(2 * sorted.length);
-  let at = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const r = sorted[i]!;
-    small[2 * i] = at;
-    small[2 * i + 1] =
-      r.prefix.length * 8 + (r.allow ? ALLOW : 0) + (r.segments === null ? LITERAL : 0) + (r.anchored ? ANCHORED : 0);
-    at += r.prefix.length;
-  }
-  return small;
-}
-
-/**
- * {@link scanSorted} over a whole small pool, reading each rule's prefix from `flat` and its kind from `small`
- * instead of from the rule: a check that matches nothing (the most common) reads two flat arrays and a string, not an
- * object and a string per rule scattered over the heap. In priority order the first match of each kind is its best
- * (a later rule of that kind is no longer, or as long and on a later line), so a kind found is skipped from then on.
+ * {@link scanSorted} over a whole small pool, reading each rule's prefix from `flat` and its kind from `starts` (see
+ * {@link RuleMatcher.starts}) instead of from the rule: a check that matches nothing (the most common) reads an array
+ * and a string, not an object and a string per rule scattered over the heap. In priority order the first match of
+ * each kind is its best (a later rule of that kind is no longer, or as long and on a later line), so a kind found is
+ * skipped from then on.
  */
 function scanSmall(
-  sorted: readonly MatchRule[],
-  small: readonly number[],
+  rules: readonly MatchRule[],
+  starts: readonly number[],
   flat: string,
   path: string,
   out: BestMatches,
 ): void {
   let allow = -1;
   let disallow = -1;
-  const length = path.length;
-  for (let i = 0; i < sorted.length; i++) {
-    const bits = small[2 * i + 1]!;
-    if ((bits & ALLOW) !== 0 ? allow >= 0 : disallow >= 0) {
+  for (let i = 0; i < rules.length; i++) {
+    const at = starts[i]!;
+    if ((at & 1) === 1 ? allow >= 0 : disallow >= 0) {
       if (allow >= 0 && disallow >= 0) break;
       continue;
     }
-    const len = bits >> 3;
-    if (len > 0) {
-      const start = small[2 * i]!;
-      // The prefix's last char first: it rejects most rules that do not match.
-      if (len > length || path.charCodeAt(len - 1) !== flat.charCodeAt(start + len - 1)) continue;
-      let k = 0;
-      while (k < len - 1 && path.charCodeAt(k) === flat.charCodeAt(start + k)) k++;
-      if (k < len - 1) continue;
-    }
-    const matched =
-      (bits & LITERAL) !== 0 ? (bits & ANCHORED) === 0 || length === len : matchesFrom(sorted[i]!, path, len);
-    if (!matched) continue;
-    if ((bits & ALLOW) !== 0) allow = i;
+    const start = at >> 1;
+    const length = (starts[i + 1]! >> 1) - start;
+    let k = 0;
+    while (k < length && k < path.length && flat.charCodeAt(start + k) === path.charCodeAt(k)) k++;
+    if (k < length || !matchesFrom(rules[i]!, path, length)) continue;
+    if ((at & 1) === 1) allow = i;
     else disallow = i;
   }
-  out.allow = allow < 0 ? null : sorted[allow]!;
-  out.disallow = disallow < 0 ? null : sorted[disallow]!;
+  out.allow = allow < 0 ? null : rules[allow]!;
+  out.disallow = disallow < 0 ? null : rules[disallow]!;
 }
 
 /** Where rules of a crowded prefix go. */
@@ -424,21 +393,20 @@ const GRAM = 2;
  * object it is given and calls no user code.
  */
 export class RuleMatcher {
-  /** Every rule, in priority order (small pools). */
-  private readonly sorted: readonly MatchRule[] | null = null;
   /**
-   * Two ints for each rule of a small pool, in priority order: where its prefix starts in `flat`, and its prefix
-   * length times 8 plus {@link ALLOW}, {@link LITERAL} and {@link ANCHORED} bits (see {@link scanSmall}).
+   * Small pools: for each rule (in `rules`, in priority order) where its prefix starts in `flat` times 2, plus 1 for
+   * an allow; then the length of `flat` times 2. A prefix is part of one line, which the parser cuts at
+   * `MAX_LINE_BYTES`, so these stay far from where the int shifts of {@link scanSmall} would wrap.
    */
-  private readonly small: readonly number[] = NO_NUMBERS;
-  /** The literal prefixes of the rules, one after the other (of a small pool, in priority order). */
+  private readonly starts: readonly number[] = NO_NUMBERS;
+  /** The literal prefixes of the rules, one after the other (in priority order for a small pool). */
   private readonly flat: string = '';
   /**
    * Four ints for each distinct prefix, in code-unit order: where it starts in `flat`, its length, the index of the
    * longest other prefix it starts with (-1 if none), and where its rules start in `rules`; then where they end.
    */
   private readonly index: Int32Array = NO_INTS;
-  /** The rules under their prefixes, in priority order within each. */
+  /** The rules under their prefixes, in priority order within each (all in priority order for a small pool). */
   private readonly rules: readonly MatchRule[] = NO_RULES;
   /** Wildcard rules that crowded a prefix: anchored ones by tail, others by trigram (large pools). */
   private readonly tails: TailIndex | null = null;
@@ -448,8 +416,15 @@ export class RuleMatcher {
     const n = rules.length;
     if (n <= SCAN_LIMIT) {
       const sorted = [...rules].sort(byPriority);
-      this.sorted = sorted;
-      this.small = smallIndex(sorted);
+      const starts: number[] = [];
+      let at = 0;
+      for (const r of sorted) {
+        starts.push(2 * at + (r.allow ? 1 : 0));
+        at += r.prefix.length;
+      }
+      starts.push(2 * at);
+      this.rules = sorted;
+      this.starts = starts;
       this.flat = sorted.map((r) => r.prefix).join('');
       return;
     }
@@ -504,8 +479,8 @@ export class RuleMatcher {
   best(path: string, out: BestMatches): void {
     out.allow = null;
     out.disallow = null;
-    if (this.sorted !== null) {
-      scanSmall(this.sorted, this.small, this.flat, path, out);
+    if (this.index === NO_INTS) {
+      scanSmall(this.rules, this.starts, this.flat, path, out);
       return;
     }
     this.tails?.collect(path, out);
