@@ -346,8 +346,7 @@ function sortStrings(flat: string, at: Int32Array, order: Int32Array, same: Int3
 
 // Shared empty defaults: a small pool allocates nothing for the large-pool index, nor a large one for the small.
 const NO_INTS = new Int32Array(0);
-const NO_RULES: readonly MatchRule[] = [];
-const NO_NUMBERS: readonly number[] = [];
+const NONE: readonly never[] = [];
 
 /**
  * {@link scanSorted} over a whole small pool, reading each rule's prefix from `flat` and its kind from `starts` (see
@@ -363,24 +362,26 @@ function scanSmall(
   path: string,
   out: BestMatches,
 ): void {
-  let allow = -1;
-  let disallow = -1;
+  let allow: MatchRule | null = null;
+  let disallow: MatchRule | null = null;
   for (let i = 0; i < rules.length; i++) {
     const at = starts[i]!;
-    if ((at & 1) === 1 ? allow >= 0 : disallow >= 0) {
-      if (allow >= 0 && disallow >= 0) break;
+    if (at & 1 ? allow : disallow) {
+      if (allow && disallow) break;
       continue;
     }
     const start = at >> 1;
     const length = (starts[i + 1]! >> 1) - start;
-    let k = 0;
-    while (k < length && k < path.length && flat.charCodeAt(start + k) === path.charCodeAt(k)) k++;
-    if (k < length || !matchesFrom(rules[i]!, path, length)) continue;
-    if ((at & 1) === 1) allow = i;
-    else disallow = i;
+    if (length > path.length) continue;
+    // From the prefix's last char back: the last char rejects most rules that do not match.
+    let k = length;
+    while (k > 0 && path.charCodeAt(k - 1) === flat.charCodeAt(start + k - 1)) k--;
+    if (k > 0 || !matchesFrom(rules[i]!, path, length)) continue;
+    if (at & 1) allow = rules[i]!;
+    else disallow = rules[i]!;
   }
-  out.allow = allow < 0 ? null : rules[allow]!;
-  out.disallow = disallow < 0 ? null : rules[disallow]!;
+  out.allow = allow;
+  out.disallow = disallow;
 }
 
 /** Where rules of a crowded prefix go. */
@@ -398,7 +399,7 @@ export class RuleMatcher {
    * an allow; then the length of `flat` times 2. A prefix is part of one line, which the parser cuts at
    * `MAX_LINE_BYTES`, so these stay far from where the int shifts of {@link scanSmall} would wrap.
    */
-  private readonly starts: readonly number[] = NO_NUMBERS;
+  private readonly starts: readonly number[] = NONE;
   /** The literal prefixes of the rules, one after the other (in priority order for a small pool). */
   private readonly flat: string = '';
   /**
@@ -407,7 +408,7 @@ export class RuleMatcher {
    */
   private readonly index: Int32Array = NO_INTS;
   /** The rules under their prefixes, in priority order within each (all in priority order for a small pool). */
-  private readonly rules: readonly MatchRule[] = NO_RULES;
+  private readonly rules: readonly MatchRule[] = NONE;
   /** Wildcard rules that crowded a prefix: anchored ones by tail, others by trigram (large pools). */
   private readonly tails: TailIndex | null = null;
   private readonly grams: GramIndex | null = null;
