@@ -770,7 +770,13 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return typeof target === 'string' ? canonicalPath(target, originEnd) : pathToMatch(target);
   }
 
-  function allowedBy(entry: CachedOrigin, target: string | URL, originEnd: number, ua: CrawlerInput, now?: number) {
+  function allowedBy(
+    entry: CachedOrigin,
+    target: string | URL,
+    originEnd: number,
+    ua: CrawlerInput,
+    now?: number,
+  ): boolean {
     const policy = policyOf(entry, now);
     if (policy.mode !== 'rules') return policy.mode === 'allow-all';
     return allowsPath(entry.robots!, pathOf(target, originEnd), ua);
@@ -801,11 +807,21 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   // The answers once a load ends, made in functions of their own: a function whose variables a closure keeps gets them a
   // context object on every call, so `isAllowed` and `verdict` would allocate one even when answering from memory.
-  function allowedLater(state: Promise<CachedOrigin>, target: string | URL, end: number, ua: CrawlerInput) {
+  function allowedLater(
+    state: Promise<CachedOrigin>,
+    target: string | URL,
+    end: number,
+    ua: CrawlerInput,
+  ): Promise<boolean> {
     return state.then((entry) => allowedBy(entry, target, end, ua));
   }
 
-  function verdictLater(state: Promise<CachedOrigin>, origin: string, target: string | URL, ua: CrawlerInput) {
+  function verdictLater(
+    state: Promise<CachedOrigin>,
+    origin: string,
+    target: string | URL,
+    ua: CrawlerInput,
+  ): Promise<UrlVerdict> {
     return state.then((entry) => verdictOf(entry, origin, target, ua));
   }
 
