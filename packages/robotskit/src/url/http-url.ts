@@ -6,7 +6,7 @@
  * questions); every other string goes through `new URL`. The tests hold the shape to the parser over generated URLs.
  */
 
-import { httpHostStart } from './path.js';
+import { httpHostStart, pathIn } from './path.js';
 
 /** A decimal IPv4 part as the parser writes it: 0 to 255, no leading zero. */
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
@@ -85,8 +85,7 @@ export function canonicalHref(url: string, originEnd: number): string {
 export function canonicalPath(url: string, originEnd: number): string {
   const hash = url.indexOf('#', originEnd);
   const end = hash < 0 ? url.length : hash;
-  if (end === originEnd) return '/';
-  return url.charCodeAt(originEnd) === 0x2f ? url.slice(originEnd, end) : `/${url.slice(originEnd, end)}`;
+  return end === originEnd ? '/' : pathIn(url, originEnd, end);
 }
 
 /** The same answer as {@link parseHttpUrl}, without `new URL` for values already in canonical form. */

@@ -50,10 +50,17 @@ function pathAfterHost(url: string, hostStart: number): string {
   if (semicolon >= 0 && (pathStart < 0 || semicolon < pathStart)) pathStart = semicolon;
   if (pathStart < 0) return '/';
   const hash = url.indexOf('#', hostStart);
-  if (hash < 0) return url.charCodeAt(pathStart) === 0x2f ? url.slice(pathStart) : `/${url.slice(pathStart)}`;
-  if (hash < pathStart) return '/';
-  const path = url.slice(pathStart, hash);
-  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+  if (hash < 0) return pathIn(url, pathStart, url.length);
+  return hash < pathStart ? '/' : pathIn(url, pathStart, hash);
+}
+
+/**
+ * `url` from `start` (its `/`, `?` or `;`) to `end` (its fragment or its end) as a path to match: a `/` is put before
+ * params or a query that start it, as the reference does.
+ */
+export function pathIn(url: string, start: number, end: number): string {
+  const path = url.slice(start, end);
+  return url.charCodeAt(start) === 0x2f ? path : `/${path}`;
 }
 
 /** {@link pathOfUrl} for any string: the reference's algorithm step by step. */
@@ -69,8 +76,7 @@ export function pathOfAnyUrl(url: string): string {
   if (pathStart < 0) return '/';
   const hash = url.indexOf('#', searchStart);
   if (hash >= 0 && hash < pathStart) return '/';
-  const path = url.slice(pathStart, hash < 0 ? url.length : hash);
-  return url.charCodeAt(pathStart) === 0x2f ? path : `/${path}`;
+  return pathIn(url, pathStart, hash < 0 ? url.length : hash);
 }
 
 /**
