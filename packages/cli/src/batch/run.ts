@@ -393,16 +393,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
           inputDone = true;
           break;
         }
-        const item = next.value;
-        if (typeof item === 'string') {
-          batch = null;
-          raw = item;
-        } else {
-          batch = item;
+        if (typeof next.value !== 'string') {
+          // Several lines at once: taken by the branch above, from the next turn on.
+          batch = next.value;
           at = 0;
-          if (batch.length === 0) continue;
-          raw = batch[at++]!;
+          continue;
         }
+        batch = null;
+        raw = next.value;
       }
       lines++;
       if (lines < fromLine) continue;
