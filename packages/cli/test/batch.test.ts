@@ -305,15 +305,13 @@ describe('interruption (Ctrl-C)', () => {
     return { site, release: () => release(), closed: () => closed };
   }
 
-  it('writes the records complete by then, in input order, aborts the fetches in flight, and says where to resume', async () => {
-    const fast = await ruled(9);
-    const slow = await heldSite();
-    const input = [`${fast.origin}/private-9/a`, '', `${slow.site.origin}/b`, `${fast.origin}/c`];
+  /** A run that `stop.abort()` interrupts, its progress reports in `seen` and its output in `out()`. */
+  function stoppable(lines: AsyncIterable<string | readonly string[]>) {
     const stop = new AbortController();
     const seen: BatchProgress[] = [];
     let out = '';
     const done = runBatch({
-      lines: counted(input).lines,
+      lines,
       write: (s) => {
         out += s;
       },
@@ -321,12 +319,20 @@ describe('interruption (Ctrl-C)', () => {
       onProgress: (p) => seen.push(p),
       progressEveryMs: 10,
     });
+    return { stop, seen, done, out: () => out };
+  }
+
+  it('writes the records complete by then, in input order, aborts the fetches in flight, and says where to resume', async () => {
+    const fast = await ruled(9);
+    const slow = await heldSite();
+    const input = [`${fast.origin}/private-9/a`, '', `${slow.site.origin}/b`, `${fast.origin}/c`];
+    const { stop, seen, done, out } = stoppable(counted(input).lines);
     // All lines read; the first record is complete and waits to be written behind nothing, the third on the slow site.
     await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 4, pending: 2, activeFetches: 1 }));
     stop.abort();
     const summary: BatchSummary = await done;
     expect(summary).toMatchObject({ interrupted: true, written: 1, lastIndex: 1, resumeFrom: 2 });
-    expect(records(out).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
+    expect(records(out()).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
     // The slow fetch was not left running.
     await vi.waitFor(() => expect(slow.closed()).toBe(true));
 
@@ -344,32 +350,23 @@ describe('interruption (Ctrl-C)', () => {
     await vi.waitFor(() => expect(resumed.site.requests).toEqual(['/robots.txt']));
     resumed.release();
     expect(await second).toMatchObject({ interrupted: false, written: 2, lastIndex: 4 });
-    expect(records(out + rest).map((r) => r.index)).toEqual([1, 3, 4]);
+    expect(records(out() + rest).map((r) => r.index)).toEqual([1, 3, 4]);
   });
 
   it('stops in the middle of lines read together, with the same records and place to resume', async () => {
     const fast = await ruled(12);
     const slow = await heldSite();
     const input = [`${fast.origin}/private-12/a`, '', `${slow.site.origin}/b`, `${fast.origin}/c`, `${fast.origin}/d`];
-    const stop = new AbortController();
-    const seen: BatchProgress[] = [];
-    let out = '';
-    const done = runBatch({
-      lines: (async function* () {
+    const { stop, seen, done, out } = stoppable(
+      (async function* () {
         yield input.slice(0, 4);
         yield input.slice(4);
       })(),
-      write: (s) => {
-        out += s;
-      },
-      signal: stop.signal,
-      onProgress: (p) => seen.push(p),
-      progressEveryMs: 10,
-    });
+    );
     await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 5, pending: 3, activeFetches: 1 }));
     stop.abort();
     expect(await done).toMatchObject({ interrupted: true, written: 1, lastIndex: 1, resumeFrom: 2 });
-    expect(records(out).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
+    expect(records(out()).map((r) => [r.index, r.allowed])).toEqual([[1, false]]);
     await vi.waitFor(() => expect(slow.closed()).toBe(true));
     // Stopped before it starts: no line of a batch is taken.
     const early = new AbortController();
@@ -387,26 +384,15 @@ describe('interruption (Ctrl-C)', () => {
 
   it('stops while the input blocks (a pipe that stays open)', async () => {
     const fast = await ruled(10);
-    const stop = new AbortController();
-    const seen: BatchProgress[] = [];
-    let out = '';
     async function* blocking() {
       yield `${fast.origin}/x`;
       await new Promise(() => {});
     }
-    const done = runBatch({
-      lines: blocking(),
-      write: (s) => {
-        out += s;
-      },
-      signal: stop.signal,
-      onProgress: (p) => seen.push(p),
-      progressEveryMs: 10,
-    });
+    const { stop, seen, done, out } = stoppable(blocking());
     await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ lines: 1, fetches: 1, activeFetches: 0 }));
     stop.abort();
     expect(await done).toMatchObject({ interrupted: true, written: 1, resumeFrom: 2 });
-    expect(records(out).map((r) => r.index)).toEqual([1]);
+    expect(records(out()).map((r) => r.index)).toEqual([1]);
     // Nothing read, nothing written: resume from the first line asked for.
     const idle = new AbortController();
     idle.abort();

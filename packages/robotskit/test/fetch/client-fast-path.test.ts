@@ -234,23 +234,34 @@ const question = fc
   )
   .map(([s, h, a]) => s + h + a.join(''));
 const asker = fc.constantFrom<string | undefined>(undefined, 'FooBot', 'BarBot', 'other');
+const hostsServed = fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile);
+
+/** A URL the client answers (an absolute http, https or ftp URL), else null. */
+function answerable(value: string): URL | null {
+  const u = parsed(value);
+  return u !== null && /^(https?|ftp):$/.test(u.protocol) ? u : null;
+}
+
+/** Each host's robots.txt from `files` (404 for others), after `delay()` when given. */
+function servedFrom(files: Record<string, string>, delay?: () => Promise<unknown>): FetchLike {
+  return async (robotsUrl) => {
+    await delay?.();
+    const body = files[new URL(robotsUrl).host];
+    return new Response(body ?? 'nope', { status: body === undefined ? 404 : 200 });
+  };
+}
 
 describe('the client answers URL strings as it answers their parsed URLs', () => {
   it('isAllowed, explain and peek give the same answers for a string and for new URL(string)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile),
+        hostsServed,
         fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
         async (files, questions) => {
-          const fetch: FetchLike = async (robotsUrl) => {
-            const host = new URL(robotsUrl).host;
-            const body = files[host];
-            return new Response(body ?? 'nope', { status: body === undefined ? 404 : 200 });
-          };
-          const client = createRobotsClient({ userAgent: 'FooBot', fetch });
+          const client = createRobotsClient({ userAgent: 'FooBot', fetch: servedFrom(files) });
           for (const [value, ua] of questions) {
-            const u = parsed(value);
-            if (u === null || !/^(https?|ftp):$/.test(u.protocol)) {
+            const u = answerable(value);
+            if (u === null) {
               await expect(client.isAllowed(value, ua)).rejects.toThrow();
               continue;
             }
@@ -271,24 +282,19 @@ describe('the client answers URL strings as it answers their parsed URLs', () =>
   it('questions asked together while their origins load join the load and answer as one at a time does', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile),
+        hostsServed,
         fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
         async (files, questions) => {
           let requests = 0;
-          const fetch: FetchLike = async (robotsUrl) => {
+          // Answered later, so every question below is asked while the loads are in flight.
+          const fetch = servedFrom(files, () => {
             requests++;
-            // Answered later, so every question below is asked while the loads are in flight.
-            await new Promise((resolve) => setTimeout(resolve, 1));
-            const body = files[new URL(robotsUrl).host];
-            return new Response(body ?? 'nope', { status: body === undefined ? 404 : 200 });
-          };
+            return new Promise((resolve) => setTimeout(resolve, 1));
+          });
           // One fixed clock: the two clients' fetches then carry the same times.
           const clock = { now: () => 1_780_000_000_000 };
           const together = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
-          const valid = questions.filter(([value]) => {
-            const u = parsed(value);
-            return u !== null && /^(https?|ftp):$/.test(u.protocol);
-          });
+          const valid = questions.filter(([value]) => answerable(value) !== null);
           const answers = Promise.all(valid.map(([value, ua]) => together.explain(value, ua)));
           const allowed = Promise.all(valid.map(([value, ua]) => together.isAllowed(value, ua)));
           // Nothing is in memory yet: peek answers nothing rather than wait.
