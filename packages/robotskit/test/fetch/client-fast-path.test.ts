@@ -234,6 +234,8 @@ const question = fc
   )
   .map(([s, h, a]) => s + h + a.join(''));
 const asker = fc.constantFrom<string | undefined>(undefined, 'FooBot', 'BarBot', 'other');
+/** Up to 12 questions, each a URL string and who asks. */
+const askedInTurn = fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 });
 const hostsServed = fc.dictionary(fc.constantFrom('a.example', 'b.example', '127.0.0.1', '127.0.0.1:81'), robotsFile);
 
 /** A URL the client answers (an absolute http, https or ftp URL), else null. */
@@ -254,63 +256,55 @@ function servedFrom(files: Record<string, string>, delay?: () => Promise<unknown
 describe('the client answers URL strings as it answers their parsed URLs', () => {
   it('isAllowed, explain and peek give the same answers for a string and for new URL(string)', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        hostsServed,
-        fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
-        async (files, questions) => {
-          const client = createRobotsClient({ userAgent: 'FooBot', fetch: servedFrom(files) });
-          for (const [value, ua] of questions) {
-            const u = answerable(value);
-            if (u === null) {
-              await expect(client.isAllowed(value, ua)).rejects.toThrow();
-              continue;
-            }
-            // The first question may load the origin: both forms then answer from memory.
-            const viaString = await client.explain(value, ua);
-            const viaUrl = await client.explain(u, ua);
-            expect(viaString, value).toEqual(viaUrl);
-            expect(await client.isAllowed(value, ua), value).toBe(viaUrl.allowed);
-            expect(await client.isAllowed(u, ua), value).toBe(viaUrl.allowed);
-            expect(client.peek(value, ua), value).toEqual(viaUrl);
+      fc.asyncProperty(hostsServed, askedInTurn, async (files, questions) => {
+        const client = createRobotsClient({ userAgent: 'FooBot', fetch: servedFrom(files) });
+        for (const [value, ua] of questions) {
+          const u = answerable(value);
+          if (u === null) {
+            await expect(client.isAllowed(value, ua)).rejects.toThrow();
+            continue;
           }
-        },
-      ),
+          // The first question may load the origin: both forms then answer from memory.
+          const viaString = await client.explain(value, ua);
+          const viaUrl = await client.explain(u, ua);
+          expect(viaString, value).toEqual(viaUrl);
+          expect(await client.isAllowed(value, ua), value).toBe(viaUrl.allowed);
+          expect(await client.isAllowed(u, ua), value).toBe(viaUrl.allowed);
+          expect(client.peek(value, ua), value).toEqual(viaUrl);
+        }
+      }),
       { numRuns: 400 },
     );
   });
 
   it('questions asked together while their origins load join the load and answer as one at a time does', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        hostsServed,
-        fc.array(fc.tuple(question, asker), { minLength: 1, maxLength: 12 }),
-        async (files, questions) => {
-          let requests = 0;
-          // Answered later, so every question below is asked while the loads are in flight.
-          const fetch = servedFrom(files, () => {
-            requests++;
-            return new Promise((resolve) => setTimeout(resolve, 1));
-          });
-          // One fixed clock: the two clients' fetches then carry the same times.
-          const clock = { now: () => 1_780_000_000_000 };
-          const together = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
-          const valid = questions.filter(([value]) => answerable(value) !== null);
-          const answers = Promise.all(valid.map(([value, ua]) => together.explain(value, ua)));
-          const allowed = Promise.all(valid.map(([value, ua]) => together.isAllowed(value, ua)));
-          // Nothing is in memory yet: peek answers nothing rather than wait.
-          for (const [value, ua] of valid) expect(together.peek(value, ua), value).toBeNull();
-          const got = await answers;
-          const gotAllowed = await allowed;
-          // One fetch per origin for all of them.
-          expect(requests).toBe(new Set(valid.map(([value]) => parsed(value)!.origin)).size);
-          const alone = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
-          for (const [k, [value, ua]] of valid.entries()) {
-            const expected = await alone.explain(parsed(value)!, ua);
-            expect(got[k], value).toEqual(expected);
-            expect(gotAllowed[k], value).toBe(expected.allowed);
-          }
-        },
-      ),
+      fc.asyncProperty(hostsServed, askedInTurn, async (files, questions) => {
+        let requests = 0;
+        // Answered later, so every question below is asked while the loads are in flight.
+        const fetch = servedFrom(files, () => {
+          requests++;
+          return new Promise((resolve) => setTimeout(resolve, 1));
+        });
+        // One fixed clock: the two clients' fetches then carry the same times.
+        const clock = { now: () => 1_780_000_000_000 };
+        const together = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
+        const valid = questions.filter(([value]) => answerable(value) !== null);
+        const answers = Promise.all(valid.map(([value, ua]) => together.explain(value, ua)));
+        const allowed = Promise.all(valid.map(([value, ua]) => together.isAllowed(value, ua)));
+        // Nothing is in memory yet: peek answers nothing rather than wait.
+        for (const [value, ua] of valid) expect(together.peek(value, ua), value).toBeNull();
+        const got = await answers;
+        const gotAllowed = await allowed;
+        // One fetch per origin for all of them.
+        expect(requests).toBe(new Set(valid.map(([value]) => parsed(value)!.origin)).size);
+        const alone = createRobotsClient({ userAgent: 'FooBot', fetch, clock });
+        for (const [k, [value, ua]] of valid.entries()) {
+          const expected = await alone.explain(parsed(value)!, ua);
+          expect(got[k], value).toEqual(expected);
+          expect(gotAllowed[k], value).toBe(expected.allowed);
+        }
+      }),
       { numRuns: 150 },
     );
   });
