@@ -3,10 +3,10 @@
  * crawler embeds so it does not have to write the fetch, cache and failure handling around a parser itself.
  */
 
-import type { DialectName } from '../model/dialect.js';
+import type { DialectName, PoolMatcher } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
-import { allowsPath, explainPath, parseRobotsTxt } from '../robots-txt/robots-txt.js';
+import { explainPath, matcherOf, parseRobotsTxt } from '../robots-txt/robots-txt.js';
 import { canonicalHref, canonicalPath, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import { pathToMatch } from '../url/path.js';
@@ -305,6 +305,12 @@ interface CachedOrigin {
   policyUntil: number;
   /** The parsed file of `policy` when its mode is `rules`, else null. */
   robots: RobotsTxt | null;
+  /**
+   * The crawler (a string) whose matcher for `robots` is `matcher`, or null: the last one asked about, so that the next
+   * URL it asks about here goes straight to the matcher. Reset whenever `robots` changes.
+   */
+  matcherFor: string | null;
+  matcher: PoolMatcher | null;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
@@ -482,6 +488,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       policy: null,
       policyUntil: Number.NEGATIVE_INFINITY,
       robots: null,
+      matcherFor: null,
+      matcher: null,
     };
     cache.set(origin, entry, weightOf(history));
     return entry;
@@ -704,6 +712,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     const until = policy.until ?? Number.POSITIVE_INFINITY;
     entry.policyUntil = latestAt < until ? until : Number.NEGATIVE_INFINITY;
     entry.robots = policy.mode === 'rules' ? robotsOf(policy.source) : null;
+    entry.matcherFor = null;
     return policy;
   }
 
@@ -778,8 +787,15 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     now?: number,
   ): boolean {
     const policy = policyOf(entry, now);
-    if (policy.mode !== 'rules') return policy.mode === 'allow-all';
-    return allowsPath(entry.robots!, pathOf(target, originEnd), ua);
+    // `robots` is set exactly when the policy is to follow rules: the policy object itself is not read then.
+    const robots = entry.robots;
+    if (robots === null) return policy.mode === 'allow-all';
+    if (entry.matcherFor !== ua) {
+      entry.matcher = matcherOf(robots, ua);
+      entry.matcherFor = typeof ua === 'string' ? ua : null;
+    }
+    const matcher = entry.matcher;
+    return matcher === null || matcher.allows(pathOf(target, originEnd));
   }
 
   function verdictOf(

@@ -73,18 +73,20 @@ interface AgentPlan {
 export let sourceOf: (robots: RobotsTxt) => SourceText;
 
 /**
- * @internal {@link RobotsTxt.isAllowed} and {@link RobotsTxt.explain} for the path to match, already taken from the URL
- * as `pathToMatch` takes it: for the crawl client, which finds the path where it finds the origin and would otherwise
- * have the URL read again. Set by the class's static block, like {@link sourceOf}.
+ * @internal For the crawl client, which finds the path to match where it finds the origin (the URL is not read again)
+ * and asks one file about many URLs. `matcherOf`: the matcher that {@link RobotsTxt.isAllowed} asks for a crawler (null
+ * when no rule applies to it: every path is allowed), which the client keeps for the next URL of the same origin.
+ * `explainPath`: {@link RobotsTxt.explain} for a path already taken from the URL as `pathToMatch` takes it. Set by the
+ * class's static block, like {@link sourceOf}.
  */
-export let allowsPath: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => boolean;
+export let matcherOf: (robots: RobotsTxt, crawler: CrawlerInput) => PoolMatcher | null;
 export let explainPath: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => Explanation;
 
 /** A parsed robots.txt. Create one with {@link parseRobotsTxt}. */
 export class RobotsTxt {
   static {
     sourceOf = (robots) => robots.text;
-    allowsPath = (robots, path, crawler) => robots.allows(path, crawler);
+    matcherOf = (robots, crawler) => robots.plan(crawler).matcher;
     explainPath = (robots, path, crawler) => robots.explainFor(path, crawler);
   }
 
@@ -191,18 +193,14 @@ export class RobotsTxt {
    *   unless the crawler ignores it.
    */
   isAllowed(url: string | URL, crawler: CrawlerInput): boolean {
-    return this.allows(pathToMatch(url), crawler);
+    const path = pathToMatch(url);
+    const { matcher } = this.plan(crawler);
+    return matcher === null || matcher.allows(path);
   }
 
   /** Like {@link isAllowed}, with the deciding line and rule and the groups that applied. */
   explain(url: string | URL, crawler: CrawlerInput): Explanation {
     return this.explainFor(pathToMatch(url), crawler);
-  }
-
-  /** {@link isAllowed} for the path to match. */
-  private allows(path: string, crawler: CrawlerInput): boolean {
-    const plan = this.plan(crawler);
-    return plan.matcher === null || plan.matcher.allows(path);
   }
 
   /** {@link explain} for the path to match. */
