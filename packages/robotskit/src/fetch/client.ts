@@ -7,7 +7,7 @@ import type { DialectName, PoolMatcher } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explainPath, matcherOf, parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalHref, canonicalPath, canonicalTailAt, httpAuthorityEnd, simpleOriginEnd } from '../url/http-url.js';
+import { canonicalHref, canonicalPath, canonicalRestStart, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import { pathToMatch } from '../url/path.js';
 import {
@@ -673,19 +673,18 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
    * `cache` and `inflight` is an origin the parser wrote, so the host is not read again (and no `new URL`).
    */
   function knownOrigin(url: string): string | null {
-    const end = httpAuthorityEnd(url);
+    const end = canonicalRestStart(url);
     if (end < 0) return null;
     const origin = url.slice(0, end);
     // Looked up once for the whole question: what is found is kept for {@link stateOfLocated} (an entry is marked
     // used, as the question is about to use it).
     const pending = inflight.size === 0 ? undefined : inflight.get(origin);
     if (pending !== undefined) {
-      if (!canonicalTailAt(url, end)) return null;
       locatedLoad = pending;
       return origin;
     }
     const entry = cache.get(origin);
-    if (entry === undefined || !canonicalTailAt(url, end)) return null;
+    if (entry === undefined) return null;
     locatedEntry = entry;
     return origin;
   }

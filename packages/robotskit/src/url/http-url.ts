@@ -6,7 +6,7 @@
  * questions); every other string goes through `new URL`. The tests hold the shape to the parser over generated URLs.
  */
 
-import { httpHostStart, pathIn } from './path.js';
+import { pathIn } from './path.js';
 
 /** A decimal IPv4 part as the parser writes it: 0 to 255, no leading zero. */
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
@@ -31,8 +31,11 @@ const SHAPE = new RegExp(
     `${TAIL_SHAPE}$`,
 );
 
-/** {@link SHAPE} after the origin, from `lastIndex` to the end. */
-const TAIL = /* @__PURE__ */ new RegExp(`${TAIL_SHAPE}$`, 'y');
+/**
+ * A lower-case `http://` or `https://`, any authority (chars other than `/`, `?` and `#`: not checked otherwise), then
+ * nothing, or a `/` and the rest of {@link SHAPE}'s tail.
+ */
+const ANY_AUTHORITY = /* @__PURE__ */ new RegExp(`^https?://[^/?#]*(?=/|$)${TAIL_SHAPE}$`);
 
 /**
  * The length of the origin (`scheme://host[:port]`) at the start of `url` when the whole URL is in the WHATWG
@@ -80,7 +83,7 @@ export function canonicalHref(url: string, originEnd: number): string {
 
 /**
  * The path to match (`pathToMatch`: path and query without the fragment, `/` when empty) of a URL whose origin ends at
- * `originEnd` and whose rest is in the shape {@link canonicalTailAt} accepts: the authority is not read again.
+ * `originEnd` and whose rest is in the shape {@link canonicalRestStart} accepts: the authority is not read again.
  */
 export function canonicalPath(url: string, originEnd: number): string {
   const hash = url.indexOf('#', originEnd);
@@ -95,27 +98,16 @@ export function normalizeHttpUrl(value: string): string | null {
 }
 
 /**
- * Where the authority of `url` ends (its first `/`, `?` or `#` after `http://` or `https://`, or its length) when it
- * starts with a lower-case `http://` or `https://`; else -1. Nothing else is checked: see {@link canonicalTailAt}.
+ * Where the authority of `url` ends (its first `/`, or its length) when `url` is a lower-case `http://` or `https://`,
+ * an authority, and then nothing or a path, query and fragment in the WHATWG parser's serialised form, as
+ * {@link simpleOriginEnd} takes them after the origin; else -1. The authority is not read: when `url.slice(0, end)` is
+ * moreover an origin the parser wrote (`${u.protocol}//${u.host}` of an http(s) URL, any host: IPv6 and punycode too),
+ * the whole string is in that form, but for the `/` of an empty path: the same origin, path and query, without reading
+ * the host again (the tests hold this to the parser over generated origins and tails). One regular expression and one
+ * native search: a loop over the authority's chars cost as much again.
  */
-export function httpAuthorityEnd(url: string): number {
-  const hostStart = httpHostStart(url);
-  if (hostStart === 0) return -1;
-  for (let i = hostStart; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 0x2f || c === 0x3f || c === 0x23) return i;
-  }
-  return url.length;
-}
-
-/**
- * Whether `url` from `start` on (a `/`, `?` or `#`, or nothing) is a path, query and fragment in the WHATWG parser's
- * serialised form, as {@link simpleOriginEnd} takes it after the origin. When `url.slice(0, start)` is moreover an
- * origin the parser wrote (`${u.protocol}//${u.host}` of an http(s) URL, any host: IPv6 and punycode too), the whole
- * string is in that form, but for the `/` of an empty path: the same origin, path and query, without reading the host
- * again (the tests hold this to the parser over generated origins and tails).
- */
-export function canonicalTailAt(url: string, start: number): boolean {
-  TAIL.lastIndex = start;
-  return TAIL.test(url);
+export function canonicalRestStart(url: string): number {
+  if (!ANY_AUTHORITY.test(url)) return -1;
+  const end = url.indexOf('/', url.charCodeAt(4) === 0x73 ? 8 : 7);
+  return end < 0 ? url.length : end;
 }
