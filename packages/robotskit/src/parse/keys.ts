@@ -24,7 +24,7 @@ function lc(bin: string, i: number): number {
 
 /**
  * Whether the key at `start` (length `len`, first letter already compared) starts with `lower`, an ASCII lower-case
- * name. Used for the typos; the four correct names are compared unrolled below, which is several times faster.
+ * name.
  */
 function startsWithName(bin: string, start: number, len: number, lower: string): boolean {
   const n = lower.length;
@@ -33,48 +33,6 @@ function startsWithName(bin: string, start: number, len: number, lower: string):
     if (lc(bin, start + i) !== lower.charCodeAt(i)) return false;
   }
   return true;
-}
-
-// "user-agent", "allow", "disallow" and "sitemap" after their first letter.
-function isUserAgent(b: string, s: number, len: number): boolean {
-  return (
-    len >= 10 &&
-    lc(b, s + 1) === 0x73 &&
-    lc(b, s + 2) === 0x65 &&
-    lc(b, s + 3) === 0x72 &&
-    b.charCodeAt(s + 4) === 0x2d &&
-    lc(b, s + 5) === 0x61 &&
-    lc(b, s + 6) === 0x67 &&
-    lc(b, s + 7) === 0x65 &&
-    lc(b, s + 8) === 0x6e &&
-    lc(b, s + 9) === 0x74
-  );
-}
-function isAllow(b: string, s: number, len: number): boolean {
-  return len >= 5 && lc(b, s + 1) === 0x6c && lc(b, s + 2) === 0x6c && lc(b, s + 3) === 0x6f && lc(b, s + 4) === 0x77;
-}
-function isDisallow(b: string, s: number, len: number): boolean {
-  return (
-    len >= 8 &&
-    lc(b, s + 1) === 0x69 &&
-    lc(b, s + 2) === 0x73 &&
-    lc(b, s + 3) === 0x61 &&
-    lc(b, s + 4) === 0x6c &&
-    lc(b, s + 5) === 0x6c &&
-    lc(b, s + 6) === 0x6f &&
-    lc(b, s + 7) === 0x77
-  );
-}
-function isSitemap(b: string, s: number, len: number): boolean {
-  return (
-    len >= 7 &&
-    lc(b, s + 1) === 0x69 &&
-    lc(b, s + 2) === 0x74 &&
-    lc(b, s + 3) === 0x65 &&
-    lc(b, s + 4) === 0x6d &&
-    lc(b, s + 5) === 0x61 &&
-    lc(b, s + 6) === 0x70
-  );
 }
 
 /** `field`, plus the prefix flag when the key is longer than the name it matched. */
@@ -145,10 +103,10 @@ export function classifyKey(bin: string, start: number, end: number): number {
   const len = end - start;
   const first = lc(bin, start);
   // The four names as most files spell them come first, in a function small enough to be inlined where it is called.
-  if (first === 0x64 && isDisallow(bin, start, len)) return len === 8 ? Field.Disallow : Field.Disallow | PREFIX;
-  if (first === 0x75 && isUserAgent(bin, start, len)) return len === 10 ? Field.UserAgent : Field.UserAgent | PREFIX;
-  if (first === 0x61 && isAllow(bin, start, len)) return len === 5 ? Field.Allow : Field.Allow | PREFIX;
-  if (first === 0x73 && isSitemap(bin, start, len)) return len === 7 ? Field.Sitemap : Field.Sitemap | PREFIX;
+  if (first === 0x64 && startsWithName(bin, start, len, 'disallow')) return len === 8 ? Field.Disallow : Field.Disallow | PREFIX;
+  if (first === 0x75 && startsWithName(bin, start, len, 'user-agent')) return len === 10 ? Field.UserAgent : Field.UserAgent | PREFIX;
+  if (first === 0x61 && startsWithName(bin, start, len, 'allow')) return len === 5 ? Field.Allow : Field.Allow | PREFIX;
+  if (first === 0x73 && startsWithName(bin, start, len, 'sitemap')) return len === 7 ? Field.Sitemap : Field.Sitemap | PREFIX;
   return classifyTypo(bin, start, len, first);
 }
 
