@@ -22,6 +22,21 @@ export interface MatchRule extends CompiledPattern {
   readonly line: number;
   /** True for the `<dir>/$` rule Google derives from `allow: <dir>/index.htm[l]`. */
   readonly indexHtml: boolean;
+  /** For a pattern with `*`: the chars after its prefix but `*` and a final `$`, as {@link charsOf} sums them; else 0. */
+  readonly chars: number;
+}
+
+/**
+ * A sketch of which chars `text` holds from `from` on: bit `c % 31` for each char `c` (never the sign bit). A path
+ * without a bit of a pattern's sketch lacks a char that the pattern's literals need, so it cannot match.
+ */
+function charsOf(text: string, from: number, to: number, star: number): number {
+  let sketch = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== star) sketch |= 1 << (c % 31);
+  }
+  return sketch;
 }
 
 /** The segments of a pattern with one `*` (shared: never written). */
@@ -62,6 +77,7 @@ function matchRule(allow: boolean, source: string, line: number, indexHtml: bool
     priority: n,
     line,
     indexHtml,
+    chars: at < 0 ? 0 : charsOf(source, prefix.length, end, 0x2a),
   };
 }
 
@@ -125,11 +141,24 @@ function scanSorted(
       if (!improves(r, r.allow ? out.disallow : out.allow)) return;
       continue;
     }
+    if (r.chars !== 0 && !sketched(r.chars, path)) continue;
     if (matchesFrom(r, path, from)) {
       if (r.allow) out.allow = r;
       else out.disallow = r;
     }
   }
+}
+
+/** {@link charsOf} the path of the check in progress, or 0 until a rule asks (reset by {@link RuleMatcher.best}). */
+let pathChars = 0;
+
+/**
+ * Whether the path of the check in progress has every char of a wildcard pattern's sketch: a pattern costs a search
+ * per literal, and most fail this first. (A path starts with `/`, so its sketch is never 0.)
+ */
+function sketched(chars: number, path: string): boolean {
+  if (pathChars === 0) pathChars = charsOf(path, 0, path.length, -1);
+  return (chars & ~pathChars) === 0;
 }
 
 /** A prefix holding more wildcard rules than this hands them to the tail and trigram indexes. */
@@ -480,6 +509,7 @@ export class RuleMatcher {
   best(path: string, out: BestMatches): void {
     out.allow = null;
     out.disallow = null;
+    pathChars = 0;
     if (this.index === NO_INTS) {
       scanSmall(this.rules, this.starts, this.flat, path, out);
       return;
