@@ -103,10 +103,13 @@ export function classifyKey(bin: string, start: number, end: number): number {
   const len = end - start;
   const first = lc(bin, start);
   // The four names as most files spell them come first, in a function small enough to be inlined where it is called.
-  if (first === 0x64 && startsWithName(bin, start, len, 'disallow')) return len === 8 ? Field.Disallow : Field.Disallow | PREFIX;
-  if (first === 0x75 && startsWithName(bin, start, len, 'user-agent')) return len === 10 ? Field.UserAgent : Field.UserAgent | PREFIX;
+  if (first === 0x64 && startsWithName(bin, start, len, 'disallow'))
+    return len === 8 ? Field.Disallow : Field.Disallow | PREFIX;
+  if (first === 0x75 && startsWithName(bin, start, len, 'user-agent'))
+    return len === 10 ? Field.UserAgent : Field.UserAgent | PREFIX;
   if (first === 0x61 && startsWithName(bin, start, len, 'allow')) return len === 5 ? Field.Allow : Field.Allow | PREFIX;
-  if (first === 0x73 && startsWithName(bin, start, len, 'sitemap')) return len === 7 ? Field.Sitemap : Field.Sitemap | PREFIX;
+  if (first === 0x73 && startsWithName(bin, start, len, 'sitemap'))
+    return len === 7 ? Field.Sitemap : Field.Sitemap | PREFIX;
   return classifyTypo(bin, start, len, first);
 }
 
