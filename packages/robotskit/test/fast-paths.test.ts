@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
-import { compilePattern, matchPattern, parseRobotsTxt } from '../src/index.js';
+import { type CrawlerInput, compilePattern, defineCrawler, matchPattern, parseRobotsTxt } from '../src/index.js';
 import { addGroupMatchRules } from '../src/match/group.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
@@ -271,9 +271,12 @@ describe('cached plans and matchers', () => {
       { maxLength: 20 },
     )
     .map((l) => l.join('\n'));
+  // Profiles too: a file keeps the plan of the profile asked about last, beside its map of plans by profile.
+  const fallback = defineCrawler({ name: 'Fallback', tokens: ['Other', 'BarBot', 'FooBot'] });
+  const loner = defineCrawler({ name: 'Loner', tokens: ['Baz'], ignoresGlobalGroup: true });
   const question = fc.tuple(
     fc.constantFrom('/a', '/a/b', '/b', '/c'),
-    fc.constantFrom<string | string[]>('FooBot', 'BarBot', 'Baz', 'other', ['FooBot', 'BarBot'], ['Baz']),
+    fc.constantFrom<CrawlerInput>('FooBot', 'BarBot', 'Baz', 'other', ['FooBot', 'BarBot'], ['Baz'], fallback, loner),
   );
 
   it('a file asked many questions in turn answers each as a fresh parse does', () => {
@@ -282,6 +285,7 @@ describe('cached plans and matchers', () => {
         const robots = parseRobotsTxt(text);
         for (const [path, agent] of questions) {
           expect(robots.explain(path, agent)).toEqual(parseRobotsTxt(text).explain(path, agent));
+          expect(robots.isAllowed(path, agent)).toBe(parseRobotsTxt(text).isAllowed(path, agent));
         }
       }),
       { numRuns: 500 },

@@ -117,6 +117,9 @@ export class RobotsTxt {
   /** Plans for arrays of agents, by their JSON (so `['A', 'B']` and the string `'A\nB'` never share one). */
   private listPlans: RecentCache<AgentPlan> | null = null;
   private matchers: RecentCache<PoolMatcher> | null = null;
+  /** The crawler profile asked about last and its plan: a run of questions by one profile skips the map. */
+  private lastProfile: CrawlerProfile | null = null;
+  private lastProfilePlan: AgentPlan | null = null;
   /** State for crawler profiles and other dialects, created on first use: most files never need it. */
   private extras: Extras | null = null;
 
@@ -286,6 +289,7 @@ export class RobotsTxt {
   }
 
   private plan(userAgent: CrawlerInput): AgentPlan {
+    if (userAgent === this.lastProfile) return this.lastProfilePlan!;
     if (typeof userAgent !== 'string' && !Array.isArray(userAgent)) {
       if (isCrawlerProfile(userAgent)) return this.profilePlan(userAgent);
       throw new TypeError('userAgent must be a string, an array of strings or a crawler profile');
@@ -322,29 +326,32 @@ export class RobotsTxt {
   /** A profile's groups: those of the first token the file names, else `*` unless the crawler ignores it. */
   private profilePlan(profile: CrawlerProfile): AgentPlan {
     const { profilePlans } = this.state();
-    const cached = profilePlans.get(profile);
-    if (cached !== undefined) return cached;
-    let selection: Selection | null = null;
-    let token: string | null = null;
-    let global: Selection = NO_GROUPS;
-    for (const t of profile.tokens) {
-      if (typeof t !== 'string') throw new TypeError('crawler tokens must be strings');
-      const s = this.tokenSelection(t);
-      if (s.match === 'specific') {
-        selection = s;
-        token = t;
-        break;
+    let plan = profilePlans.get(profile);
+    if (plan === undefined) {
+      let selection: Selection | null = null;
+      let token: string | null = null;
+      let global: Selection = NO_GROUPS;
+      for (const t of profile.tokens) {
+        if (typeof t !== 'string') throw new TypeError('crawler tokens must be strings');
+        const s = this.tokenSelection(t);
+        if (s.match === 'specific') {
+          selection = s;
+          token = t;
+          break;
+        }
+        if (s.match === 'global') global = s;
       }
-      if (s.match === 'global') global = s;
+      selection ??= profile.ignoresGlobalGroup ? NO_GROUPS : global;
+      plan = {
+        tokens: profile.tokens,
+        selection,
+        matcher: this.matcherFor(selection),
+        crawler: { name: profile.name, token },
+      };
+      profilePlans.set(profile, plan);
     }
-    selection ??= profile.ignoresGlobalGroup ? NO_GROUPS : global;
-    const plan: AgentPlan = {
-      tokens: profile.tokens,
-      selection,
-      matcher: this.matcherFor(selection),
-      crawler: { name: profile.name, token },
-    };
-    profilePlans.set(profile, plan);
+    this.lastProfile = profile;
+    this.lastProfilePlan = plan;
     return plan;
   }
 
