@@ -24,7 +24,24 @@ const RULES = [
   'Allow: /',
   'Disallow:',
 ];
-const PATHS = ['/', '/a', '/a/b', '/a/b/c', '/dir/', '/dir/index.html', '/dir/x', '/f.pdf', '/f.pdf?x', '/s?q=1', '/z'];
+// With a `\` in a query and in a fragment (which the parser keeps, and JSON escapes).
+const PATHS = [
+  '/',
+  '/a',
+  '/a/b',
+  '/a/b/c',
+  '/dir/',
+  '/dir/index.html',
+  '/dir/x',
+  '/f.pdf',
+  '/f.pdf?x',
+  '/s?q=1',
+  '/s?q=a\\b',
+  '/z#a\\b',
+  '/z',
+];
+/** Hosts, one with a `"` (which the parser keeps, and JSON escapes). */
+const HOSTS = ['127.0.0.1', 'q"h.invalid'];
 
 interface Site {
   readonly status: number;
@@ -57,8 +74,8 @@ describe('batch records', () => {
       fc.array(
         fc.oneof(
           fc
-            .tuple(fc.nat({ max: count - 1 }), fc.constantFrom(...PATHS))
-            .map(([k, p]) => `http://127.0.0.1:${8000 + k}${p}`),
+            .tuple(fc.constantFrom(...HOSTS), fc.nat({ max: count - 1 }), fc.constantFrom(...PATHS))
+            .map(([h, k, p]) => `http://${h}:${8000 + k}${p}`),
           fc.constantFrom('not a url', 'mailto:a@b.c', '# comment', ''),
         ),
         { maxLength: 80 },

@@ -155,6 +155,15 @@ function invalidReason(text: string): string {
   }
 }
 
+/**
+ * `JSON.stringify(url)` for a URL the WHATWG parser serialised (a verdict's `url`): printable ASCII, in which only `"`
+ * (a host may hold one) and `\` (a query or fragment may) need escaping, so most URLs are just put in quotes (a tenth
+ * of a batch's time went into stringifying them).
+ */
+function quoted(url: string): string {
+  return url.indexOf('"') < 0 && url.indexOf('\\') < 0 ? `"${url}"` : JSON.stringify(url);
+}
+
 function errorRecord(index: number, text: string, kind: string, message: string): string {
   return `{"index":${index},"url":${JSON.stringify(text)},"error":{"kind":"${kind}","message":${JSON.stringify(message)}}}\n`;
 }
@@ -248,7 +257,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   function record(index: number, v: UrlVerdict): string {
     if (v.allowed) allowed++;
     else blocked++;
-    return `{"index":${index},"url":${JSON.stringify(v.url)},${tailOf(v)}`;
+    return `{"index":${index},"url":${quoted(v.url)},${tailOf(v)}`;
   }
 
   let lines = 0;
