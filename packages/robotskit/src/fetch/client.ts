@@ -778,13 +778,7 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     return typeof target === 'string' ? canonicalPath(target, originEnd) : pathToMatch(target);
   }
 
-  function allowedBy(
-    entry: CachedOrigin,
-    target: string | URL,
-    originEnd: number,
-    ua: CrawlerInput,
-    now?: number,
-  ): boolean {
+  function allowedBy(entry: CachedOrigin, target: string | URL, ua: CrawlerInput, now?: number): boolean {
     const policy = policyOf(entry, now);
     // `robots` is set exactly when the policy is to follow rules: the policy object itself is not read then.
     const robots = entry.robots;
@@ -794,7 +788,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
       entry.matcherFor = typeof ua === 'string' ? ua : null;
     }
     const matcher = entry.matcher;
-    return matcher === null || matcher.allows(pathOf(target, originEnd));
+    // The entry is the one of the target's origin, whose length is where a string target's path starts.
+    return matcher === null || matcher.allows(pathOf(target, entry.origin.length));
   }
 
   function verdictOf(
@@ -822,13 +817,8 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
 
   // The answers once a load ends, made in functions of their own: a function whose variables a closure keeps gets them a
   // context object on every call, so `isAllowed` and `verdict` would allocate one even when answering from memory.
-  function allowedLater(
-    state: Promise<CachedOrigin>,
-    target: string | URL,
-    end: number,
-    ua: CrawlerInput,
-  ): Promise<boolean> {
-    return state.then((entry) => allowedBy(entry, target, end, ua));
+  function allowedLater(state: Promise<CachedOrigin>, target: string | URL, ua: CrawlerInput): Promise<boolean> {
+    return state.then((entry) => allowedBy(entry, target, ua));
   }
 
   function verdictLater(
@@ -861,10 +851,9 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
         const origin = locate(url);
         const target = located;
         const state = stateOfLocated(origin);
-        const end = origin.length;
-        if (state instanceof Promise) return allowedLater(state, target, end, ua);
+        if (state instanceof Promise) return allowedLater(state, target, ua);
         // Resolved promises hold no state: two serve every answer from memory.
-        return allowedBy(state, target, end, ua, hit.now) ? ALLOWED : REFUSED;
+        return allowedBy(state, target, ua, hit.now) ? ALLOWED : REFUSED;
       } catch (error) {
         return Promise.reject(error);
       }

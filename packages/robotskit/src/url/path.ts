@@ -27,7 +27,7 @@ export function pathOfUrl(url: string): string {
 }
 
 /** 7 or 8 when `url` starts with `http://` or `https://` (lower case), else 0. */
-export function httpHostStart(url: string): number {
+function httpHostStart(url: string): number {
   // Char by char: a call to `startsWith` costs more than these few reads.
   if (url.charCodeAt(0) !== 0x68 || url.charCodeAt(1) !== 0x74 || url.charCodeAt(2) !== 0x74) return 0;
   if (url.charCodeAt(3) !== 0x70) return 0;
