@@ -24,7 +24,7 @@ import type { SourceText } from '../model/source-text.js';
 import type { RobotsAgent, RobotsExtension, RobotsGroup } from '../model/types.js';
 import { asciiLower } from '../url/user-agent.js';
 import { addGroupMatchRules, finishGroups, Group, RuleTable } from './group.js';
-import { type BestMatches, type MatchRule, RuleMatcher } from './rule-matcher.js';
+import { type BestMatches, RuleMatcher, ruleList } from './rule-matcher.js';
 
 class GoogleGroupBuilder implements GroupBuilder {
   private readonly text: SourceText;
@@ -180,7 +180,7 @@ class LongestMatch implements PoolMatcher {
   private readonly rules: RuleMatcher;
 
   constructor(groups: readonly RobotsGroup[]) {
-    const matchRules: MatchRule[] = [];
+    const matchRules = ruleList();
     for (const group of groups) addGroupMatchRules(group, matchRules);
     this.rules = new RuleMatcher(matchRules);
   }

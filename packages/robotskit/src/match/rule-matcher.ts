@@ -109,6 +109,15 @@ export function addMatchRules(out: MatchRule[], allow: boolean, pattern: string,
   }
 }
 
+/**
+ * An empty array for rules. A literal `[]` starts out as an array of small integers, and its first rule changes its
+ * kind; V8 throws away code optimised for the kind it changes to when a new array reaches it (a deoptimisation per
+ * array in each of the first builds of a large matcher). The slice of an array of objects is one from the start.
+ */
+export function ruleList(): MatchRule[] {
+  return [null!].slice(1);
+}
+
 /** Priority order: longer first, then earlier line. */
 function byPriority(a: MatchRule, b: MatchRule): number {
   return b.priority - a.priority || a.line - b.line;
@@ -314,18 +323,6 @@ function fileByTail(
   return ends;
 }
 
-/** The tail lengths of `tails` to index: all when few, else the most common. */
-function tailLengths(tails: readonly MatchRule[]): Set<number> {
-  const counts = new Map<number, number>();
-  for (const r of tails) counts.set(r.tail.length, (counts.get(r.tail.length) ?? 0) + 1);
-  return new Set(
-    [...counts]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, MAX_TAIL_LENGTHS)
-      .map(([length]) => length),
-  );
-}
-
 /**
  * Scratch ints for building an index, reused from build to build (a build is synchronous and calls no user code);
  * larger ones (of huge pools) are not kept.
@@ -460,47 +457,26 @@ export class RuleMatcher {
     }
     // Scratch: where each prefix starts in `flat` (n + 1); the rules in prefix order (n); for each position in that
     // order, the chars its prefix shares with the previous one's, or -1 when they are equal (n); and where its rule goes
-    // (n: STAY, TAIL or GRAM). Each step is a function of its own, so that each is optimised on its own.
-    if (spare.length < 4 * n + 1) spare = new Int32Array(4 * n + 1);
-    const scratch = spare;
-    if (spare.length > MAX_SPARE) spare = new Int32Array(1024);
+    // (n: STAY, TAIL or GRAM). Each step is a function of its own, optimised on its own, and this constructor has no
+    // loop: V8 optimises a function called once per build from inside its loop, and the code so made for the
+    // constructor was thrown away and remade build after build (every other first check at 50,000 rules 1.4 times as
+    // slow).
+    const scratch = spare.length > 4 * n ? spare : new Int32Array(4 * n + 1);
+    if (scratch.length <= MAX_SPARE) spare = scratch;
     const at = scratch.subarray(0, n + 1);
     const order = scratch.subarray(n + 1, 2 * n + 1);
     const same = scratch.subarray(2 * n + 1, 3 * n + 1);
     const dest = scratch.subarray(3 * n + 1, 4 * n + 1);
-    // The prefixes, copied into one flat string: they are slices of the file's text, whose chars the engine reads
-    // several times slower than a flat string's, and sorting and searching read many chars.
-    const prefixes = new Array<string>(n);
-    at[0] = 0;
-    for (let i = 0; i < n; i++) {
-      prefixes[i] = rules[i]!.prefix;
-      at[i + 1] = at[i]! + prefixes[i]!.length;
-      order[i] = i;
-    }
-    const flat = prefixes.join('');
+    const flat = flatten(rules, at, order);
     sortStrings(flat, at, order, same);
-    let distinct = 1;
-    for (let k = 1; k < n; k++) if (same[k]! >= 0) distinct++;
-    const tails: MatchRule[] = [];
-    const grams: MatchRule[] = [];
+    const tails = ruleList();
+    const grams = ruleList();
     dest.fill(STAY);
-    if (crowdedRuns(rules, order, same, dest)) {
-      const candidates: MatchRule[] = [];
-      for (let k = 0; k < n; k++) if (dest[k] === TAIL) candidates.push(rules[order[k]!]!);
-      const lengths = tailLengths(candidates);
-      for (let k = 0; k < n; k++) {
-        const r = rules[order[k]!]!;
-        if (dest[k] === TAIL && !lengths.has(r.tail.length)) dest[k] = eachGram(r) > 0 ? GRAM : STAY;
-        if (dest[k] === TAIL) tails.push(r);
-        else if (dest[k] === GRAM) grams.push(r);
-      }
-    }
-    const index = new Int32Array(4 * distinct + 4);
-    const kept: MatchRule[] = [];
-    buildIndex(rules, at, order, same, dest, index, kept);
+    const index = new Int32Array(4 * crowdedRuns(rules, order, same, dest) + 4);
+    sortCrowded(rules, order, dest, tails, grams);
+    this.rules = buildIndex(rules, at, order, same, dest, index);
     this.flat = flat;
     this.index = index;
-    this.rules = kept;
     this.tails = tails.length > 0 ? new TailIndex(tails) : null;
     this.grams = grams.length > 0 ? new GramIndex(grams) : null;
   }
@@ -550,18 +526,66 @@ export class RuleMatcher {
 }
 
 /**
- * Marks in `dest` (by position in `order`) the wildcard rules of prefixes holding more than {@link CROWDED} of them:
- * TAIL for anchored ones with a tail, GRAM for others with a trigram. Returns whether any prefix was crowded.
+ * The prefixes of `rules` in one flat string, with `at` (where each starts) and `order` (the identity) filled: the
+ * prefixes are slices of the file's text, whose chars the engine reads several times slower than a flat string's, and
+ * sorting and searching read many chars.
  */
-function crowdedRuns(rules: readonly MatchRule[], order: Int32Array, same: Int32Array, dest: Int32Array): boolean {
-  let crowded = false;
+function flatten(rules: readonly MatchRule[], at: Int32Array, order: Int32Array): string {
+  const prefixes = new Array<string>(rules.length);
+  at[0] = 0;
+  for (let i = 0; i < rules.length; i++) {
+    prefixes[i] = rules[i]!.prefix;
+    at[i + 1] = at[i]! + prefixes[i]!.length;
+    order[i] = i;
+  }
+  return prefixes.join('');
+}
+
+/**
+ * Files the wildcard rules {@link crowdedRuns} marked: by tail in `tails` when their tail's length is one of the
+ * {@link MAX_TAIL_LENGTHS} most common among them (each length costs a lookup per check), else by trigram in `grams`
+ * (or nowhere: they stay under their prefix).
+ */
+function sortCrowded(
+  rules: readonly MatchRule[],
+  order: Int32Array,
+  dest: Int32Array,
+  tails: MatchRule[],
+  grams: MatchRule[],
+): void {
+  const counts = new Map<number, number>();
+  for (let k = 0; k < order.length; k++) {
+    if (dest[k] !== TAIL) continue;
+    const length = rules[order[k]!]!.tail.length;
+    counts.set(length, (counts.get(length) ?? 0) + 1);
+  }
+  const lengths = new Set(
+    [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, MAX_TAIL_LENGTHS)
+      .map(([length]) => length),
+  );
+  for (let k = 0; k < order.length; k++) {
+    if (dest[k] === STAY) continue;
+    const r = rules[order[k]!]!;
+    if (dest[k] === TAIL && !lengths.has(r.tail.length)) dest[k] = eachGram(r) > 0 ? GRAM : STAY;
+    if (dest[k] === TAIL) tails.push(r);
+    else if (dest[k] === GRAM) grams.push(r);
+  }
+}
+
+/**
+ * Marks in `dest` (by position in `order`) the wildcard rules of prefixes holding more than {@link CROWDED} of them:
+ * TAIL for anchored ones with a tail, GRAM for others with a trigram. Returns the number of distinct prefixes.
+ */
+function crowdedRuns(rules: readonly MatchRule[], order: Int32Array, same: Int32Array, dest: Int32Array): number {
+  let distinct = 0;
   for (let run = 0, k = 1; k <= order.length; k++) {
     if (k < order.length && same[k]! < 0) continue;
     // The run [run, k) of equal prefixes ends here.
     let wildcards = 0;
     for (let j = run; j < k; j++) if (rules[order[j]!]!.segments !== null) wildcards++;
     if (wildcards > CROWDED) {
-      crowded = true;
       for (let j = run; j < k; j++) {
         const r = rules[order[j]!]!;
         if (r.segments === null) continue;
@@ -570,14 +594,15 @@ function crowdedRuns(rules: readonly MatchRule[], order: Int32Array, same: Int32
       }
     }
     run = k;
+    distinct++;
   }
-  return crowded;
+  return distinct;
 }
 
 /**
- * Fills `index` (see {@link RuleMatcher}) and `kept` with the rules that stay under their prefix. Sorted order puts a
- * prefix before every string that starts with it, so a stack of the chain of the previous prefix holds every earlier
- * prefix the current one starts with: those no longer than what the two share.
+ * Fills `index` (see {@link RuleMatcher}) and returns the rules that stay under their prefixes, in its order. Sorted
+ * order puts a prefix before every string that starts with it, so a stack of the chain of the previous prefix holds
+ * every earlier prefix the current one starts with: those no longer than what the two share.
  */
 function buildIndex(
   rules: readonly MatchRule[],
@@ -586,8 +611,8 @@ function buildIndex(
   same: Int32Array,
   dest: Int32Array,
   index: Int32Array,
-  kept: MatchRule[],
-): void {
+): MatchRule[] {
+  const kept = ruleList();
   const chain: number[] = [];
   let d = -1;
   for (let k = 0; k < order.length; k++) {
@@ -607,6 +632,7 @@ function buildIndex(
   }
   sortByPriority(kept, index[4 * d + 3]!);
   index[4 * d + 7] = kept.length;
+  return kept;
 }
 
 /** Sorts `rules[from..]` into priority order, in place. */

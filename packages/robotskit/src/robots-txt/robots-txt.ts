@@ -8,7 +8,7 @@ import { googleDialect } from '../match/google.js';
 import type { RuleTable } from '../match/group.js';
 import { legacyDialect } from '../match/legacy.js';
 import { crawlDelaySeconds } from '../model/crawl-delay.js';
-import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection } from '../model/dialect.js';
+import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection, Verdict } from '../model/dialect.js';
 import { buildRecords } from '../model/records.js';
 import { SourceText } from '../model/source-text.js';
 import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
@@ -43,6 +43,9 @@ export type CrawlerInput = UserAgentInput | CrawlerProfile;
 const DIALECTS: Record<DialectName, Dialect> = { google: googleDialect, legacy: legacyDialect };
 
 const NO_GROUPS: Selection = { match: 'none', groups: [], agentLines: [] };
+
+/** The verdict where no group applies (no matcher): allowed, by no rule. Shared: read, never written. */
+const NO_RULES: Verdict = { allowed: true, rule: null };
 
 /** Caches per distinct set of crawler names; bounded so a caller cycling through names cannot grow it forever. */
 const MAX_CACHED_AGENTS = 256;
@@ -209,8 +212,7 @@ export class RobotsTxt {
   /** {@link explain} for the path to match. */
   private explainFor(path: string, crawler: CrawlerInput): Explanation {
     const plan = this.plan(crawler);
-    const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
-    const { allowed, rule } = verdict;
+    const { allowed, rule } = plan.matcher?.decide(path) ?? NO_RULES;
     const line = rule === null ? 0 : rule.line;
     const { agentLines: groupLines, match: groups } = plan.selection;
     const userAgents = plan.tokens;
@@ -235,7 +237,7 @@ export class RobotsTxt {
     const rows: CrawlerVerdict[] = [];
     for (const crawler of crawlers) {
       const plan = this.plan(crawler);
-      const verdict = plan.matcher === null ? { allowed: true, rule: null } : plan.matcher.decide(path);
+      const verdict = plan.matcher?.decide(path) ?? NO_RULES;
       rows.push({
         crawler,
         allowed: verdict.allowed,
