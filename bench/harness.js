@@ -88,9 +88,27 @@ export function goal(name, value, target, met, unit = '') {
   goals.push([name, unit === '' ? `${fmt(value, 2)}x` : `${fmt(value, 1)} ${unit}`, target, met ? 'met' : 'NOT MET']);
 }
 
-/** Prints every recorded goal. */
+/**
+ * robots-parser's speed on the corpus in this run (MB/s), once a benchmark has measured it: how fast this machine is
+ * now, for the goals stated in ms or URLs/s (a ratio against a peer measured in the same run needs no such yardstick).
+ */
+let yardstick = null;
+
+/** Records robots-parser's parse speed in this run (see {@link printGoals}). */
+export function machineYardstick(robotsParserMBs) {
+  yardstick ??= robotsParserMBs;
+}
+
+/** Prints every recorded goal, and how fast the machine was. */
 export function printGoals() {
   if (goals.length > 0) table('goals (measured in this run)', ['goal', 'measured', 'target', ''], goals);
+  if (yardstick !== null) {
+    console.log(
+      `machine speed: robots-parser parsed the corpus at ${fmt(yardstick)} MB/s in this run. Goals in ms or URLs/s ` +
+        "scale with the machine: compare with robots-parser's row in the engine README's table (the machine the " +
+        "README's numbers come from); ratios against a peer are measured side by side and need no such yardstick.",
+    );
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { runInNewContext } from 'node:vm';
 import robotsParser from 'robots-parser';
 import { parseRobotsTxt } from 'robotskit';
 import { loadCorpus } from './engine.js';
-import { fmt, table } from './harness.js';
+import { fmt, machineYardstick, table } from './harness.js';
 
 const require = createRequire(import.meta.url);
 const robotsTxtParser = require('robots-txt-parser');
@@ -238,6 +238,7 @@ export async function runPeersBench() {
     }),
     8,
   );
+  machineYardstick(totalBytes / 1e6 / (parse[1].ms / 1000));
   const check = await compareAll(
     PEERS.map((p) => async () => {
       sink += await p.checkAll(sites);
