@@ -5,12 +5,11 @@
 
 import type { SourceText } from '../model/source-text.js';
 import type { Range, RobotsRecord } from '../model/types.js';
+import { utf8Decoder as utf8 } from '../parse/input.js';
 import { type CharCodes, LineCounter } from '../parse/line-counter.js';
 import { isAsciiSpace, MAX_LINE_BYTES } from '../parse/lines.js';
 import { type RobotsTxt, sourceOf } from '../robots-txt/robots-txt.js';
 import type { LintContext, Report, SharedAnalysis } from './rule.js';
-
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The UTF-8 length of the UTF-16 unit at `i` of `text` (0 for the low half of a surrogate pair, counted with its high half). */
 function utf8LengthAt(text: string, i: number): number {

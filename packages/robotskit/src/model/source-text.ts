@@ -3,9 +3,7 @@
  * what they passed in (UTF-16 for strings, bytes for bytes).
  */
 
-import { type SourceBytes, utf8Length } from '../parse/input.js';
-
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+import { type SourceBytes, utf8Decoder as utf8, utf8Length } from '../parse/input.js';
 
 /** Slices text out of the parsed bytes and converts byte offsets into input offsets. */
 export class SourceText {

@@ -35,7 +35,8 @@ const encoder = new TextEncoder();
 // "latin1" means windows-1252 and bytes 0x80-0x9F become other chars. Either way it is one char per byte and a
 // bijection, so the byte behind any char can be recovered with the table below.
 const binDecoder = new TextDecoder('latin1');
-const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** UTF-8 as the engine decodes it everywhere: a BOM is kept as U+FEFF (the parser skips it itself), bad bytes become U+FFFD. */
+export const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const BYTE_OF_CHAR = new Map<number, number>();
 {
   const all = new Uint8Array(256);

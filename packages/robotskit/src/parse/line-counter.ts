@@ -3,6 +3,8 @@
  * CR, LF and CRLF as one line break each, like the parser.
  */
 
+import { utf8Decoder as utf8 } from './input.js';
+
 /** A 1-based position. */
 export interface Position {
   readonly line: number;
@@ -67,8 +69,6 @@ export class LineCounter {
     return { line: index + 1, column: offset - this.starts[index]! + 1 };
   }
 }
-
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * The lines of a whole input, as the parser splits them (CR, LF and CRLF each end one line), for tools that show
