@@ -458,9 +458,8 @@ export class RuleMatcher {
     // Scratch: where each prefix starts in `flat` (n + 1); the rules in prefix order (n); for each position in that
     // order, the chars its prefix shares with the previous one's, or -1 when they are equal (n); and where its rule goes
     // (n: STAY, TAIL or GRAM). Each step is a function of its own, optimised on its own, and this constructor has no
-    // loop: V8 optimises a function called once per build from inside its loop, and the code so made for the
-    // constructor was thrown away and remade build after build (every other first check at 50,000 rules 1.4 times as
-    // slow).
+    // loop: V8 optimised it from inside its loops, and after a full GC with no matcher alive that code lost its type
+    // feedback and was thrown away and remade, build after build (every other 50,000-rule build 1.4 times as slow).
     const scratch = spare.length > 4 * n ? spare : new Int32Array(4 * n + 1);
     if (scratch.length <= MAX_SPARE) spare = scratch;
     const at = scratch.subarray(0, n + 1);
