@@ -6,7 +6,8 @@
  *   reads stdin (bytes in chunks, split into lines by `lineBatchesOf`).
  * - `handwritten`: the loop robots-parser users write: a Map of per-origin promises (fetch + parse, once per origin),
  *   URLs taken in chunks of 4,096 checked with Promise.all, records written in input order.
- * - `robotskit-latency`: `robotskit` instrumented, for how soon records follow their robots.txt (see `latency`).
+ * - `robotskit-latency`: `robotskit` instrumented, for how soon records follow their robots.txt (see `latency`);
+ *   `robotskit-latency-completion` the same with `order: 'completion'` (`--order completion`).
  */
 
 import robotsParser from 'robots-parser';
@@ -92,7 +93,7 @@ async function handwritten() {
  * robots.txt answer reached the client (its last response's headers, after any redirect) and when the first record
  * of a URL of that origin was handed to the output. Reports the delay between the two per origin.
  */
-async function latency() {
+async function latency(order) {
   const now = () => Number(process.hrtime.bigint()) / 1e6;
   const started = now();
   const answered = new Map();
@@ -118,7 +119,7 @@ async function latency() {
     sink(chunk);
   };
   const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
-  const summary = await runBatch({ lines: input(), write, crawler: UA, concurrency, fetch: timed });
+  const summary = await runBatch({ lines: input(), write, crawler: UA, concurrency, fetch: timed, order });
   records = summary.written;
   const delays = [];
   for (const [origin, t] of firstWritten) {
@@ -165,8 +166,8 @@ async function latency() {
 const start = process.hrtime.bigint();
 const cpuStart = process.cpuUsage();
 let extra;
-if (contender === 'robotskit-latency') {
-  extra = await latency();
+if (contender.startsWith('robotskit-latency')) {
+  extra = await latency(contender.endsWith('-completion') ? 'completion' : 'input');
 } else if (contender === 'robotskit') {
   const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 64);
   const summary = await runBatch({ lines: input(), write: sink, crawler: UA, concurrency });

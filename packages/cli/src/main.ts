@@ -15,7 +15,7 @@ import type { LintCommandOptions } from './commands/lint.js';
 import type { ServeCliOptions, WorkerCliOptions } from './commands/serve.js';
 import type { SitemapsCommandOptions } from './commands/sitemaps.js';
 import { CliError, type Io, processIo } from './io.js';
-import { DEFAULT_CRAWLER, LINT_FORMATS, SEVERITIES, SITEMAP_SCOPES, UA_HELP } from './options.js';
+import { BATCH_ORDERS, DEFAULT_CRAWLER, LINT_FORMATS, SEVERITIES, SITEMAP_SCOPES, UA_HELP } from './options.js';
 
 // Each command's module (and through it the engine, undici, the sitemap reader or the server) is imported when that
 // command runs, so `--help` and one command load only what they use.
@@ -112,7 +112,7 @@ function program(io: Io, result: { code: number }): Command {
   cmd
     .command('batch')
     .description(
-      'check many URLs (one per line, any mix of sites): NDJSON out in input order, one robots.txt fetch per origin',
+      'check many URLs (one per line, any mix of sites): NDJSON out in input order (or as completed), one robots.txt fetch per origin',
     )
     .argument('[file]', 'file of URLs, or - (the default) for standard input')
     .option('--ua <crawler>', UA_HELP, DEFAULT_CRAWLER)
@@ -120,7 +120,19 @@ function program(io: Io, result: { code: number }): Command {
     .option('--concurrency <n>', 'robots.txt fetches at once over all sites (one per site at most)', '32')
     .option('--window <n>', 'URLs in flight or waiting to be written, at most (bounds memory)', '4096')
     .option('--per-origin <n>', 'URLs of one site in flight, at most', '512')
-    .option('--from-line <n>', 'skip input lines before this one (to resume: the last index written + 1)', '1')
+    .addOption(
+      new Option(
+        '--order <order>',
+        'input: records in input order; completion: each as soon as it is complete (a slow site holds back only its own)',
+      )
+        .choices(BATCH_ORDERS)
+        .default('input'),
+    )
+    .option(
+      '--from-line <n>',
+      'skip input lines before this one (to resume: the line the interruption message gives)',
+      '1',
+    )
     .option('--timeout <seconds>', 'give up on a robots.txt after this many seconds', '10')
     .option(
       '--cache <url>',

@@ -7,6 +7,8 @@
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
 /** The severities, most serious first (`lint --severity`). */
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
+/** `batch --order` values: records in input order, or as they complete. */
+export const BATCH_ORDERS = ['input', 'completion'] as const;
 /** `sitemaps --scope` values. */
 export const SITEMAP_SCOPES = ['protocol', 'origin', 'none'] as const;
 

@@ -1,6 +1,6 @@
 /**
  * The core of `robotskit batch`, usable in-process (tests, the bench): URL lines in, NDJSON verdicts out, in input
- * order, with bounded memory whatever the input's length.
+ * order or as they complete, with bounded memory whatever the input's length.
  *
  * - **One robots.txt fetch per origin**: the engine's crawl client shares each origin's fetch and caches the result
  *   (an LRU of `maxOrigins` origins; beyond that an origin forgotten may be fetched again).
@@ -11,11 +11,16 @@
  *   pauses until there is room. Output is written in chunks, and what is complete whenever the run is about to wait
  *   for a robots.txt (so records follow their robots.txt's answer); `write` may return a promise (backpressure):
  *   reading waits for it.
- * - **Output order is input order**: the record of input line k is written after those of every earlier line, so an
- *   interrupted run leaves a prefix of the full output and can be resumed from the line after the last `index`
- *   written (`--from-line`). Aborting `signal` (Ctrl-C in the command) stops reading, writes the records already
- *   complete in input order, and resolves with `interrupted` and the line to resume from. Completion order would be faster to emit, but a prefix of it says nothing about which
- *   lines are done; the price of input order is head-of-line waiting, bounded by the window and the fetch timeout.
+ * - **Output order is input order** by default: the record of input line k is written after those of every earlier
+ *   line, so an interrupted run leaves a prefix of the full output and can be resumed from the line after the last
+ *   `index` written (`--from-line`). Aborting `signal` (Ctrl-C in the command) stops reading, writes the records
+ *   already complete in input order, and resolves with `interrupted` and the line to resume from. The price is
+ *   head-of-line waiting: the URLs of a site that answered wait for every earlier line's robots.txt, up to the window
+ *   and the fetch timeout.
+ * - **`order: 'completion'`** writes each record as soon as it is complete, so a site's records follow its own
+ *   robots.txt's answer whatever earlier sites do. The window and per-origin bounds count the URLs still in flight.
+ *   An interrupted run then resumes from its first line without a record (`resumeFrom`), and records of later lines
+ *   written before the interruption come again: a reader keeps one record per `index`.
  * - **Every non-blank line gets exactly one record**; a line that is not a URL with a robots.txt gets an error
  *   record. Blank lines and lines starting with `#` are skipped (their numbers still count in `index`).
  */
@@ -25,6 +30,7 @@ import {
   type CrawlerInput,
   type EffectivePolicy,
   type FetchLike,
+  originOf,
   type RetrievalResult,
   type RobotsClientOptions,
   RobotsUrlError,
@@ -33,6 +39,7 @@ import {
 } from 'robotskit';
 import { cliClient } from '../commands/check.js';
 import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest } from '../net.js';
+import { BATCH_ORDERS } from '../options.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -58,6 +65,11 @@ export interface BatchOptions {
   /** URLs of one origin in flight, at most. @default 512 */
   readonly perOrigin?: number;
   /**
+   * `input`: records in input order (an interrupted run leaves a prefix of the output); `completion`: each record as
+   * soon as it is complete (a slow robots.txt holds back only its own site's URLs). @default 'input'
+   */
+  readonly order?: BatchOrder;
+  /**
    * A store shared with other processes (`--cache`): each origin's robots.txt is fetched once between them all.
    * Its failures go to `onStoreError` and the run goes on from memory.
    */
@@ -80,6 +92,9 @@ export interface BatchOptions {
    */
   readonly signal?: AbortSignal;
 }
+
+/** The order of `batch`'s records: the input's, or the order in which they complete. */
+export type BatchOrder = (typeof BATCH_ORDERS)[number];
 
 /** Counters of a batch run. */
 export interface BatchProgress {
@@ -108,17 +123,27 @@ export interface BatchSummary extends BatchProgress {
   /** The `index` of the last record written; 0 when none was. */
   readonly lastIndex: number;
   /**
-   * The input line a later run resumes from (`--from-line`) to complete this run's output: the line after the last
-   * record written, or this run's first line when none was written.
+   * The input line a later run resumes from (`--from-line`) to complete this run's output. In input order: the line
+   * after the last record written, or this run's first line when none was written. In completion order: the first
+   * line read without a record written (later lines may have theirs already), or the line after the last one read.
    */
   readonly resumeFrom: number;
 }
 
 interface Slot {
   readonly index: number;
+  /** Its record is complete (in completion order: and written, unless the run was interrupted first). */
   done: boolean;
   text: string;
   promise: Promise<void> | null;
+}
+
+/** The URLs of one origin waiting for its robots.txt: the first asked the client, the rest wait for its answer. */
+interface Waiting {
+  readonly slots: Slot[];
+  /** Their lines, to answer each from memory once the first is answered. */
+  readonly texts: string[];
+  promise: Promise<void>;
 }
 
 /** What the records of one policy share (see `tailOf` in {@link runBatch}). */
@@ -133,6 +158,16 @@ interface Shared {
 }
 
 const CHUNK = 64 * 1024;
+
+/** Input lines between two turns of the event loop (see the reading in {@link runBatch}). */
+const TURN_LINES = 4096;
+
+/** What {@link runBatch}'s waits for a record in flight, and for input that is slow to come, resolve with. */
+const SETTLED = Symbol('settled');
+const LATE = Symbol('late');
+
+/** How long records complete wait for more input before they are written anyway, ms. */
+const PATIENCE_MS = 10;
 
 /** Thrown inside {@link runBatch} when its signal is aborted. */
 class Interrupted {}
@@ -180,6 +215,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const window = positive(options.window, 4096, 'window');
   const perOrigin = Math.min(window, positive(options.perOrigin, 512, 'perOrigin'));
   const fromLine = positive(options.fromLine, 1, 'fromLine');
+  const order = options.order ?? 'input';
+  if (!BATCH_ORDERS.includes(order)) throw new RangeError(`order must be one of ${BATCH_ORDERS.join(', ')}`);
+  const ordered = order === 'input';
   const every = options.progressEveryMs;
   if (every !== undefined && (typeof every !== 'number' || !(every > 0))) {
     throw new RangeError('progressEveryMs must be a positive number');
@@ -273,7 +311,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       allowed,
       blocked,
       invalid,
-      pending: slots.length - head,
+      pending: ordered ? slots.length - head : inFlight.size,
       fetches: stats.fetches,
       activeFetches: stats.activeFetches,
       queuedFetches: stats.queuedFetches,
@@ -281,10 +319,16 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     };
   };
 
-  // The window: slots in input order; `head` is the first not yet written.
+  // The window: slots in input order; `head` is the first not yet written. In completion order the window is
+  // `inFlight` instead, the URLs whose record is not written yet (a record is written when it completes), and
+  // `onSettle` wakes the run waiting for one of them.
   let slots: (Slot | undefined)[] = [];
   let head = 0;
+  const inFlight = new Set<Slot>();
+  let onSettle: (() => void) | null = null;
   const perOriginCount = new Map<string, number>();
+  // The URLs waiting for their origin's robots.txt, by origin.
+  const waiting = new Map<string, Waiting>();
   let buffer = '';
   let lastIndex = 0;
   let interrupted = false;
@@ -359,7 +403,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
    * straight to the output buffer, without a slot; else it waits in its slot. True when {@link flush} has work.
    */
   function ready(index: number, text: string): boolean {
-    if (head < slots.length) {
+    if (ordered && head < slots.length) {
       slots.push({ index, done: true, text, promise: null });
       return slots[head]!.done;
     }
@@ -367,7 +411,28 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     return buffer.length >= CHUNK;
   }
 
+  /** Resolves when a URL in flight completes. */
+  function settled(): Promise<typeof SETTLED> {
+    return new Promise((resolve) => {
+      onSettle = () => resolve(SETTLED);
+    });
+  }
+
+  let patienceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Resolves after PATIENCE_MS (its timer in `patienceTimer`, to clear when something else came first). */
+  function patience(): Promise<typeof LATE> {
+    return new Promise((resolve) => {
+      patienceTimer = setTimeout(resolve, PATIENCE_MS, LATE);
+    });
+  }
+
+  /** Waits for room: in input order for the first record, in completion order for any (after writing what is done). */
   async function advance(): Promise<void> {
+    if (!ordered) {
+      if (buffer !== '') await flush(true);
+      else await until(settled());
+      return;
+    }
     const first = slots[head]!;
     if (!first.done) {
       // About to wait (for a robots.txt): hand over the records complete so far rather than keep them until a chunk
@@ -376,6 +441,86 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       await until(first.promise!);
     }
     await flush(false);
+  }
+
+  // Set by `take` when it stopped at a line that waits for its robots.txt, or with records to write.
+  let held: { index: number; text: string } | null = null;
+  let mustFlush = false;
+  const windowFull = (): boolean => (ordered ? slots.length - head : inFlight.size) >= window;
+
+  /**
+   * Takes the lines of `items` from `at` on while the window has room and each is answered at once, as most are (URLs
+   * of origins already loaded, without a promise each; for URLs already in canonical form, without parsing them: see
+   * the client's `peek`). Stops at a line that waits for its robots.txt (`held`), when the output buffer is due
+   * (`mustFlush`), when the window is full, or when the run is stopped. Returns where it stopped.
+   */
+  function take(items: readonly string[], at: number): number {
+    while (at < items.length && !windowFull() && !stopRequested) {
+      const raw = items[at++]!;
+      lines++;
+      if (lines < fromLine) continue;
+      const text = raw.trim();
+      if (text === '' || text.startsWith('#')) continue;
+      const index = lines;
+      // A line that is not an absolute http, https or ftp URL with a host makes the client throw a RobotsUrlError: it
+      // gets an error record.
+      let known: UrlVerdict | null = null;
+      try {
+        known = client.peek(text, ask);
+      } catch (error) {
+        if (!(error instanceof RobotsUrlError)) {
+          // Anything else: explain() reports it on the line.
+          held = { index, text };
+          return at;
+        }
+        invalid++;
+        if (ready(index, errorRecord(index, text, 'invalid-url', invalidReason(text)))) {
+          mustFlush = true;
+          return at;
+        }
+        continue;
+      }
+      if (known === null) {
+        held = { index, text };
+        return at;
+      }
+      if (ready(index, record(index, known))) {
+        mustFlush = true;
+        return at;
+      }
+    }
+    return at;
+  }
+
+  /** A line that waits for its origin's robots.txt: with the others of that origin, once there is room for it. */
+  async function enqueue(index: number, text: string): Promise<void> {
+    // The line passed `peek`'s check: its origin is the engine's (a string in canonical form is not parsed again).
+    const origin = originOf(text);
+    while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
+    perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
+    const slot: Slot = { index, done: false, text: '', promise: null };
+    const group = waiting.get(origin);
+    if (group === undefined) {
+      // The origin's first URL asks the client (which fetches its robots.txt); the next ones wait with it.
+      const first: Waiting = { slots: [slot], texts: [text], promise: null! };
+      waiting.set(origin, first);
+      first.promise = client.explain(text, ask).then(
+        (v) => answer(first, origin, v),
+        (error: unknown) => answer(first, origin, null, error),
+      );
+      slot.promise = first.promise;
+    } else {
+      group.slots.push(slot);
+      group.texts.push(text);
+      slot.promise = group.promise;
+    }
+    if (!ordered) {
+      inFlight.add(slot);
+      if (buffer.length >= CHUNK) await flush(false);
+      return;
+    }
+    slots.push(slot);
+    if (slots[head]!.done) await flush(false);
   }
 
   const onProgress = options.onProgress;
@@ -390,82 +535,56 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     // The lines of the item read last, when it was several lines at once, and the next of them to take.
     let batch: readonly string[] | null = null;
     let at = 0;
+    // The next read, once asked for (in completion order it may outlive a wait for records).
+    let nextInput: Promise<IteratorResult<string | readonly string[]>> | null = null;
+    let linesAtTurn = 0;
     for (;;) {
-      let raw: string;
       if (batch !== null && at < batch.length) {
-        // Lines already read are taken one by one, each after a look at the signal (as a read would).
+        // Lines already read are taken at once while they can be answered; a look at the signal before each.
         if (stopRequested) throw new Interrupted();
-        raw = batch[at++]!;
-      } else {
-        const next = await until(input.next());
-        if (next.done === true) {
-          inputDone = true;
-          break;
-        }
-        if (typeof next.value !== 'string') {
-          // Several lines at once: taken by the branch above, from the next turn on.
-          batch = next.value;
-          at = 0;
-          continue;
-        }
-        batch = null;
-        raw = next.value;
-      }
-      lines++;
-      if (lines < fromLine) continue;
-      const text = raw.trim();
-      if (text === '' || text.startsWith('#')) continue;
-      const index = lines;
-      while (slots.length - head >= window) await advance();
-
-      // Most URLs are of origins already loaded: answered at once, without a promise each (and, for URLs already
-      // in canonical form, without parsing them: see the client's `peek`). A line that is not an absolute http,
-      // https or ftp URL with a host makes the client throw a RobotsUrlError: it gets an error record.
-      let known: UrlVerdict | null = null;
-      try {
-        known = client.peek(text, ask);
-      } catch (error) {
-        if (error instanceof RobotsUrlError) {
-          invalid++;
-          if (ready(index, errorRecord(index, text, 'invalid-url', invalidReason(text)))) await flush(false);
-          continue;
-        }
-        known = null; // explain() below reports it on the line
-      }
-      if (known !== null) {
-        if (ready(index, record(index, known))) await flush(false);
+        at = take(batch, at);
+        // (`take` sets it: read through a cast, as TypeScript keeps the null it was declared with.)
+        const line = held as { index: number; text: string } | null;
+        if (line !== null) {
+          held = null;
+          await enqueue(line.index, line.text);
+        } else if (mustFlush) {
+          mustFlush = false;
+          await flush(false);
+        } else if (at < batch.length && !stopRequested) await advance();
         continue;
       }
-      const url = new URL(text);
-      const origin = `${url.protocol}//${url.host}`;
-      while ((perOriginCount.get(origin) ?? 0) >= perOrigin) await advance();
-      perOriginCount.set(origin, (perOriginCount.get(origin) ?? 0) + 1);
-      const slot: Slot = { index, done: false, text: '', promise: null };
-      slot.promise = client
-        .explain(url, ask)
-        .then((v) => record(index, v))
-        .then(
-          (recorded) => {
-            slot.text = recorded;
-            settle(slot, origin);
-          },
-          (error: unknown) => {
-            // The engine rejects only URLs without a robots.txt; anything else (a bug) is reported on the line too,
-            // rather than left unhandled with the slot never done.
-            invalid++;
-            const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
-            slot.text = errorRecord(index, text, kind, error instanceof Error ? error.message : String(error));
-            settle(slot, origin);
-          },
-        );
-      slots.push(slot);
-      if (slots[head]!.done) await flush(false);
+      if (nextInput === null && lines - linesAtTurn >= TURN_LINES) {
+        // Lines answered from memory take no I/O, nor does an input already in memory: let the event loop turn now
+        // and then, or the answers of robots.txt fetches in flight would wait for the end of the input.
+        linesAtTurn = lines;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      nextInput ??= input.next();
+      if (buffer !== '' || (ordered ? head < slots.length : inFlight.size > 0)) {
+        // The input may be slow to come (a pipe): records complete by then, and those that complete meanwhile, are
+        // written if it does not come within PATIENCE_MS.
+        const waited = await until(Promise.race([nextInput, buffer === '' ? settled() : patience()]));
+        clearTimeout(patienceTimer);
+        if (waited === LATE) await flush(true);
+        else if (waited === SETTLED && ordered) await flush(false);
+        if (waited === LATE || waited === SETTLED) continue;
+      }
+      const next = await until(nextInput);
+      nextInput = null;
+      if (next.done === true) {
+        inputDone = true;
+        break;
+      }
+      // Several lines at once, or one.
+      batch = typeof next.value === 'string' ? [next.value] : next.value;
+      at = 0;
     }
-    while (head < slots.length) await advance();
+    while (ordered ? head < slots.length : inFlight.size > 0) await advance();
     await flush(true);
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
-    // Write what is complete, in input order, up to the first record still waiting.
+    // Write what is complete (in input order: up to the first record still waiting).
     interrupted = true;
     await flush(true);
   } finally {
@@ -473,20 +592,71 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     // As `for await` would: release the input when leaving early (not awaited: a blocked read may never settle).
     if (!inputDone) input.return?.()?.catch(ignore);
   }
-  const final: BatchSummary = {
-    ...progress(),
-    interrupted,
-    lastIndex,
-    resumeFrom: lastIndex > 0 ? lastIndex + 1 : fromLine,
-  };
+  let resumeFrom = lastIndex > 0 ? lastIndex + 1 : fromLine;
+  if (!ordered) {
+    // The first line whose record was not written; else the line after the last one read.
+    resumeFrom = Math.max(lines + 1, fromLine);
+    for (const slot of inFlight) resumeFrom = Math.min(resumeFrom, slot.index);
+  }
+  const final: BatchSummary = { ...progress(), interrupted, lastIndex, resumeFrom };
   options.onProgress?.(final);
   return final;
+
+  /** Gives `slot` the record of its verdict, or of why the client refused its line, and settles it. */
+  function complete(slot: Slot, text: string, origin: string, verdict: UrlVerdict | null, error?: unknown): void {
+    if (verdict !== null) slot.text = record(slot.index, verdict);
+    else {
+      // The engine rejects only URLs without a robots.txt; anything else (a bug) is reported on the line too, rather
+      // than left unhandled with the slot never done.
+      invalid++;
+      const kind = error instanceof RobotsUrlError ? 'invalid-url' : 'internal';
+      slot.text = errorRecord(slot.index, text, kind, error instanceof Error ? error.message : String(error));
+    }
+    settle(slot, origin);
+  }
+
+  /**
+   * The first URL of `group` answered: the others are answered from memory now (`peek`, no promise each), or, when
+   * the client cannot (the fetch failed to load, the entry was already evicted), asked for one by one.
+   */
+  function answer(group: Waiting, origin: string, verdict: UrlVerdict | null, error?: unknown): void {
+    if (waiting.get(origin) === group) waiting.delete(origin);
+    complete(group.slots[0]!, group.texts[0]!, origin, verdict, error);
+    for (let i = 1; i < group.slots.length; i++) {
+      const slot = group.slots[i]!;
+      const text = group.texts[i]!;
+      let known: UrlVerdict | null = null;
+      try {
+        known = client.peek(text, ask);
+      } catch (error) {
+        complete(slot, text, origin, null, error);
+        continue;
+      }
+      if (known !== null) complete(slot, text, origin, known);
+      else {
+        slot.promise = client.explain(text, ask).then(
+          (v) => complete(slot, text, origin, v),
+          (error: unknown) => complete(slot, text, origin, null, error),
+        );
+      }
+    }
+  }
 
   function settle(slot: Slot, origin: string): void {
     slot.done = true;
     const left = perOriginCount.get(origin)! - 1;
     if (left === 0) perOriginCount.delete(origin);
     else perOriginCount.set(origin, left);
+    // In completion order the record is written now, unless the run is stopping (an aborted fetch's verdict is not
+    // the site's): it then stays in flight, a line to resume from.
+    if (!ordered) {
+      if (stopRequested) return;
+      inFlight.delete(slot);
+      emit(slot.index, slot.text);
+    }
+    const wake = onSettle;
+    onSettle = null;
+    wake?.();
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * `robotskit batch [file|-] [--ua …] [--concurrency N] [--from-line N] [--timeout s]`: URLs in, one per line (any mix
- * of origins); NDJSON out, one record per non-blank line, in input order (see `../batch/run.ts` for why and for the
- * bounds). A progress line on standard error when it is a terminal. Exit 0 when every URL was checked (whatever the
+ * `robotskit batch [file|-] [--ua …] [--concurrency N] [--order input|completion] [--from-line N] [--timeout s]`: URLs
+ * in, one per line (any mix of origins); NDJSON out, one record per non-blank line, in input order or as completed
+ * (see `../batch/run.ts` for why and for the bounds). A progress line on standard error when it is a terminal. Exit 0 when every URL was checked (whatever the
  * verdicts), 2 on usage or I/O errors; lines that are not URLs are error records, not failures. Ctrl-C (SIGINT) or
  * SIGTERM writes the records complete by then, says on standard error which `--from-line` resumes the run, and exits
  * 130 (143 for SIGTERM); a second Ctrl-C ends it at once.
@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { ProgressDisplay } from '../batch/progress.js';
-import { lineBatchesOf, runBatch } from '../batch/run.js';
+import { type BatchOrder, lineBatchesOf, runBatch } from '../batch/run.js';
 import { CliError, type Io } from '../io.js';
 import { parsePositive, parseTimeout, resolveCrawler, sayRewrites } from '../net.js';
 
@@ -22,6 +22,7 @@ export interface BatchCommandOptions {
   readonly window: string;
   readonly perOrigin: string;
   readonly fromLine: string;
+  readonly order: BatchOrder;
   readonly timeout: string;
   readonly cache?: string;
 }
@@ -134,6 +135,7 @@ export async function runBatchCommand(
       window,
       perOrigin,
       fromLine,
+      order: options.order,
       signal: interrupt.signal,
       ...(cache === null ? {} : { store: cache.store, onStoreError: cache.onStoreError }),
       // Also now and then while nothing gets written (the first URLs waiting on a slow robots.txt).
@@ -142,7 +144,9 @@ export async function runBatchCommand(
     display?.clear();
     if (summary.interrupted) {
       io.stderr.write(
-        `robotskit: interrupted: ${summary.written} records written${summary.lastIndex === 0 ? '' : `, the last for input line ${summary.lastIndex}`}; resume with --from-line ${summary.resumeFrom}\n`,
+        options.order === 'completion'
+          ? `robotskit: interrupted: ${summary.written} records written, every line before ${summary.resumeFrom} is done; resume with --from-line ${summary.resumeFrom} --order completion (records of later lines written already come again: keep one per index)\n`
+          : `robotskit: interrupted: ${summary.written} records written${summary.lastIndex === 0 ? '' : `, the last for input line ${summary.lastIndex}`}; resume with --from-line ${summary.resumeFrom}\n`,
       );
       return signalName === 'SIGTERM' ? 143 : 130;
     }
