@@ -166,8 +166,8 @@ const TURN_LINES = 4096;
 const SETTLED = Symbol('settled');
 const LATE = Symbol('late');
 
-/** How long records complete wait for more input before they are written anyway, ms. */
-const PATIENCE_MS = 10;
+/** How long a complete record waits in the output buffer for more to fill a chunk, at most, ms (while the run reads). */
+const PATIENCE_MS = 5;
 
 /** Thrown inside {@link runBatch} when its signal is aborted. */
 class Interrupted {}
@@ -330,6 +330,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   // The URLs waiting for their origin's robots.txt, by origin.
   const waiting = new Map<string, Waiting>();
   let buffer = '';
+  // When the buffer last became non-empty (performance.now()).
+  let bufferSince = 0;
   let lastIndex = 0;
   let interrupted = false;
 
@@ -371,6 +373,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
 
   /** Appends a record to the output buffer: the next one in input order. */
   function emit(index: number, text: string): void {
+    if (buffer === '') bufferSince = performance.now();
     buffer += text;
     lastIndex = index;
     written++;
@@ -419,10 +422,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   }
 
   let patienceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Resolves after PATIENCE_MS (its timer in `patienceTimer`, to clear when something else came first). */
-  function patience(): Promise<typeof LATE> {
+  /** Resolves after `ms` (its timer in `patienceTimer`, to clear when something else came first). */
+  function patience(ms: number): Promise<typeof LATE> {
     return new Promise((resolve) => {
-      patienceTimer = setTimeout(resolve, PATIENCE_MS, LATE);
+      patienceTimer = setTimeout(resolve, ms, LATE);
     });
   }
 
@@ -562,9 +565,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       }
       nextInput ??= input.next();
       if (buffer !== '' || (ordered ? head < slots.length : inFlight.size > 0)) {
-        // The input may be slow to come (a pipe): records complete by then, and those that complete meanwhile, are
-        // written if it does not come within PATIENCE_MS.
-        const waited = await until(Promise.race([nextInput, buffer === '' ? settled() : patience()]));
+        // A record waits at most PATIENCE_MS for the records after it to fill a chunk: the input may come slowly (a
+        // pipe), and records may complete slowly (sites being fetched) while it comes fast.
+        const left = buffer === '' ? 0 : PATIENCE_MS - (performance.now() - bufferSince);
+        if (buffer !== '' && left <= 0) {
+          await flush(true);
+          continue;
+        }
+        const waited = await until(Promise.race([nextInput, buffer === '' ? settled() : patience(left)]));
         clearTimeout(patienceTimer);
         if (waited === LATE) await flush(true);
         else if (waited === SETTLED && ordered) await flush(false);
