@@ -2,15 +2,16 @@
  * `robotskit batch --order completion` (`runBatch({ order: 'completion' })`) against real HTTP servers on 127.0.0.1:
  * records as they complete, so a slow robots.txt holds back only its own site's URLs; the same records as input order
  * (one shared table of inputs runs through both orders); the window and per-origin bounds; interruption and resuming.
+ * Backpressure is tested in both orders in `batch.test.ts`.
  */
-import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BatchOrder, type BatchProgress, runBatch } from '../src/batch/run.js';
-import { BIN, run } from './helpers.js';
+import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
+import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
 const sites = new Sites();
@@ -19,47 +20,10 @@ afterEach(async () => {
   sites.maxInFlight = 0;
 });
 
-interface BatchRecord {
-  index: number;
-  url: string;
-  allowed?: boolean;
-  error?: { kind: string; message: string };
-}
-const records = (text: string): BatchRecord[] =>
-  text === ''
-    ? []
-    : text
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as BatchRecord);
-
 /** A site whose robots.txt disallows /private-<n>/. */
-const ruled = (n: number) => sites.serve({ '/robots.txt': { body: `User-agent: *\nDisallow: /private-${n}/\n` } });
-
-/** A site whose robots.txt is answered only on release(); `closed` says when the client hung up. */
-async function heldSite() {
-  let release = () => {};
-  let closed = false;
-  const site = await sites.start((_req, res) => {
-    res.on('close', () => {
-      closed = true;
-    });
-    release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /b\n');
-  });
-  return { site, release: () => release(), closed: () => closed };
-}
-
-/** Lines from an array, one at a time, counting how many were pulled. */
-function counted(lines: readonly string[]) {
-  const state = { pulled: 0 };
-  async function* gen() {
-    for (const l of lines) {
-      state.pulled++;
-      yield l;
-    }
-  }
-  return { state, lines: gen() };
-}
+const ruled = (n: number) => ruledSite(sites, n);
+/** A site whose robots.txt (it disallows /b) is answered only on release(). */
+const heldSite = () => held(sites, 'User-agent: *\nDisallow: /b\n');
 
 /** A run whose output is collected as it is written. */
 function collect(lines: AsyncIterable<string | readonly string[]>, extra: Partial<Parameters<typeof runBatch>[0]>) {
@@ -198,35 +162,6 @@ describe('batch --order completion', () => {
     expect((await done).written).toBe(22);
   });
 
-  it('stops reading while the output does not drain (backpressure)', async () => {
-    const site = await ruled(5);
-    const input: string[] = [];
-    for (let n = 0; n < 20_000; n++) input.push(`${site.origin}/p/${n}`);
-    const { state, lines } = counted(input);
-    let drain = () => {};
-    let chunks = 0;
-    const done = runBatch({
-      lines,
-      order: 'completion',
-      window: 64,
-      write: () => {
-        chunks++;
-        return chunks === 1
-          ? new Promise<void>((r) => {
-              drain = r;
-            })
-          : undefined;
-      },
-    });
-    await vi.waitFor(() => expect(chunks).toBe(1));
-    const pulledAtStall = state.pulled;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(state.pulled).toBe(pulledAtStall);
-    expect(pulledAtStall).toBeLessThan(1000);
-    drain();
-    expect((await done).written).toBe(20_000);
-  });
-
   it.each(['input', 'completion'] as const)(
     'in %s order, writes the records complete while the input is slow to come, without waiting for more',
     async (order) => {
@@ -325,23 +260,12 @@ describe('batch --order completion', () => {
     const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
     const file = join(dir, 'urls.txt');
     writeFileSync(file, [`${slow.site.origin}/b`, `${fast.origin}/a`, `${fast.origin}/private-11/c`].join('\n'));
-    const child = spawnChild(process.execPath, [BIN, 'batch', file, '--order', 'completion', '--timeout', '600'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const { child, output, exited } = spawnBatch([file, '--order', 'completion', '--timeout', '600']);
     // The fast site's records come out while the first line waits.
-    await vi.waitFor(() => expect(records(stdout).map((r) => r.index)).toEqual([2, 3]), { timeout: 20_000 });
+    await vi.waitFor(() => expect(records(output.stdout).map((r) => r.index)).toEqual([2, 3]), { timeout: 20_000 });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toBe(
+    expect(output.stderr).toBe(
       'robotskit: interrupted: 2 records written, every line before 1 is done; resume with --from-line 1 --order completion (records of later lines written already come again: keep one per index)\n',
     );
 

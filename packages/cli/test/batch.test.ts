@@ -3,7 +3,6 @@
  * on the servers), input order, error records for bad lines, the concurrency bound (measured on the servers), and
  * memory bounds: reading stops while the window, one origin's share of it, or the output is full.
  */
-import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +17,8 @@ import {
   runBatch,
 } from '../src/batch/run.js';
 import { robotsFetch } from '../src/net.js';
-import { BIN, run } from './helpers.js';
+import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
+import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
 const sites = new Sites();
@@ -27,37 +27,8 @@ afterEach(async () => {
   sites.maxInFlight = 0;
 });
 
-interface BatchRecord {
-  index: number;
-  url: string;
-  allowed?: boolean;
-  line?: number;
-  rule?: { kind: string; pattern: string } | null;
-  robotsUrl?: string;
-  fetch?: { status: number | null; outcome: string; error: { kind: string; message: string } | null };
-  policy?: { mode: string; reason: string };
-  error?: { kind: string; message: string };
-}
-const records = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as BatchRecord);
-
 /** A site whose robots.txt disallows /private-<n>/. */
-const ruled = (n: number) => sites.serve({ '/robots.txt': { body: `User-agent: *\nDisallow: /private-${n}/\n` } });
-
-/** Lines from an array, counting how many were pulled. */
-function counted(lines: readonly string[]) {
-  const state = { pulled: 0 };
-  async function* gen() {
-    for (const l of lines) {
-      state.pulled++;
-      yield l;
-    }
-  }
-  return { state, lines: gen() };
-}
+const ruled = (n: number) => ruledSite(sites, n);
 
 describe('robotskit batch', () => {
   it('checks URLs of many origins with exactly one robots.txt request per origin, in input order', async () => {
@@ -292,18 +263,7 @@ describe('robotskit batch', () => {
 });
 
 describe('interruption (Ctrl-C)', () => {
-  /** A site whose robots.txt is answered only on release(); `closed` says when the client hung up. */
-  async function heldSite() {
-    let release = () => {};
-    let closed = false;
-    const site = await sites.start((_req, res) => {
-      res.on('close', () => {
-        closed = true;
-      });
-      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    });
-    return { site, release: () => release(), closed: () => closed };
-  }
+  const heldSite = () => held(sites);
 
   /** A run that `stop.abort()` interrupts, its progress reports in `seen` and its output in `out()`. */
   function stoppable(lines: AsyncIterable<string | readonly string[]>) {
@@ -410,18 +370,7 @@ describe('interruption (Ctrl-C)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
     const file = join(dir, 'urls.txt');
     writeFileSync(file, [`${fast.origin}/a`, `${slow.site.origin}/b`, `${fast.origin}/c`].join('\n'));
-    const child = spawnChild(process.execPath, [BIN, 'batch', file, '--timeout', '600'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const { child, output, exited } = spawnBatch([file, '--timeout', '600']);
     // The slow site's robots.txt is requested once the run (and its signal handler) is under way.
     await vi.waitFor(() => expect(slow.site.requests).toEqual(['/robots.txt']), { timeout: 20_000 });
     child.kill('SIGINT');
@@ -429,10 +378,10 @@ describe('interruption (Ctrl-C)', () => {
     expect(await exited).toBe(130);
     const match =
       /^robotskit: interrupted: (\d+) records written(, the last for input line (\d+))?; resume with --from-line (\d+)\n$/.exec(
-        stderr,
+        output.stderr,
       );
-    expect(match, stderr).not.toBeNull();
-    const written = stdout === '' ? [] : records(stdout).map((r) => r.index);
+    expect(match, output.stderr).not.toBeNull();
+    const written = output.stdout === '' ? [] : records(output.stdout).map((r) => r.index);
     expect(written).toEqual([1].slice(0, Number(match![1])));
     expect(Number(match![4])).toBe(written.length === 0 ? 1 : 2);
     await vi.waitFor(() => expect(slow.closed()).toBe(true));
@@ -476,13 +425,7 @@ describe('abortableFetch', () => {
 });
 
 describe('memory bounds', () => {
-  async function heldSite() {
-    let release = () => {};
-    const site = await sites.start((_req, res) => {
-      release = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
-    });
-    return { site, release: () => release() };
-  }
+  const heldSite = () => held(sites);
 
   it('stops reading while the window is full of URLs waiting behind a slow robots.txt', async () => {
     const { site: slow, release } = await heldSite();
@@ -524,37 +467,41 @@ describe('memory bounds', () => {
     expect((await done).written).toBe(100);
   });
 
-  it('stops reading while the output does not drain (backpressure)', async () => {
-    const site = await ruled(5);
-    const input: string[] = [];
-    for (let n = 0; n < 20_000; n++) input.push(`${site.origin}/p/${n}`);
-    const { state, lines } = counted(input);
-    let drain = () => {};
-    let chunks = 0;
-    const done = runBatch({
-      lines,
-      window: 64,
-      write: () => {
-        chunks++;
-        // The first chunk is never drained until the test says so.
-        return chunks === 1
-          ? new Promise<void>((r) => {
-              drain = r;
-            })
-          : undefined;
-      },
-    });
-    await vi.waitFor(() => expect(chunks).toBe(1));
-    const pulledAtStall = state.pulled;
-    await new Promise((r) => setTimeout(r, 50));
-    expect(state.pulled).toBe(pulledAtStall);
-    // One chunk (64 KiB of records) plus the window, not the whole input.
-    expect(pulledAtStall).toBeLessThan(1000);
-    drain();
-    const summary: BatchProgress = await done;
-    expect(summary.written).toBe(20_000);
-    expect(site.requests).toEqual(['/robots.txt']);
-  });
+  it.each(['input', 'completion'] as const)(
+    'in %s order, stops reading while the output does not drain (backpressure)',
+    async (order) => {
+      const site = await ruled(5);
+      const input: string[] = [];
+      for (let n = 0; n < 20_000; n++) input.push(`${site.origin}/p/${n}`);
+      const { state, lines } = counted(input);
+      let drain = () => {};
+      let chunks = 0;
+      const done = runBatch({
+        lines,
+        order,
+        window: 64,
+        write: () => {
+          chunks++;
+          // The first chunk is never drained until the test says so.
+          return chunks === 1
+            ? new Promise<void>((r) => {
+                drain = r;
+              })
+            : undefined;
+        },
+      });
+      await vi.waitFor(() => expect(chunks).toBe(1));
+      const pulledAtStall = state.pulled;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(state.pulled).toBe(pulledAtStall);
+      // One chunk (64 KiB of records) plus the window, not the whole input.
+      expect(pulledAtStall).toBeLessThan(1000);
+      drain();
+      const summary: BatchProgress = await done;
+      expect(summary.written).toBe(20_000);
+      expect(site.requests).toEqual(['/robots.txt']);
+    },
+  );
 
   it('reads every line of a chunk at once, as one at a time would (any chunking, CRLF, UTF-8 split)', async () => {
     const enc = new TextEncoder();
