@@ -371,7 +371,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     });
   }
 
-  /** Appends a record to the output buffer: the next one in input order. */
+  /** Appends a record to the output buffer: the next one in input order (in completion order, the next complete). */
   function emit(index: number, text: string): void {
     if (buffer === '') bufferSince = performance.now();
     buffer += text;
@@ -557,9 +557,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         } else if (at < batch.length && !stopRequested) await advance();
         continue;
       }
-      if (nextInput === null && lines - linesAtTurn >= TURN_LINES) {
-        // Lines answered from memory take no I/O, nor does an input already in memory: let the event loop turn now
-        // and then, or the answers of robots.txt fetches in flight would wait for the end of the input.
+      const urlsWaiting = ordered ? head < slots.length : inFlight.size > 0;
+      if (urlsWaiting && nextInput === null && lines - linesAtTurn >= TURN_LINES) {
+        // Lines answered from memory take no I/O, nor does an input already in memory: while URLs wait for robots.txt
+        // fetches, let the event loop turn now and then, or the fetches' answers would wait for the end of the input.
+        // (Not otherwise: a turn costs more than it seems when the heap is small, GC work being done in it.)
         linesAtTurn = lines;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
