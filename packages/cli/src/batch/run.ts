@@ -311,7 +311,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       allowed,
       blocked,
       invalid,
-      pending: ordered ? slots.length - head : inFlight.size,
+      pending: unwritten(),
       fetches: stats.fetches,
       activeFetches: stats.activeFetches,
       queuedFetches: stats.queuedFetches,
@@ -326,6 +326,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   let head = 0;
   const inFlight = new Set<Slot>();
   let onSettle: (() => void) | null = null;
+  /** URLs read whose record is not written yet: what the window bounds, in either order. */
+  function unwritten(): number {
+    return ordered ? slots.length - head : inFlight.size;
+  }
   const perOriginCount = new Map<string, number>();
   // The URLs waiting for their origin's robots.txt, by origin.
   const waiting = new Map<string, Waiting>();
@@ -449,7 +453,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   // Set by `take` when it stopped at a line that waits for its robots.txt, or with records to write.
   let held: { index: number; text: string } | null = null;
   let mustFlush = false;
-  const windowFull = (): boolean => (ordered ? slots.length - head : inFlight.size) >= window;
+  const windowFull = (): boolean => unwritten() >= window;
 
   /**
    * Takes the lines of `items` from `at` on while the window has room and each is answered at once, as most are (URLs
@@ -557,8 +561,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         } else if (at < batch.length && !stopRequested) await advance();
         continue;
       }
-      const urlsWaiting = ordered ? head < slots.length : inFlight.size > 0;
-      if (urlsWaiting && nextInput === null && lines - linesAtTurn >= TURN_LINES) {
+      if (unwritten() > 0 && nextInput === null && lines - linesAtTurn >= TURN_LINES) {
         // Lines answered from memory take no I/O, nor does an input already in memory: while URLs wait for robots.txt
         // fetches, let the event loop turn now and then, or the fetches' answers would wait for the end of the input.
         // (Not otherwise: a turn costs more than it seems when the heap is small, GC work being done in it.)
@@ -566,7 +569,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       nextInput ??= input.next();
-      if (buffer !== '' || (ordered ? head < slots.length : inFlight.size > 0)) {
+      if (buffer !== '' || unwritten() > 0) {
         // A record waits at most PATIENCE_MS for the records after it to fill a chunk: the input may come slowly (a
         // pipe), and records may complete slowly (sites being fetched) while it comes fast.
         const left = buffer === '' ? 0 : PATIENCE_MS - (performance.now() - bufferSince);
@@ -590,7 +593,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       batch = typeof next.value === 'string' ? [next.value] : next.value;
       at = 0;
     }
-    while (ordered ? head < slots.length : inFlight.size > 0) await advance();
+    while (unwritten() > 0) await advance();
     await flush(true);
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
