@@ -147,8 +147,7 @@ export async function runClientBench() {
   const cold = median(all.client);
   const handwritten = median(all.handwritten);
   // Warm: the last client's cache holds every origin; the median of 5 sequential passes, after 2 unmeasured ones (the
-  // first passes after the cold rounds run up to twice as long while the code that answers from memory is optimised
-  // again: during the cold rounds most answers waited for a fetch).
+  // first passes after the cold rounds ran up to twice as long as the later ones, 208 ms falling to 102 in one run).
   const warmPass = () =>
     elapsed(async () => {
       for (const u of urls) if (await client.isAllowed(u)) sink++;
