@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import robotsParser from 'robots-parser';
 import { createRobotsClient, parseRobotsTxt } from 'robotskit';
-import { corpusDir, fmt, goal, table } from './harness.js';
+import { corpusDir, fmt, goal, measureAsync, table } from './harness.js';
 
 function loadSites() {
   const dir = corpusDir();
@@ -148,39 +148,26 @@ export async function runClientBench() {
   const handwritten = median(all.handwritten);
   // Warm: the last client's cache holds every origin; the median of 5 sequential passes, after 2 unmeasured ones (the
   // first passes after the cold rounds ran up to twice as long as the later ones, 208 ms falling to 102 in one run).
-  const warmPass = () =>
-    elapsed(async () => {
-      for (const u of urls) if (await client.isAllowed(u)) sink++;
-    });
-  for (let i = 0; i < 2; i++) await warmPass();
-  const warmTimes = [];
-  for (let i = 0; i < 5; i++) warmTimes.push(await warmPass());
-  const warm = median(warmTimes);
+  const askEach = (list) => async () => {
+    for (const u of list) if (await client.isAllowed(u)) sink++;
+  };
+  const warm = await measureAsync(askEach(urls), { rounds: 5, warmup: 2 });
   // The same URLs grouped by origin, as a frontier that takes one host's URLs after another hands them over: each
   // origin's entry and matcher stay in the CPU's caches from one URL to the next. The goal's order interleaves the
   // origins (the first URL of every origin, then the second...), so every check reaches memory another origin's check
   // has just pushed out of the caches.
-  const grouped = [...byOrigin.values()].flat();
-  const groupedPass = () =>
-    elapsed(async () => {
-      for (const u of grouped) if (await client.isAllowed(u)) sink++;
-    });
-  await groupedPass();
-  const groupedTimes = [];
-  for (let i = 0; i < 5; i++) groupedTimes.push(await groupedPass());
-  const warmGrouped = median(groupedTimes);
+  const warmGrouped = await measureAsync(askEach([...byOrigin.values()].flat()), { rounds: 5, warmup: 1 });
 
-  // The bare engine on files already parsed: what the client adds per check.
+  // The bare engine on files already parsed: what the client adds per check. The unmeasured pass builds each file's
+  // matcher, as the client's cache already has.
   const parsed = new Map(sites.map((s) => [s.host, parseRobotsTxt(s.body)]));
   const hostOf = new Map(urls.map((u) => [u, new URL(u).hostname]));
-  const barePass = () =>
-    elapsed(async () => {
+  const bare = await measureAsync(
+    async () => {
       for (const u of urls) if (parsed.get(hostOf.get(u))?.isAllowed(u, 'Googlebot')) sink++;
-    });
-  await barePass(); // builds each file's matcher, as the client's cache already has
-  const bareTimes = [];
-  for (let i = 0; i < 5; i++) bareTimes.push(await barePass());
-  const bare = median(bareTimes);
+    },
+    { rounds: 5, warmup: 1 },
+  );
 
   await new Promise((resolve) => server.close(resolve));
   const rate = (ms) => fmt(urls.length / (ms / 1000), 0);

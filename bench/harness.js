@@ -66,6 +66,18 @@ export function measure(fn, { rounds = 15, warmup = 3 } = {}) {
   return median(times);
 }
 
+/** {@link measure} for async work: the median time of `fn`, awaited, over `rounds` runs after `warmup`. */
+export async function measureAsync(fn, { rounds = 15, warmup = 3 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
 /** Prints rows as an aligned table. */
 export function table(title, header, rows) {
   const all = [header, ...rows].map((r) => r.map(String));
