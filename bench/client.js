@@ -159,12 +159,15 @@ export async function runClientBench() {
   const warmGrouped = await measureAsync(askEach([...byOrigin.values()].flat()), { rounds: 5, warmup: 1 });
 
   // The bare engine on files already parsed: what the client adds per check. The unmeasured pass builds each file's
-  // matcher, as the client's cache already has.
+  // matcher, as the client's cache already has. Each URL's parsed file is looked up before the loop, in an array read
+  // in order: looking it up by URL in a map of 89,090 entries inside the loop cost more than the client's own lookup
+  // (this line read 824,206 URLs/s, below the client's 916,788 in the same run: a negative overhead; with the array,
+  // 1.87 and 2.22 million in two runs).
   const parsed = new Map(sites.map((s) => [s.host, parseRobotsTxt(s.body)]));
-  const hostOf = new Map(urls.map((u) => [u, new URL(u).hostname]));
+  const fileOf = urls.map((u) => parsed.get(new URL(u).hostname));
   const bare = await measureAsync(
     async () => {
-      for (const u of urls) if (parsed.get(hostOf.get(u))?.isAllowed(u, 'Googlebot')) sink++;
+      for (let i = 0; i < urls.length; i++) if (fileOf[i]?.isAllowed(urls[i], 'Googlebot')) sink++;
     },
     { rounds: 5, warmup: 1 },
   );
