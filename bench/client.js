@@ -11,7 +11,8 @@ import robotsParser from 'robots-parser';
 import { createRobotsClient, parseRobotsTxt } from 'robotskit';
 import { corpusDir, fmt, goal, measureAsync, table } from './harness.js';
 
-function loadSites() {
+/** The corpus sites that have URL lists: host, URLs and robots.txt bytes. */
+export function loadSites() {
   const dir = corpusDir();
   const index = readFileSync(join(dir, 'urls', 'INDEX.tsv'), 'utf8')
     .trim()
@@ -25,6 +26,14 @@ function loadSites() {
     const body = readFileSync(join(dir, 'robots', cells[header.indexOf('robots_file')]));
     return { host: cells[header.indexOf('site')], urls, body };
   });
+}
+
+/** Every site's URLs as a crawler meets them: origins interleaved (the first URL of every site, then the second...). */
+export function interleaved(sites) {
+  const urls = [];
+  const longest = Math.max(...sites.map((s) => s.urls.length));
+  for (let i = 0; i < longest; i++) for (const s of sites) if (i < s.urls.length) urls.push(s.urls[i]);
+  return urls;
 }
 
 async function elapsed(fn) {
@@ -60,10 +69,7 @@ export async function runClientBench() {
       throw error;
     });
   };
-  // The URLs as a crawler meets them: origins interleaved.
-  const urls = [];
-  const longest = Math.max(...sites.map((s) => s.urls.length));
-  for (let i = 0; i < longest; i++) for (const s of sites) if (i < s.urls.length) urls.push(s.urls[i]);
+  const urls = interleaved(sites);
   const origins = new Set(urls.map((u) => new URL(u).origin)).size;
   console.log(`\nclient workload: ${urls.length} URLs over ${origins} origins (corpus sites, served on loopback)`);
 
