@@ -7,7 +7,7 @@ import type { DialectName, PoolMatcher } from '../model/dialect.js';
 import type { DecidingRule, Explanation } from '../model/types.js';
 import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explainPath, matcherOf, parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalHref, canonicalPath, canonicalRestStart, simpleOriginEnd } from '../url/http-url.js';
+import { canonicalAfter, canonicalHref, canonicalPath, originEndIfKnown, simpleOriginEnd } from '../url/http-url.js';
 import { parseRobotsScopedUrl } from '../url/origin.js';
 import { pathToMatch } from '../url/path.js';
 import {
@@ -670,21 +670,23 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
   /**
    * The origin of a URL string when it is in memory or being loaded and the rest of the string (path, query, fragment)
    * is in the WHATWG parser's form; else null. The origin in memory vouches for the string's start: every key of
-   * `cache` and `inflight` is an origin the parser wrote, so the host is not read again (and no `new URL`).
+   * `cache` and `inflight` is an origin the parser wrote, so the host is not read again (and no `new URL`). The start is
+   * looked up before the rest is read: a start that is no key (not an origin the client keeps, or not an origin at all)
+   * costs a failed lookup, and a known one is not read a second time.
    */
   function knownOrigin(url: string): string | null {
-    const end = canonicalRestStart(url);
-    if (end < 0) return null;
+    const end = originEndIfKnown(url);
     const origin = url.slice(0, end);
     // Looked up once for the whole question: what is found is kept for {@link stateOfLocated} (an entry is marked
-    // used, as the question is about to use it).
+    // used, as the question is about to use it; a URL whose rest needs the parser has the same origin).
     const pending = inflight.size === 0 ? undefined : inflight.get(origin);
     if (pending !== undefined) {
+      if (!canonicalAfter(url, end)) return null;
       locatedLoad = pending;
       return origin;
     }
     const entry = cache.get(origin);
-    if (entry === undefined) return null;
+    if (entry === undefined || !canonicalAfter(url, end)) return null;
     locatedEntry = entry;
     return origin;
   }

@@ -32,12 +32,6 @@ const SHAPE = new RegExp(
 );
 
 /**
- * A lower-case `http://` or `https://`, any authority (chars other than `/`, `?` and `#`: not checked otherwise), then
- * nothing, or a `/` and the rest of {@link SHAPE}'s tail.
- */
-const ANY_AUTHORITY = /* @__PURE__ */ new RegExp(`^https?://[^/?#]*(?=/|$)${TAIL_SHAPE}$`);
-
-/**
  * The length of the origin (`scheme://host[:port]`) at the start of `url` when the whole URL is in the WHATWG
  * parser's serialised form already (but for a missing `/` before the query or fragment, or at the end); else -1.
  */
@@ -97,17 +91,31 @@ export function normalizeHttpUrl(value: string): string | null {
   return end < 0 ? parseHttpUrl(value) : canonicalHref(value, end);
 }
 
+/** {@link TAIL_SHAPE} from `lastIndex` to the end of the string (sticky: anchored where `lastIndex` says). */
+const TAIL_FROM = /* @__PURE__ */ new RegExp(`${TAIL_SHAPE}$`, 'y');
+
 /**
- * Where the authority of `url` ends (its first `/`, or its length) when `url` is a lower-case `http://` or `https://`,
- * an authority, and then nothing or a path, query and fragment in the WHATWG parser's serialised form, as
- * {@link simpleOriginEnd} takes them after the origin; else -1. The authority is not read: when `url.slice(0, end)` is
- * moreover an origin the parser wrote (`${u.protocol}//${u.host}` of an http(s) URL, any host: IPv6 and punycode too),
- * the whole string is in that form, but for the `/` of an empty path: the same origin, path and query, without reading
- * the host again (the tests hold this to the parser over generated origins and tails). One regular expression and one
- * native search: a loop over the authority's chars cost as much again.
+ * Where the origin of `url` ends if the string starts with one the parser wrote: its first `/` from index 8 on (after
+ * `http://` and a host's first char, or after `https://`), or its length. Nothing is checked: the crawl client looks
+ * the start up among the origins it keeps, all written by the parser, and takes it as the URL's origin only when it
+ * is one of them. Such an origin holds no `/`, `?`, `#`, backslash, userinfo, default port or upper-case letter, so
+ * when the string's start spells one, the parser's authority ends there too. One native search, no regular expression.
  */
-export function canonicalRestStart(url: string): number {
-  if (!ANY_AUTHORITY.test(url)) return -1;
-  const end = url.indexOf('/', url.charCodeAt(4) === 0x73 ? 8 : 7);
+export function originEndIfKnown(url: string): number {
+  const end = url.indexOf('/', 8);
   return end < 0 ? url.length : end;
+}
+
+/**
+ * Whether `url`, whose first `end` chars are an origin the parser wrote (`${u.protocol}//${u.host}`, any host: IPv6
+ * and punycode too), is in the parser's form: an http or https origin, then nothing or a path, query and fragment as
+ * {@link simpleOriginEnd} takes them after the origin. Then the parser gives the same origin, path and query, and the
+ * same serialisation but for the `/` of an empty path (the tests hold this to the parser over generated origins and
+ * tails), without reading the host again.
+ */
+export function canonicalAfter(url: string, end: number): boolean {
+  // `h`: http or https (the client keeps ftp origins too, which are left to the parser).
+  if (url.charCodeAt(0) !== 0x68) return false;
+  TAIL_FROM.lastIndex = end;
+  return TAIL_FROM.test(url);
 }

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRobotsClient, type FetchLike } from '../../src/index.js';
-import { canonicalPath, canonicalRestStart, simpleOriginEnd } from '../../src/url/http-url.js';
+import { canonicalAfter, canonicalPath, originEndIfKnown, simpleOriginEnd } from '../../src/url/http-url.js';
 import { originOf } from '../../src/url/origin.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';
 
@@ -175,9 +175,9 @@ describe('the rest of a URL string after an origin the parser wrote', () => {
     fc.assert(
       fc.property(writtenOrigin, fc.array(fc.constantFrom(...pieces), { maxLength: 8 }), (origin, tail) => {
         const value = origin + tail.join('');
-        const end = canonicalRestStart(value);
-        // The client takes this shortcut only when the string's authority is an origin it keeps, and the rest fits.
-        if (end !== origin.length) return;
+        const end = originEndIfKnown(value);
+        // The client takes this shortcut only when the string's start is an origin it keeps, and the rest fits.
+        if (value.slice(0, end) !== origin || !canonicalAfter(value, end)) return;
         taken++;
         const u = parsed(value);
         expect(u, value).not.toBeNull();
@@ -195,21 +195,28 @@ describe('the rest of a URL string after an origin the parser wrote', () => {
     expect(taken).toBeGreaterThan(1000);
   });
 
-  it('finds the authority of lower-case http(s) strings whose rest is in canonical form only', () => {
-    expect(canonicalRestStart('https://a.example/x?y#z')).toBe(17);
-    expect(canonicalRestStart('http://a.example')).toBe(16);
-    expect(canonicalRestStart('http://a.example/')).toBe(16);
-    expect(canonicalRestStart('http://a.example/p?q=1#f')).toBe(16);
-    // A query or fragment right after the authority is left to the parser (it writes a `/` before it).
-    expect(canonicalRestStart('http://a.example?y')).toBe(-1);
-    expect(canonicalRestStart('http://a.example#y')).toBe(-1);
-    expect(canonicalRestStart('HTTP://a.example/')).toBe(-1);
-    expect(canonicalRestStart('ftp://a.example/')).toBe(-1);
-    expect(canonicalRestStart('http:/a.example/')).toBe(-1);
-    expect(canonicalRestStart('http://a.example/a b')).toBe(-1);
-    expect(canonicalRestStart('http://a.example/./b')).toBe(-1);
-    expect(canonicalRestStart('http://a.example/%2E%2e/b')).toBe(-1);
-    expect(canonicalRestStart('http://a.example/p?')).toBe(-1);
+  it('ends the start to look up at the first `/` after the scheme and a char, and takes http(s) tails in canonical form only', () => {
+    expect(originEndIfKnown('https://a.example/x?y#z')).toBe(17);
+    expect(originEndIfKnown('http://a.example')).toBe(16);
+    expect(originEndIfKnown('http://a/')).toBe(8);
+    expect(originEndIfKnown('https://a/')).toBe(9);
+    // Starts that are no origin: the client finds none of them among its keys.
+    expect(originEndIfKnown('http://a.example?y/z')).toBe(18);
+    expect(originEndIfKnown('http://a.example#y')).toBe(18);
+    expect(canonicalAfter('https://a.example/x?y#z', 17)).toBe(true);
+    expect(canonicalAfter('http://a.example', 16)).toBe(true);
+    expect(canonicalAfter('http://a.example/', 16)).toBe(true);
+    expect(canonicalAfter('http://a.example/p?q=1#f', 16)).toBe(true);
+    // ftp origins are kept too, but left to the parser.
+    expect(canonicalAfter('ftp://a.example/', 15)).toBe(false);
+    expect(canonicalAfter('http://a.example/a b', 16)).toBe(false);
+    expect(canonicalAfter('http://a.example/./b', 16)).toBe(false);
+    expect(canonicalAfter('http://a.example/%2E%2e/b', 16)).toBe(false);
+    expect(canonicalAfter('http://a.example/p?', 16)).toBe(false);
+    expect(canonicalAfter('http://a.example/a\\b', 16)).toBe(false);
+    // Only from `end` on: the regular expression is sticky, and a previous call's position does not carry over.
+    expect(canonicalAfter('http://a.example/x y', 16)).toBe(false);
+    expect(canonicalAfter('http://a.example/x', 16)).toBe(true);
   });
 });
 
