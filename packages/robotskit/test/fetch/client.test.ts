@@ -38,6 +38,46 @@ async function site(initial: { status: number; body?: string; headers?: Record<s
   });
 }
 
+describe('the system clock', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('is read once for many answers from memory in one turn of the event loop, and again after it', async () => {
+    const s = await site({ status: 200, body: RULES });
+    let now = Date.UTC(2026, 0, 1);
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    expect(await client.isAllowed(`${s.origin}/a`)).toBe(true);
+    expect(s.robotsRequests()).toBe(1);
+    // A turn later: the first answer from memory reads the clock.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await client.isAllowed(`${s.origin}/no-mybot/x`)).toBe(false);
+    // A day and more passes within the turn: the answers of this turn keep its reading, from memory.
+    now += 25 * HOUR;
+    for (let i = 0; i < 10; i++) expect(await client.isAllowed(`${s.origin}/b${i}`)).toBe(true);
+    expect(client.peek(`${s.origin}/no-mybot/y`)?.allowed).toBe(false);
+    expect(s.robotsRequests()).toBe(1);
+    // The next turn's first question reads it again, finds the file due and fetches it.
+    await new Promise((resolve) => setImmediate(resolve));
+    s.answer({ status: 200, body: 'User-agent: *\nDisallow: /\n' });
+    expect(await client.isAllowed(`${s.origin}/b0`)).toBe(false);
+    expect(s.robotsRequests()).toBe(2);
+  });
+
+  it('is read at most once every 64 answers in a turn', async () => {
+    const s = await site({ status: 200, body: RULES });
+    vi.spyOn(Date, 'now').mockImplementation(() => Date.UTC(2026, 0, 1));
+    const client = createRobotsClient({ userAgent: 'MyBot' });
+    await client.isAllowed(`${s.origin}/a`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const reads = vi.mocked(Date.now).mock.calls.length;
+    for (let i = 0; i < 640; i++) await client.isAllowed(`${s.origin}/c${i}`);
+    expect(vi.mocked(Date.now).mock.calls.length - reads).toBe(10);
+    expect(s.robotsRequests()).toBe(1);
+  });
+});
+
 describe('one fetch per origin', () => {
   it('answers 10,000 concurrent isAllowed calls over 100 origins with exactly one fetch per origin', async () => {
     const servers: TestServer[] = [];
