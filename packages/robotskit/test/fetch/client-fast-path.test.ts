@@ -196,27 +196,34 @@ describe('the rest of a URL string after an origin the parser wrote', () => {
   });
 
   it('ends the start to look up at the first `/` after the scheme and a char, and takes http(s) tails in canonical form only', () => {
-    expect(originEndIfKnown('https://a.example/x?y#z')).toBe(17);
-    expect(originEndIfKnown('http://a.example')).toBe(16);
-    expect(originEndIfKnown('http://a/')).toBe(8);
-    expect(originEndIfKnown('https://a/')).toBe(9);
-    // Starts that are no origin: the client finds none of them among its keys.
-    expect(originEndIfKnown('http://a.example?y/z')).toBe(18);
-    expect(originEndIfKnown('http://a.example#y')).toBe(18);
-    expect(canonicalAfter('https://a.example/x?y#z', 17)).toBe(true);
-    expect(canonicalAfter('http://a.example', 16)).toBe(true);
-    expect(canonicalAfter('http://a.example/', 16)).toBe(true);
-    expect(canonicalAfter('http://a.example/p?q=1#f', 16)).toBe(true);
-    // ftp origins are kept too, but left to the parser.
-    expect(canonicalAfter('ftp://a.example/', 15)).toBe(false);
-    expect(canonicalAfter('http://a.example/a b', 16)).toBe(false);
-    expect(canonicalAfter('http://a.example/./b', 16)).toBe(false);
-    expect(canonicalAfter('http://a.example/%2E%2e/b', 16)).toBe(false);
-    expect(canonicalAfter('http://a.example/p?', 16)).toBe(false);
-    expect(canonicalAfter('http://a.example/a\\b', 16)).toBe(false);
-    // Only from `end` on: the regular expression is sticky, and a previous call's position does not carry over.
-    expect(canonicalAfter('http://a.example/x y', 16)).toBe(false);
-    expect(canonicalAfter('http://a.example/x', 16)).toBe(true);
+    const ends: [string, number][] = [
+      ['https://a.example/x?y#z', 17],
+      ['http://a.example', 16],
+      ['http://a/', 8],
+      ['https://a/', 9],
+      // Starts that are no origin: the client finds none of them among its keys.
+      ['http://a.example?y/z', 18],
+      ['http://a.example#y', 18],
+    ];
+    for (const [value, end] of ends) expect(originEndIfKnown(value), value).toBe(end);
+    // Each string after its origin (`https://a.example` is 17 chars, `http://a.example` 16, `ftp://a.example` 15).
+    const tails: [string, number, boolean][] = [
+      ['https://a.example/x?y#z', 17, true],
+      ['http://a.example', 16, true],
+      ['http://a.example/', 16, true],
+      ['http://a.example/p?q=1#f', 16, true],
+      // ftp origins are kept too, but left to the parser.
+      ['ftp://a.example/', 15, false],
+      ['http://a.example/a b', 16, false],
+      ['http://a.example/./b', 16, false],
+      ['http://a.example/%2E%2e/b', 16, false],
+      ['http://a.example/p?', 16, false],
+      ['http://a.example/a\\b', 16, false],
+      // Only from `end` on: the regular expression is sticky, and a failed call's position does not carry over.
+      ['http://a.example/x y', 16, false],
+      ['http://a.example/x', 16, true],
+    ];
+    for (const [value, end, canonical] of tails) expect(canonicalAfter(value, end), value).toBe(canonical);
   });
 });
 
