@@ -37,9 +37,20 @@ const memoryFetch = async (url) => {
   });
 };
 
+/** A client of the build at `path`; exits with a message (not a stack trace) when that is no build of the engine. */
 async function clientOf(path) {
-  const { createRobotsClient } = await import(pathToFileURL(path).href);
-  return createRobotsClient({ userAgent: 'Googlebot', fetch: memoryFetch });
+  let build;
+  try {
+    build = await import(pathToFileURL(path).href);
+  } catch (error) {
+    console.error(`cannot load ${path}: ${error.message}`);
+    process.exit(2);
+  }
+  if (typeof build.createRobotsClient !== 'function') {
+    console.error(`${path} exports no createRobotsClient: give the index.js of a copy of packages/robotskit/dist`);
+    process.exit(2);
+  }
+  return build.createRobotsClient({ userAgent: 'Googlebot', fetch: memoryFetch });
 }
 
 /** One pass over every URL, one at a time: its time in ms and how many were allowed. */
