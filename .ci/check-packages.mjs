@@ -82,9 +82,10 @@ function countPackages(modules) {
   return count;
 }
 
-// Pack.
+// Pack the published packages (the private web UI, packages/web, ships inside robotskit-server's dist/web).
+const PUBLISHED = ['robotskit', 'sitemaps', 'stores', 'server', 'cli'].flatMap((dir) => ['-w', `packages/${dir}`]);
 const packed = JSON.parse(
-  must(run('npm', ['pack', '--workspaces', '--json', '--pack-destination', tarballs], root), 'npm pack').stdout,
+  must(run('npm', ['pack', ...PUBLISHED, '--json', '--pack-destination', tarballs], root), 'npm pack').stdout,
 );
 const file = {};
 for (const p of packed) {

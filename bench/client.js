@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import robotsParser from 'robots-parser';
-import { createRobotsClient, parseRobotsTxt } from 'robotskit';
+import { parseRobotsTxt } from 'robotskit';
+import { createRobotsClient } from 'robotskit/fetch';
 import { corpusDir, fmt, goal, measureAsync, table } from './harness.js';
 
 /** The corpus sites that have URL lists: host, URLs and robots.txt bytes. */

@@ -5,7 +5,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINT_RULES, lint } from 'robotskit';
+import { LINT_RULES, lint } from 'robotskit/lint';
 import { corpusDir, fmt, measure, table, timeOnce } from './harness.js';
 
 export function runLintBench() {

@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import robotsParser from 'robots-parser';
 import { parseRobotsTxt } from 'robotskit';
-import { loadCorpus } from './engine.js';
+import { loadCorpus } from './corpus.js';
 import { fmt, machineYardstick, table } from './harness.js';
 
 const require = createRequire(import.meta.url);

@@ -8,7 +8,8 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareRobots, formatRobots, parseRobotsTxt } from 'robotskit';
+import { parseRobotsTxt } from 'robotskit';
+import { compareRobots, formatRobots } from 'robotskit/semantics';
 import { corpusDir, fmt, table, timeOnce } from './harness.js';
 
 /** The file's bytes without line `line` (1-based), line breaks kept as they were. */

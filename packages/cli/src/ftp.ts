@@ -5,7 +5,7 @@
 
 import { Writable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
-import type { FtpAnswer, FtpGet } from 'robotskit';
+import type { FtpAnswer, FtpGet } from 'robotskit/fetch';
 
 /** The reply text without its code (`550 Failed to open file.` → `Failed to open file.`). */
 function replyText(error: FTPError): string {

@@ -9,6 +9,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import * as zlib from 'node:zlib';
+import { RobotsUrlError, robotsTxtUrl } from 'robotskit';
 import {
   type AnyFetchLike,
   describeFetchOutcome,
@@ -17,9 +18,7 @@ import {
   type FetchResponseLike,
   type RetrievalOptions,
   type RetrievalResult,
-  RobotsUrlError,
-  robotsTxtUrl,
-} from 'robotskit';
+} from 'robotskit/fetch';
 import { fetch as undiciFetch } from 'undici';
 import { CLI_HOME } from './about.js';
 import { nodeFtp } from './ftp.js';

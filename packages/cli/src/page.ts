@@ -9,7 +9,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { describeFetchOutcome, isHtmlContentType } from 'robotskit';
+import { isHtmlContentType } from 'robotskit';
+import { describeFetchOutcome } from 'robotskit/fetch';
 
 /** At most this much HTML is read: robots meta tags belong in the head. */
 export const MAX_PAGE_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,8 @@
  * time or several at once, its output must be exactly the plain serialisation: one `JSON.stringify` per line of the client's own verdict for it.
  */
 import fc from 'fast-check';
-import { createRobotsClient, type FetchLike, type FetchResponseLike, RobotsUrlError } from 'robotskit';
+import { RobotsUrlError } from 'robotskit';
+import { createRobotsClient, type FetchLike, type FetchResponseLike } from 'robotskit/fetch';
 import { describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch/run.js';
 import { resolveCrawler, retrievalOptions } from '../src/net.js';

@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RobotsComparison } from 'robotskit';
+import type { RobotsComparison } from 'robotskit/semantics';
 import { describe, expect, it } from 'vitest';
 import { run } from './helpers.js';
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit';
+import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit/lint';
 import { describe, expect, it } from 'vitest';
 import { artifactUri } from '../src/commands/lint.js';
 import { SARIF_SCHEMA } from '../src/lint/sarif.js';
@@ -179,7 +179,7 @@ describe('robotskit lint --format json', () => {
     const text = '\uFEFFUser-agent: 𝒳bot\r\nDisallow: /😀$x\r\n';
     const file = write('astral.txt', text);
     const { diagnostics } = JSON.parse((await run(['lint', file, '--format', 'json'])).stdout);
-    const { lint } = await import('robotskit');
+    const { lint } = await import('robotskit/lint');
     expect(diagnostics).toEqual(
       lint(text).map((d) => ({
         code: d.code,

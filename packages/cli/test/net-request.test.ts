@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { describeFetchOutcome, fetchRobotsTxt, type RetrievalResult } from 'robotskit';
+import { describeFetchOutcome, fetchRobotsTxt, type RetrievalResult } from 'robotskit/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_CASES, hostileOutcome, withHostileServer } from '../../robotskit/test/contract/hostile.js';
 import { retrievalOptions, robotsFetch, robotsRequest } from '../src/net.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit';
+import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit/lint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -55,7 +55,8 @@ beforeAll(async () => {
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(
       'npm',
-      ['pack', '--workspaces', '--dry-run', '--json', '--silent'],
+      // The published packages only: the private web UI (packages/web) ships inside robotskit-server's dist/web.
+      ['pack', ...Object.values(DIRS).flatMap((dir) => ['-w', `packages/${dir}`]), '--dry-run', '--json', '--silent'],
       { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
       (error, out, err) => (error ? reject(new Error(`npm pack failed: ${err}`)) : resolve(out)),
     ),
@@ -142,10 +143,11 @@ describe('the engine', () => {
   });
 
   it('stays small: built JavaScript, declarations and the pages only', () => {
-    // testing/package.json points node10 resolution of `robotskit/testing` at dist/.
+    // <entry>/package.json points node10 resolution of each subpath entry (`robotskit/fetch`…) at dist/.
+    const entries = ['fetch', 'lint', 'meta', 'semantics', 'testing'].map((entry) => `${entry}/package.json`);
     expect(
       [...paths.robotskit].filter((p) => !/^dist\/.*\.(js|d\.ts)$|^docs\/lint\/[a-z0-9-]+\.md$/i.test(p)).sort(),
-    ).toEqual(['LICENSE', 'README.md', 'package.json', 'testing/package.json']);
+    ).toEqual(['LICENSE', 'README.md', ...entries, 'package.json'].sort());
     expect(packed.robotskit.unpackedSize).toBeLessThan(1_000_000);
   });
 });

@@ -3,16 +3,16 @@
  * object was asked before.
  */
 import { describe, expect, it } from 'vitest';
+import { crawlDelayOf } from '../src/fetch/index.js';
 import {
-  crawlDelayOf,
   crawlDelaySeconds,
   crawlerByName,
-  lint,
   parseRobotsTxt,
   productToken,
   resolveCrawler,
   resolveCrawlers,
 } from '../src/index.js';
+import { lint } from '../src/lint/index.js';
 
 describe('an empty product token matches no group', () => {
   const robots = parseRobotsTxt('User-agent: *bot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n');

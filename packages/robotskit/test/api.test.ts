@@ -2,7 +2,8 @@
  * The public API beyond the reference's behaviour: inputs, offsets, limits, URL objects, user-agent strings.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BYTES, normalizePattern, parseRobotsTxt, productToken } from '../src/index.js';
+import { DEFAULT_MAX_BYTES, parseRobotsTxt, productToken } from '../src/index.js';
+import { normalizePattern } from '../src/match/pattern.js';
 import { bytes } from './helpers.js';
 
 describe('inputs', () => {

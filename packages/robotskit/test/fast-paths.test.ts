@@ -5,8 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LruMap } from '../src/fetch/lru.js';
-import { type CrawlerInput, compilePattern, defineCrawler, matchPattern, parseRobotsTxt } from '../src/index.js';
+import { type CrawlerInput, defineCrawler, parseRobotsTxt } from '../src/index.js';
 import { addGroupMatchRules } from '../src/match/group.js';
+import { compilePattern, matchPattern } from '../src/match/pattern.js';
 import { type BestMatches, type MatchRule, matchRulesFor, RuleMatcher } from '../src/match/rule-matcher.js';
 import { type DirectiveRows, ROW_FLAGS_SHIFT, ROW_INTS, scanDirectives } from '../src/parse/directives.js';
 import { Field, LineFlag } from '../src/parse/fields.js';

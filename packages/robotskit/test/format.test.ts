@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatRobots, parseRobotsTxt } from '../src/index.js';
+import { parseRobotsTxt } from '../src/index.js';
+import { formatRobots } from '../src/semantics/index.js';
 
 describe('formatRobots', () => {
   it('spells out field names, keeps values and comments, puts one blank line between groups', () => {

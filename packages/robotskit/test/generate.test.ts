@@ -4,15 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CRAWLERS,
-  crawlerByName,
-  crawlersInCategory,
-  generateRobots,
-  PolicyError,
-  type PolicyGroup,
-  parseRobotsTxt,
-} from '../src/index.js';
+import { CRAWLERS, crawlerByName, parseRobotsTxt } from '../src/index.js';
+import { crawlersInCategory, generateRobots, PolicyError, type PolicyGroup } from '../src/semantics/index.js';
 
 describe('generateRobots', () => {
   it('writes the groups, the sitemaps, and verifies the result', () => {

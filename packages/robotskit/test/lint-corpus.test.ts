@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, lint } from '../src/index.js';
+import { type Diagnostic, lint } from '../src/lint/index.js';
 import { corpusDir } from './helpers.js';
 import { checkPositions, sliceOf } from './lint/harness.js';
 

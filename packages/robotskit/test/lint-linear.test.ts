@@ -8,7 +8,7 @@
  * machine. Each shape is linted at two sizes ten times apart; linear work grows about ten times, quadratic a hundred.
  */
 import { describe, expect, it } from 'vitest';
-import { LINT_RULES, lint } from '../src/index.js';
+import { LINT_RULES, lint } from '../src/lint/index.js';
 
 const rules = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i)).join('\n');
 

@@ -7,15 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  applyFixes,
-  type Diagnostic,
-  LINT_DOCS_BASE,
-  LINT_RULES,
-  type LintCode,
-  lint,
-  parseRobotsTxt,
-} from '../src/index.js';
+import { parseRobotsTxt } from '../src/index.js';
+import { applyFixes, type Diagnostic, LINT_DOCS_BASE, LINT_RULES, type LintCode, lint } from '../src/lint/index.js';
 import { bigFile, CASES, type LintCase } from './lint/cases.js';
 import { checkPositions, sliceOf } from './lint/harness.js';
 

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { crawlerByName } from '../src/index.js';
 import {
   combineRobotsDirectives,
-  crawlerByName,
   directivesFor,
   extractRobotsMeta,
   mergeDirectives,
@@ -16,7 +16,7 @@ import {
   parseRobotsMeta,
   parseUnavailableAfter,
   parseXRobotsTag,
-} from '../src/index.js';
+} from '../src/meta/index.js';
 
 const set = (d: Partial<PageDirectives>): PageDirectives => ({ ...NO_DIRECTIVES, ...d });
 

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchPattern, parseRobotsTxt, pathOfUrl } from '../src/index.js';
+import { parseRobotsTxt, pathOfUrl } from '../src/index.js';
+import { matchPattern } from '../src/match/pattern.js';
 
 const fieldNames = ['user-agent', 'User-Agent', 'allow', 'disallow', 'Disallow', 'sitemap', 'crawl-delay', 'useragent'];
 const agents = ['*', 'FooBot', 'foobot', 'BarBot', 'Foo Bar', '* x', ''];

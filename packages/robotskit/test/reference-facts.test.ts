@@ -4,14 +4,8 @@
  * are written for this suite.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  isValidProductToken,
-  MAX_LINE_BYTES,
-  normalizePattern,
-  parseRobotsTxt,
-  pathOfUrl,
-  type RobotsInput,
-} from '../src/index.js';
+import { isValidProductToken, MAX_LINE_BYTES, parseRobotsTxt, pathOfUrl, type RobotsInput } from '../src/index.js';
+import { normalizePattern } from '../src/match/pattern.js';
 import { bytes } from './helpers.js';
 
 function allowed(robots: RobotsInput, agent: string | string[], url: string): boolean {

@@ -4,15 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type ChangedRegion,
-  compareRobots,
-  crawlerByName,
-  matchPattern,
-  parseRobotsTxt,
-  type RobotsComparison,
-} from '../src/index.js';
+import { crawlerByName, parseRobotsTxt } from '../src/index.js';
+import { matchPattern } from '../src/match/pattern.js';
 import { compareRobotsWith } from '../src/semantics/compare.js';
+import { type ChangedRegion, compareRobots, type RobotsComparison } from '../src/semantics/index.js';
 import { explorePlain } from './reference/explore-plain.js';
 
 const ORIGIN = 'https://example.invalid';

@@ -5,7 +5,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lint, TextLines } from '../src/index.js';
+import { TextLines } from '../src/index.js';
+import { lint } from '../src/lint/index.js';
 
 const encoder = new TextEncoder();
 

@@ -14,8 +14,6 @@ export {
   looksLikeAssetPattern,
   type VersionSnapshot,
 } from './alerts/detect.js';
-export { type DiffHunk, type DiffLine, type LineDiff, lineDiff, lintChanges } from './alerts/diff.js';
-export type { SitemapCountStatus, SitemapUrlsAffected } from './alerts/sitemap-impact.js';
 export {
   type AlertHookOptions,
   type CreatedAlert,
@@ -33,34 +31,11 @@ export {
   signingKey,
   TIMESTAMP_HEADER,
 } from './alerts/webhooks.js';
-export { type AppOptions, buildApp } from './api/app.js';
-export { type PropertyInput, PropertyInputError, parsePropertyInput } from './api/property-input.js';
-export { type ClaimedFile, claimDueFiles, releaseClaim, requestRecrawl } from './db/claim.js';
-export {
-  type DatabaseConfig,
-  DatabaseConfigError,
-  type DialectName,
-  databaseConfigFrom,
-  describeDatabase,
-} from './db/config.js';
-export { type Database, DatabaseOpenError, openDatabase } from './db/connect.js';
-export { createPolicyResolver, type EffectivePolicyResolver } from './db/history.js';
-export { migrateToLatest } from './db/migrations.js';
-export { DEFAULT_RETENTION_MS, pruneHistory } from './db/prune.js';
-export { type NewVersionHook, type RecordResult, recordFetch } from './db/record-fetch.js';
-export {
-  analyzeBody,
-  type BodyAnalysis,
-  contentHash,
-  type EffectivePolicy,
-  type FetchRow,
-  fetchRowOf,
-  nextFetchAt,
-  type StoredDiagnostic,
-} from './db/rows.js';
-export type { FetchOutcome, HostSource, PropertyKind, Schema } from './db/schema.js';
+export { type DiffHunk, type DiffLine, type LineDiff, lineDiff, lintChanges } from './analysis/diff.js';
+export type { SitemapCountStatus, SitemapUrlsAffected } from './analysis/sitemap-impact.js';
 export { RobotskitServerError } from './errors.js';
-export { type RobotsRetrieval, Worker, type WorkerOptions } from './monitor/worker.js';
+export { type AppOptions, buildApp } from './http/app.js';
+export { type PropertyInput, PropertyInputError, parsePropertyInput } from './http/property-input.js';
 export { AddressPolicy, type AddressPolicyOptions } from './net/address-policy.js';
 export { AddressRefusedError } from './net/address-refused-error.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
@@ -81,3 +56,28 @@ export {
   startService,
   type WorkersOptions,
 } from './service.js';
+export { type ClaimedFile, claimDueFiles, releaseClaim, requestRecrawl } from './storage/claim.js';
+export {
+  type DatabaseConfig,
+  DatabaseConfigError,
+  type DialectName,
+  databaseConfigFrom,
+  describeDatabase,
+} from './storage/config.js';
+export { type Database, DatabaseOpenError, openDatabase } from './storage/connect.js';
+export { createPolicyResolver, type EffectivePolicyResolver } from './storage/history.js';
+export { migrateToLatest } from './storage/migrations.js';
+export { DEFAULT_RETENTION_MS, pruneHistory } from './storage/prune.js';
+export { type NewVersionHook, type RecordResult, recordFetch } from './storage/record-fetch.js';
+export {
+  analyzeBody,
+  type BodyAnalysis,
+  contentHash,
+  type EffectivePolicy,
+  type FetchRow,
+  fetchRowOf,
+  nextFetchAt,
+  type StoredDiagnostic,
+} from './storage/rows.js';
+export type { FetchOutcome, HostSource, PropertyKind, Schema } from './storage/schema.js';
+export { type RobotsRetrieval, Worker, type WorkerOptions } from './worker/worker.js';

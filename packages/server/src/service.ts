@@ -6,20 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { RobotsStore } from 'robotskit';
+import type { RobotsStore } from 'robotskit/fetch';
 import { createAlertHook } from './alerts/store.js';
 import { deliverDueWebhooks } from './alerts/webhooks.js';
-import { buildApp } from './api/app.js';
-import { isLoopbackHost } from './api/auth.js';
-import type { DatabaseConfig } from './db/config.js';
-import { type Database, openDatabase } from './db/connect.js';
-import { createPolicyResolver } from './db/history.js';
 import { RobotskitServerError } from './errors.js';
-import { BackgroundTask } from './monitor/background-task.js';
-import { Worker } from './monitor/worker.js';
+import { buildApp } from './http/app.js';
+import { isLoopbackHost } from './http/auth.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import { workerRetrieval } from './net/robots-fetch.js';
-import { discoverDueProperty } from './tester/discover-hosts.js';
+import type { DatabaseConfig } from './storage/config.js';
+import { type Database, openDatabase } from './storage/connect.js';
+import { createPolicyResolver } from './storage/history.js';
+import { BackgroundTask } from './worker/background-task.js';
+import { discoverDueProperty } from './worker/discover-hosts.js';
+import { Worker } from './worker/worker.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
 export class ServiceConfigError extends RobotskitServerError {

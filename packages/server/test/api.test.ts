@@ -5,12 +5,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { claimDueFiles } from '../src/db/claim.js';
-import type { Database } from '../src/db/connect.js';
-import type { EffectivePolicyResolver } from '../src/db/history.js';
-import { recordFetch } from '../src/db/record-fetch.js';
+import { buildApp } from '../src/http/app.js';
 import { checkServiceConfig, ServiceConfigError, startService } from '../src/service.js';
+import { claimDueFiles } from '../src/storage/claim.js';
+import type { Database } from '../src/storage/connect.js';
+import type { EffectivePolicyResolver } from '../src/storage/history.js';
+import { recordFetch } from '../src/storage/record-fetch.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock, resultOf } from './helpers.js';
 

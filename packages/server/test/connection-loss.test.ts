@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { parsePropertyInput } from '../src/api/property-input.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
-import { createProperty } from '../src/db/properties.js';
+import { buildApp } from '../src/http/app.js';
+import { parsePropertyInput } from '../src/http/property-input.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
+import { createProperty } from '../src/storage/properties.js';
 import { PG_URL, testDatabases } from './databases.js';
 
 const postgres = testDatabases.find((t) => t.dialect === 'postgres')!;

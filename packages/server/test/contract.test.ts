@@ -16,12 +16,12 @@ import {
   textOf,
 } from '../../robotskit/test/contract/cases.js';
 import { type CaseOrigins, serveCases } from '../../robotskit/test/contract/serve.js';
-import { buildApp } from '../src/api/app.js';
-import type { Database } from '../src/db/connect.js';
-import { createProperty } from '../src/db/properties.js';
-import { Worker } from '../src/monitor/worker.js';
+import { buildApp } from '../src/http/app.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { workerRetrieval } from '../src/net/robots-fetch.js';
+import type { Database } from '../src/storage/connect.js';
+import { createProperty } from '../src/storage/properties.js';
+import { Worker } from '../src/worker/worker.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { DatabaseConfig, DialectName } from '../src/db/config.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
+import type { DatabaseConfig, DialectName } from '../src/storage/config.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
 
 /** The PostgreSQL server the tests use; `ROBOTSKIT_TEST_PG` overrides it. */
 export const PG_URL = process.env.ROBOTSKIT_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';

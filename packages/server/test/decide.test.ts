@@ -9,9 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import type { Database } from '../src/db/connect.js';
+import { buildApp } from '../src/http/app.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
+import type { Database } from '../src/storage/connect.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { type LocalOrigin, startOrigin } from './origins.js';
 

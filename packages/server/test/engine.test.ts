@@ -6,14 +6,14 @@
 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { parsePropertyInput } from '../src/api/property-input.js';
-import type { Database } from '../src/db/connect.js';
-import { createPolicyResolver } from '../src/db/history.js';
-import { createProperty } from '../src/db/properties.js';
-import { Worker } from '../src/monitor/worker.js';
+import { buildApp } from '../src/http/app.js';
+import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import { workerRetrieval } from '../src/net/robots-fetch.js';
+import type { Database } from '../src/storage/connect.js';
+import { createPolicyResolver } from '../src/storage/history.js';
+import { createProperty } from '../src/storage/properties.js';
+import { Worker } from '../src/worker/worker.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 import { type LocalOrigin, startOrigin } from './origins.js';

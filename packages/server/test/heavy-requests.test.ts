@@ -8,9 +8,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { MAX_TEST_VERDICTS } from '../src/api/work-limits.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
+import { buildApp } from '../src/http/app.js';
+import { MAX_TEST_VERDICTS } from '../src/http/work-limits.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
 
 const robots = `User-agent: *\n${Array.from({ length: 26 }, (_, i) => `Disallow: /${'*a'.repeat(8000)}${String.fromCharCode(98 + (i % 20))}`).join('\n')}`;
 const url = (i: number) => `https://site.invalid/${'a'.repeat(500)}${i}`.padEnd(520, 'z');

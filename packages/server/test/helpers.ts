@@ -1,5 +1,5 @@
-import { contentHash, type FetchRow } from '../src/db/rows.js';
-import type { FetchOutcome } from '../src/db/schema.js';
+import { contentHash, type FetchRow } from '../src/storage/rows.js';
+import type { FetchOutcome } from '../src/storage/schema.js';
 
 const encoder = new TextEncoder();
 

@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DatabaseConfig } from '../src/db/config.js';
-import { openDatabase } from '../src/db/connect.js';
-import { createProperty } from '../src/db/properties.js';
+import type { DatabaseConfig } from '../src/storage/config.js';
+import { openDatabase } from '../src/storage/connect.js';
+import { createProperty } from '../src/storage/properties.js';
 import { testDatabases } from './databases.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

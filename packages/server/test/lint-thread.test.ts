@@ -5,8 +5,8 @@
  */
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeBody } from '../src/db/rows.js';
-import { analyzeFetchedBody, INLINE_LINT_BYTES, LintThread } from '../src/monitor/lint-thread.js';
+import { analyzeBody } from '../src/storage/rows.js';
+import { analyzeFetchedBody, INLINE_LINT_BYTES, LintThread } from '../src/worker/lint-thread.js';
 
 /** 500 KiB of user-agent lines of one group: seconds of lint work. */
 const hostile = new TextEncoder().encode(`${'User-agent: bot\n'.repeat(32_000)}Disallow: /\n`);

@@ -9,10 +9,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { hostAllowed, hostName } from '../src/api/host-check.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
+import { buildApp } from '../src/http/app.js';
+import { hostAllowed, hostName } from '../src/http/host-check.js';
 import { createGuardedFetch } from '../src/net/guarded-fetch.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
 
 /** A raw request with the Host header as given (fetch would not let a page, nor a test, set it). */
 function send(

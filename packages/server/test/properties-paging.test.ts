@@ -6,10 +6,10 @@
 
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { parsePropertyInput } from '../src/api/property-input.js';
-import type { Database } from '../src/db/connect.js';
-import { createProperty } from '../src/db/properties.js';
+import { buildApp } from '../src/http/app.js';
+import { parsePropertyInput } from '../src/http/property-input.js';
+import type { Database } from '../src/storage/connect.js';
+import { createProperty } from '../src/storage/properties.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 
 describe.each(testDatabases)('paging properties on $dialect', (target) => {

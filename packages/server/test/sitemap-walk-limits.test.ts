@@ -8,9 +8,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BackgroundTask } from '../src/monitor/background-task.js';
+import { sitemapPageUrls } from '../src/analysis/sitemap-urls.js';
 import { createGuardedFetch } from '../src/net/guarded-fetch.js';
-import { sitemapPageUrls } from '../src/tester/sitemap-urls.js';
+import { BackgroundTask } from '../src/worker/background-task.js';
 
 let server: Server;
 let origin: string;

@@ -4,16 +4,16 @@
 
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parsePropertyInput } from '../src/api/property-input.js';
-import { type ClaimedFile, claimDueFiles, requestRecrawl } from '../src/db/claim.js';
-import type { Database } from '../src/db/connect.js';
-import { acquireJobLease } from '../src/db/job-lease.js';
-import { migrateToLatest } from '../src/db/migrations.js';
-import { createProperty, deleteProperty, listProperties, PropertyExistsError } from '../src/db/properties.js';
-import { pruneHistory } from '../src/db/prune.js';
-import { recordFetch } from '../src/db/record-fetch.js';
-import { getFileReport, getVersion, listPropertyFiles, listVersions } from '../src/db/report.js';
-import { contentHash } from '../src/db/rows.js';
+import { parsePropertyInput } from '../src/http/property-input.js';
+import { type ClaimedFile, claimDueFiles, requestRecrawl } from '../src/storage/claim.js';
+import type { Database } from '../src/storage/connect.js';
+import { acquireJobLease } from '../src/storage/job-lease.js';
+import { migrateToLatest } from '../src/storage/migrations.js';
+import { createProperty, deleteProperty, listProperties, PropertyExistsError } from '../src/storage/properties.js';
+import { pruneHistory } from '../src/storage/prune.js';
+import { recordFetch } from '../src/storage/record-fetch.js';
+import { getFileReport, getVersion, listPropertyFiles, listVersions } from '../src/storage/report.js';
+import { contentHash } from '../src/storage/rows.js';
 
 import { openTestDatabase, testDatabases } from './databases.js';
 import { resultOf } from './helpers.js';

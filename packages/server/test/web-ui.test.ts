@@ -11,8 +11,8 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
+import { buildApp } from '../src/http/app.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
 
 const INDEX =
   '<!doctype html><title>robotskit</title><div id="app"></div><script src="/assets/index-abc123.js"></script>';

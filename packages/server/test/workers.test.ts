@@ -6,12 +6,12 @@
  * file are covered by the kill -9 test.
  */
 
-import type { RetrievalResult } from 'robotskit';
+import type { RetrievalResult } from 'robotskit/fetch';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimDueFiles } from '../src/db/claim.js';
-import type { DatabaseConfig } from '../src/db/config.js';
-import { type Database, openDatabase } from '../src/db/connect.js';
-import { type RobotsRetrieval, Worker } from '../src/monitor/worker.js';
+import { claimDueFiles } from '../src/storage/claim.js';
+import type { DatabaseConfig } from '../src/storage/config.js';
+import { type Database, openDatabase } from '../src/storage/connect.js';
+import { type RobotsRetrieval, Worker } from '../src/worker/worker.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 

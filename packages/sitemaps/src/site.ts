@@ -4,14 +4,14 @@
  * (sitemaps.org cross-submission through robots.txt).
  */
 
+import { originOf } from 'robotskit';
 import {
   fetchRobotsTxt,
-  originOf,
   type RetrievalOptions,
   type RetrievalResult,
   type RetrievalTimeouts,
   robotsTxtOf,
-} from 'robotskit';
+} from 'robotskit/fetch';
 import type { SitemapEntry, SitemapEvent, SitemapOptions } from './types.js';
 import { readSitemaps } from './walk.js';
 

@@ -3,7 +3,7 @@
  * every value can be stored or sent as JSON.
  */
 
-import type { FetchLike } from 'robotskit';
+import type { FetchLike } from 'robotskit/fetch';
 
 /** What a sitemap file turned out to be. */
 export type SitemapFormat =

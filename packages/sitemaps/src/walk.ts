@@ -5,7 +5,7 @@
  * the URLs of the sitemaps already seen (for loop and duplicate detection) and those waiting to be read.
  */
 
-import { type FetchLike, httpGet, resolveFetch } from 'robotskit';
+import { type FetchLike, httpGet, resolveFetch } from 'robotskit/fetch';
 import { type BodyState, uncompressed } from './body.js';
 import { SITEMAP_DIAGNOSTIC_SEVERITY } from './diagnostics.js';
 

@@ -5,7 +5,7 @@
  */
 
 import pg from 'pg';
-import type { RobotsStore, StoredOrigin } from 'robotskit';
+import type { RobotsStore, StoredOrigin } from 'robotskit/fetch';
 import { RobotsStoreError } from './errors.js';
 import { bytesOf, fetchFromJson, fetchToJson, nextFetchAt } from './records.js';
 import { redactUrl } from './redis.js';

@@ -9,7 +9,7 @@ import {
   refreshSchedule,
   retrievalFromJson,
   retrievalToJson,
-} from 'robotskit';
+} from 'robotskit/fetch';
 
 /** A fetch as JSON without its body. */
 export function fetchToJson(result: RetrievalResult): RetrievalJson {

@@ -4,7 +4,7 @@
  */
 
 import { createClient, type RedisClientType } from '@redis/client';
-import type { RobotsStore, StoredOrigin } from 'robotskit';
+import type { RobotsStore, StoredOrigin } from 'robotskit/fetch';
 import { RobotsStoreError } from './errors.js';
 import { bytesOf, fetchFromJson, fetchToJson, nextFetchAt } from './records.js';
 

@@ -1,6 +1,6 @@
 // One crawler process of the fleet tests (run with node on the built packages): asks about every origin given at once
 // through a shared store, then prints its answers and counters as one JSON line.
-import { createRobotsClient } from 'robotskit';
+import { createRobotsClient } from 'robotskit/fetch';
 import { createPostgresRobotsStore, createRedisRobotsStore } from 'robotskit-stores';
 
 const job = JSON.parse(process.argv[2]);

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRobotsClient } from 'robotskit';
+import { createRobotsClient } from 'robotskit/fetch';
 import { robotsStoreContract } from 'robotskit/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {

@@ -3,7 +3,7 @@
  * imported only when asked for, so the command works without it.
  */
 
-import type { RobotsStore } from 'robotskit';
+import type { RobotsStore } from 'robotskit/fetch';
 import { CliError, type Io } from '../io.js';
 
 /** A store opened for a run, with what the client needs to report its failures. */

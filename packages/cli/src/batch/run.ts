@@ -25,18 +25,15 @@
  *   record. Blank lines and lines starting with `#` are skipped (their numbers still count in `index`).
  */
 
-import {
-  type AnyFetchLike,
-  type CrawlerInput,
-  type EffectivePolicy,
-  type FetchLike,
-  originOf,
-  type RetrievalResult,
-  type RobotsClientOptions,
-  RobotsUrlError,
-  robotsTxtUrl,
-  type UrlVerdict,
-} from 'robotskit';
+import { type CrawlerInput, originOf, RobotsUrlError, robotsTxtUrl } from 'robotskit';
+import type {
+  AnyFetchLike,
+  EffectivePolicy,
+  FetchLike,
+  RetrievalResult,
+  RobotsClientOptions,
+  UrlVerdict,
+} from 'robotskit/fetch';
 import { cliClient } from '../commands/check.js';
 import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest } from '../net.js';
 import { BATCH_ORDERS } from '../options.js';

@@ -8,8 +8,8 @@
  * by robots.txt cannot say `noindex`; its URL can still be indexed from links, without its content.
  */
 
+import type { CrawlerProfile } from 'robotskit';
 import {
-  type CrawlerProfile,
   directivesFor,
   extractRobotsMeta,
   mergeDirectives,
@@ -18,7 +18,7 @@ import {
   parseRobotsMeta,
   parseXRobotsTag,
   type RobotsDirectives,
-} from 'robotskit';
+} from 'robotskit/meta';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
 import {

@@ -7,13 +7,8 @@
  * 2 only for usage errors.
  */
 
-import {
-  type AnyFetchLike,
-  createRobotsClient,
-  type DecidingRule,
-  type RobotsClient,
-  type RobotsClientOptions,
-} from 'robotskit';
+import type { DecidingRule } from 'robotskit';
+import { type AnyFetchLike, createRobotsClient, type RobotsClient, type RobotsClientOptions } from 'robotskit/fetch';
 import { painter, useColor, visible } from '../format.js';
 import type { Io } from '../io.js';
 import {

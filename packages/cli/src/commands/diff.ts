@@ -7,14 +7,8 @@
  */
 
 // Types only: the engine loads when the command runs, so registering the command costs nothing at start-up.
-import type {
-  ChangedRegion,
-  CompareOptions,
-  CrawlerComparison,
-  CrawlerProfile,
-  RegionRule,
-  RobotsTxt,
-} from 'robotskit';
+import type { CrawlerProfile, RobotsTxt } from 'robotskit';
+import type { ChangedRegion, CompareOptions, CrawlerComparison, RegionRule } from 'robotskit/semantics';
 import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
 
@@ -67,7 +61,10 @@ function names(list: readonly string[]): string {
 /** Runs `diff`; returns the exit code. */
 export async function runDiff(io: Io, oldFile: string, newFile: string, options: DiffOptions): Promise<number> {
   if (oldFile === '-' && newFile === '-') throw new CliError('only one of the two files can be standard input (-)');
-  const { compareRobots, crawlerByName, parseRobotsTxt } = await import('robotskit');
+  const [{ crawlerByName, parseRobotsTxt }, { compareRobots }] = await Promise.all([
+    import('robotskit'),
+    import('robotskit/semantics'),
+  ]);
   const crawlers = parseCrawlers(options.ua, crawlerByName);
   const before = parseRobotsTxt(await readInput(io, oldFile, 'robots.txt file'));
   const after = parseRobotsTxt(await readInput(io, newFile, 'robots.txt file'));

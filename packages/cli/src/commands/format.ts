@@ -14,7 +14,7 @@ export interface FormatOptions {
 /** Runs `format`; returns the exit code. */
 export async function runFormat(io: Io, file: string, options: FormatOptions): Promise<number> {
   // The engine loads when the command runs, so registering the command costs nothing at start-up.
-  const { formatRobots } = await import('robotskit');
+  const { formatRobots } = await import('robotskit/semantics');
   const result = formatRobots(await readInput(io, file, 'robots.txt file'));
   const name = file === '-' ? 'standard input' : file;
   if (options.check) {

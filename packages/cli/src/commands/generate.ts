@@ -8,7 +8,7 @@
  */
 
 // Types only: the engine loads when the command runs, so registering the command costs nothing at start-up.
-import type { CrawlerComparison, RobotsComparison } from 'robotskit';
+import type { CrawlerComparison, RobotsComparison } from 'robotskit/semantics';
 import { visible } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
 
@@ -57,7 +57,10 @@ function describe(c: CrawlerComparison): string[] {
 export async function runGenerate(io: Io, file: string, options: GenerateOptions): Promise<number> {
   if (file === '-' && options.check === '-')
     throw new CliError('only one of the policy and --check can be standard input (-)');
-  const { compareRobots, crawlerByName, generateRobots, PolicyError } = await import('robotskit');
+  const [{ crawlerByName }, { compareRobots, generateRobots, PolicyError }] = await Promise.all([
+    import('robotskit'),
+    import('robotskit/semantics'),
+  ]);
   const policy = await readPolicy(io, file);
   let result: ReturnType<typeof generateRobots>;
   try {

@@ -6,7 +6,9 @@
 
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atLeast, DEFAULT_MAX_BYTES, type Diagnostic, fetchRobotsTxt, lint, type Severity } from 'robotskit';
+import { DEFAULT_MAX_BYTES } from 'robotskit';
+import { fetchRobotsTxt } from 'robotskit/fetch';
+import { atLeast, type Diagnostic, lint, type Severity } from 'robotskit/lint';
 import { painter, useColor } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
 import { formatJson } from '../lint/json.js';

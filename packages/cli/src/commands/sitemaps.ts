@@ -7,7 +7,8 @@
  * cannot be read (the robots.txt, or with `--sitemap` the sitemap itself: network error, timeout, 5xx).
  */
 
-import { describeFetchOutcome, RobotsUrlError } from 'robotskit';
+import { RobotsUrlError } from 'robotskit';
+import { describeFetchOutcome } from 'robotskit/fetch';
 import {
   readSitemaps,
   type SitemapDiagnostic,

@@ -2,7 +2,7 @@
  * `robotskit lint --format json`: `{ "diagnostics": [ { code, severity, line, column, endLine, endColumn, message } ] }`.
  */
 
-import type { Diagnostic } from 'robotskit';
+import type { Diagnostic } from 'robotskit/lint';
 import { type BytePositions, spanOf } from './positions.js';
 
 /** One diagnostic as `--format json` prints it. */

@@ -4,7 +4,7 @@
  * UTF-16 columns (the end column is exclusive, as SARIF defines it); fixes are included as replacements.
  */
 
-import { type Diagnostic, LINT_RULES, type Severity } from 'robotskit';
+import { type Diagnostic, LINT_RULES, type Severity } from 'robotskit/lint';
 import { CLI_HOME } from '../about.js';
 import { type BytePositions, spanOf } from './positions.js';
 

@@ -2,7 +2,7 @@
  * `robotskit lint` for people: each diagnostic like a compiler's, with the offending line and a caret underline.
  */
 
-import type { Diagnostic, Severity } from 'robotskit';
+import type { Diagnostic, Severity } from 'robotskit/lint';
 import type { Paint } from '../format.js';
 import { type BytePositions, spanOf } from './positions.js';
 

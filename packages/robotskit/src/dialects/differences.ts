@@ -41,6 +41,23 @@ export type DialectDifferenceKind =
   /** A `crawl-delay` or `request-rate` line between user-agent lines: it ends the 1994 record's user-agent list. */
   | 'crawl-delay-ends-record';
 
+/** A short title for each kind of difference, for lists and headings. */
+export const DIALECT_DIFFERENCE_TITLES: Readonly<Record<DialectDifferenceKind, string>> = Object.freeze({
+  'blank-line-in-group': 'Blank line inside a group',
+  'merged-groups': 'Groups naming the same crawler',
+  'global-with-names': '* named with other crawlers',
+  'prefix-vs-token': 'User-agent matched differently',
+  'empty-user-agent': 'Empty user-agent',
+  wildcard: 'Wildcard *',
+  'dollar-anchor': 'End anchor $',
+  'allow-order': 'Longest match vs first match',
+  'empty-rule': 'Empty rule',
+  'percent-encoding': 'Percent-encoding',
+  'index-html': 'index.html rule',
+  'field-spelling': 'Misspelt field',
+  'crawl-delay-ends-record': 'Crawl-delay ends the record',
+});
+
 /** One place where the dialects read a file differently. */
 export interface DialectDifference {
   readonly kind: DialectDifferenceKind;

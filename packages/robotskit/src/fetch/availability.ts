@@ -380,15 +380,23 @@ export function effectivePolicy<T extends FetchObservation>(
   };
 }
 
+/** Options of {@link refreshSchedule}: the availability options, and where the current run of failures began. */
+export interface RefreshOptions extends AvailabilityOptions {
+  /**
+   * When the current run of failed fetches began, for a caller that does not keep the whole run (a report service
+   * stores the latest fetch and the run's start). Used only when the latest fetch in `history` failed and the time is
+   * earlier than the run `history` shows; the retry backoff doubles from there.
+   */
+  readonly failingSince?: number | null;
+}
+
 /**
  * When to fetch again: a good fetch when its cache lifetime ends (24 h, or its `max-age` within bounds; see
- * {@link cacheLifetime}); a failed one when its retry is due (its `Retry-After`, else the doubling backoff; see
- * {@link retryDelay}). A report service stores `at` as the file's next due time.
+ * {@link cacheLifetime}); a failed one when its retry is due (its `Retry-After`, else the doubling backoff counted
+ * from the first failure of the run; see {@link retryDelay}). A report service stores `at` as the file's next due time.
+ * @example refreshSchedule([latest], { failingSince: firstFailureAt }).at
  */
-export function refreshSchedule(
-  history: readonly FetchObservation[],
-  options: AvailabilityOptions = {},
-): RefreshSchedule {
+export function refreshSchedule(history: readonly FetchObservation[], options: RefreshOptions = {}): RefreshSchedule {
   resolve(options);
   const cache = resolveCacheOptions(options.cache);
   const retry = resolveRetryOptions(options.retry);
@@ -398,9 +406,52 @@ export function refreshSchedule(
   if (latest.outcome !== 'disallow-all') {
     return { at: latest.fetchedAt + cacheLifetime(latest, cache).ttl, reason: 'cache-lifetime' };
   }
-  const since = entries[runStart(entries)]!.fetchedAt;
+  let since = entries[runStart(entries)]!.fetchedAt;
+  const { failingSince } = options;
+  if (failingSince !== undefined && failingSince !== null) {
+    checkTime(failingSince);
+    if (failingSince < since) since = failingSince;
+  }
   const { delay, source } = retryDelay(latest, since, retry);
   return { at: latest.fetchedAt + delay, reason: source };
+}
+
+/** The availability timeline's periods as configured, and the timeline in words, for reports that explain it. */
+export interface AvailabilityRules {
+  /** How long failures stop crawling, milliseconds (`disallowPeriod`, 12 h by default). */
+  readonly disallowPeriod: number;
+  /** How long after the first failure the last good version may be used, milliseconds (30 days by default). */
+  readonly lastGoodVersionPeriod: number;
+  readonly afterLastGoodPeriod: AfterLastGoodPeriod;
+  /** The periods in words: `12 h`, `30 days`. */
+  readonly words: { readonly disallowPeriod: string; readonly lastGoodVersionPeriod: string };
+  /** The whole timeline in one paragraph, with the configured periods. */
+  readonly summary: string;
+}
+
+/**
+ * The availability timeline as `options` configure it, with its words: what a report says about failed fetches
+ * without writing the periods itself.
+ * @example availabilityRules().summary // 'When robots.txt cannot be fetched (a server error, 429, …), crawling stops for 12 h; …'
+ */
+export function availabilityRules(options: AvailabilityOptions = {}): AvailabilityRules {
+  const o = resolve(options);
+  const first = span(o.disallowPeriod);
+  const last = span(o.lastGoodVersionPeriod);
+  const after =
+    o.afterLastGoodPeriod === 'allow-if-site-reachable'
+      ? 'everything may be crawled if the rest of the site is reachable, and crawling stays stopped if it is not'
+      : 'the last good version keeps applying (with none, everything may be crawled)';
+  return {
+    disallowPeriod: o.disallowPeriod,
+    lastGoodVersionPeriod: o.lastGoodVersionPeriod,
+    afterLastGoodPeriod: o.afterLastGoodPeriod,
+    words: { disallowPeriod: first, lastGoodVersionPeriod: last },
+    summary:
+      `When robots.txt cannot be fetched (a server error, 429, or no answer), crawling stops for ${first}; then the ` +
+      `last good version applies (or "allow all" if it found no robots.txt) until ${last} after the first failure; ` +
+      `after that, ${after}.`,
+  };
 }
 
 /**

@@ -2,44 +2,8 @@
  * Small text helpers shared by rules: how fields are spelled, quoting values in messages, near-miss spellings.
  */
 
-import type { RecordField, RobotsRecord } from '../model/types.js';
-
-/** How each field Google reads is spelled. */
-export const FIELD_SPELLING: Record<Exclude<RecordField, 'unknown'>, string> = {
-  'user-agent': 'User-agent',
-  allow: 'Allow',
-  disallow: 'Disallow',
-  sitemap: 'Sitemap',
-};
-
-/** Fields other crawlers use and Google ignores, spelled as their owners document them. */
-export const OTHER_FIELDS: Record<string, string> = {
-  'crawl-delay': 'Crawl-delay',
-  host: 'Host',
-  'clean-param': 'Clean-param',
-  'request-rate': 'Request-rate',
-  'visit-time': 'Visit-time',
-  'content-signal': 'Content-Signal',
-  'content-usage': 'Content-Usage',
-};
-
-/** Page-level directives that some files put in robots.txt; no crawler supports them there. */
-export const PAGE_DIRECTIVES = new Set([
-  'noindex',
-  'nofollow',
-  'noarchive',
-  'nosnippet',
-  'noimageindex',
-  'notranslate',
-  'noodp',
-  'noydir',
-  'none',
-  'unavailable_after',
-  'max-snippet',
-  'max-image-preview',
-  'max-video-preview',
-  'indexifembedded',
-]);
+import { FIELD_SPELLING, OTHER_FIELDS } from '../model/key-reading.js';
+import type { RobotsRecord } from '../model/types.js';
 
 /** The spelling of a record's field (`User-agent`), or its key as written for unknown fields. */
 export function fieldSpelling(record: RobotsRecord): string {

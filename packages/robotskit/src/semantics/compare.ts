@@ -20,15 +20,11 @@
  * set, by the memory its states take, and by `timeoutMs` overall, and says `complete: false` when a bound cut it short.
  */
 
-import {
-  CRAWLERS,
-  type CrawlerInput,
-  type CrawlerProfile,
-  parseRobotsTxt,
-  type RobotsInput,
-  type RobotsRule,
-  RobotsTxt,
-} from '../index.js';
+import { CRAWLERS } from '../crawlers/catalogue.js';
+import type { CrawlerProfile } from '../crawlers/profile.js';
+import type { RobotsRule } from '../model/types.js';
+import type { RobotsInput } from '../parse/input.js';
+import { type CrawlerInput, parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
 import type { ChangedRegion, Outcome } from './product.js';
 

@@ -18,8 +18,8 @@
  * path, or lies under a cut branch whose regions are all known: the regions and their witnesses are the same.
  */
 
-import type { RobotsRule } from '../index.js';
 import { compilePattern, matchPattern } from '../match/pattern.js';
+import type { RobotsRule } from '../model/types.js';
 import { ACCEPT, DEAD } from './automaton.js';
 import { type ChangedRegion, changedRegion, type Outcome, productOf, type Rule } from './product.js';
 

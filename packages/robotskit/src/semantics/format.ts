@@ -8,7 +8,10 @@
  * Lines the parser could not read, or cut (too long, NUL), are kept as they are.
  */
 
-import { CRAWLERS, parseRobotsTxt, type RobotsInput, type RobotsRecord, type RobotsTxt } from '../index.js';
+import { CRAWLERS } from '../crawlers/catalogue.js';
+import type { RobotsRecord } from '../model/types.js';
+import type { RobotsInput } from '../parse/input.js';
+import { parseRobotsTxt, type RobotsTxt } from '../robots-txt/robots-txt.js';
 import { type CompareOptions, compareRobots } from './compare.js';
 
 const CANONICAL: Record<string, string> = {

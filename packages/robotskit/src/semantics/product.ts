@@ -4,8 +4,8 @@
  * region is reported.
  */
 
-import type { RobotsRule } from '../index.js';
 import { type MatchRule, matchRulesFor } from '../match/rule-matcher.js';
+import type { RobotsRule } from '../model/types.js';
 import { PatternAutomaton } from './automaton.js';
 
 /** A rule that decided a region, in one of the two files. */

@@ -9,8 +9,8 @@
  */
 
 import { createServer, type Server, type Socket } from 'node:net';
-import type { RetrievalOutcome, RetrievalResult } from '../../src/index.js';
-import { describeFetchOutcome } from '../../src/index.js';
+import type { RetrievalOutcome, RetrievalResult } from '../../src/fetch/index.js';
+import { describeFetchOutcome } from '../../src/fetch/index.js';
 
 export interface HostileCase {
   readonly id: string;

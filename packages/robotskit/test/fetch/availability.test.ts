@@ -4,11 +4,12 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { compactHistory } from '../../src/fetch/availability.js';
 import {
   type AvailabilityOptions,
   AvailabilityTimeline,
+  availabilityRules,
   cacheLifetime,
-  compactHistory,
   type EffectivePolicy,
   effectivePolicy,
   type FetchObservation,
@@ -16,7 +17,7 @@ import {
   type RetrievalOutcome,
   refreshSchedule,
   retryDelay,
-} from '../../src/index.js';
+} from '../../src/fetch/index.js';
 import { DAY, HOUR, MINUTE } from './servers.js';
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -526,6 +527,21 @@ describe('refreshSchedule', () => {
     expect(refreshSchedule(h)).toEqual({ at: when, reason });
   });
 
+  it('counts the backoff from failingSince when the history holds only the latest failure', () => {
+    const first = fetchAt('A', at(0), 'disallow-all', 503);
+    for (const later of [at(0, 0, 2), at(0, 1), at(3)]) {
+      const latest = fetchAt('B', later, 'disallow-all', 503);
+      expect(refreshSchedule([latest], { failingSince: first.fetchedAt })).toEqual(refreshSchedule([first, latest]));
+    }
+    // Ignored when the history already reaches back further, after a good fetch, and when null.
+    const latest = fetchAt('B', at(1), 'disallow-all', 503);
+    expect(refreshSchedule([first, latest], { failingSince: at(0, 12) })).toEqual(refreshSchedule([first, latest]));
+    const good = fetchAt('C', at(1), 'rules', 200);
+    expect(refreshSchedule([good], { failingSince: at(0) })).toEqual(refreshSchedule([good]));
+    expect(refreshSchedule([latest], { failingSince: null })).toEqual(refreshSchedule([latest]));
+    expect(() => refreshSchedule([latest], { failingSince: Number.NaN })).toThrow(TypeError);
+  });
+
   it('drives a simulated fetcher for 60 days: daily while up, backing off during an outage, never hammering', () => {
     // The server: up, then 503 from day 5 to day 8, 500 from day 20 to day 21 with Retry-After, 404 from day 40.
     const serverAt = (time: number): Fetch => {
@@ -567,6 +583,30 @@ describe('refreshSchedule', () => {
     const replay = effectivePolicy(fetches, at(5, 13));
     expect(replay).toMatchObject({ mode: 'rules', reason: 'last-good-version' });
     expect(effectivePolicy(fetches, at(5, 11)).reason).toBe('unreachable');
+  });
+});
+
+describe('availabilityRules', () => {
+  it('gives the configured periods, in numbers and in words', () => {
+    const rules = availabilityRules();
+    expect(rules).toMatchObject({
+      disallowPeriod: 12 * HOUR,
+      lastGoodVersionPeriod: 30 * DAY,
+      afterLastGoodPeriod: 'allow-if-site-reachable',
+      words: { disallowPeriod: '12 h', lastGoodVersionPeriod: '30 days' },
+    });
+    expect(rules.summary).toContain('crawling stops for 12 h');
+    expect(rules.summary).toContain('until 30 days after the first failure');
+    const custom = availabilityRules({
+      disallowPeriod: 6 * HOUR,
+      lastGoodVersionPeriod: 7 * DAY,
+      afterLastGoodPeriod: 'keep-last-good-version',
+    });
+    expect(custom.words).toEqual({ disallowPeriod: '6 h', lastGoodVersionPeriod: '7 days' });
+    expect(custom.summary).toContain('crawling stops for 6 h');
+    expect(custom.summary).toContain('the last good version keeps applying');
+    expect(custom.summary).not.toContain('12 h');
+    expect(() => availabilityRules({ disallowPeriod: -1 })).toThrow(RangeError);
   });
 });
 

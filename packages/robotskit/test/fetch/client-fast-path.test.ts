@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRobotsClient, type FetchLike } from '../../src/index.js';
+import { createRobotsClient, type FetchLike } from '../../src/fetch/index.js';
 import { canonicalAfter, canonicalPath, originEndIfKnown, simpleOriginEnd } from '../../src/url/http-url.js';
 import { originOf } from '../../src/url/origin.js';
 import { pathOfUrl, pathToMatch } from '../../src/url/path.js';

@@ -5,16 +5,15 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  crawlerByName,
   createMemoryRobotsStore,
   createRobotsClient,
   type RetrievalResult,
   type RobotsStore,
-  RobotsUrlError,
   retrievalFromJson,
   retrievalToJson,
   type StoredOrigin,
-} from '../../src/index.js';
+} from '../../src/fetch/index.js';
+import { crawlerByName, RobotsUrlError } from '../../src/index.js';
 import { DAY, fakeClock, HOUR, MINUTE, serverPool, type TestServer } from './servers.js';
 
 const pool = serverPool();

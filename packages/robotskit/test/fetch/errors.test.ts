@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { BlockedFetchError, classifyFetchError, type RetrievalErrorKind } from '../../src/index.js';
+import { BlockedFetchError, classifyFetchError, type RetrievalErrorKind } from '../../src/fetch/index.js';
 
 function nodeError(code: string, message = code): Error {
   return Object.assign(new Error(message), { code });

@@ -4,7 +4,7 @@
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryRobotsStore, createRobotsClient, type RobotsStore } from '../../src/index.js';
+import { createMemoryRobotsStore, createRobotsClient, type RobotsStore } from '../../src/fetch/index.js';
 import { startHttpServer, type TestServer } from './servers.js';
 
 const RULES = 'User-agent: *\nDisallow: /private/\n';

@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { type FtpGet, type FtpRequest, fetchRobotsTxt, fetchStatusOf, robotsTxtOf } from '../../src/index.js';
+import { type FtpGet, type FtpRequest, fetchRobotsTxt, fetchStatusOf, robotsTxtOf } from '../../src/fetch/index.js';
 
 const stream = (...chunks: string[]) =>
   new ReadableStream<Uint8Array>({

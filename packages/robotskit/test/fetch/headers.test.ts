@@ -3,7 +3,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { parseCacheControl, parseHttpDate, parseRetryAfter } from '../../src/index.js';
+import { parseCacheControl, parseHttpDate, parseRetryAfter } from '../../src/fetch/index.js';
 
 describe('parseCacheControl', () => {
   it.each([

@@ -4,7 +4,7 @@
  * packages/server/test/hostile-fetch.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { fetchRobotsTxt } from '../../src/index.js';
+import { fetchRobotsTxt } from '../../src/fetch/index.js';
 import { HOSTILE_CASES, hostileOutcome, withHostileServer } from '../contract/hostile.js';
 
 describe('hostile answers over Node’s fetch', () => {

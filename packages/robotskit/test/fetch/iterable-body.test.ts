@@ -12,7 +12,7 @@ import {
   fetchRobotsTxt,
   httpGet,
   type RetrievalResult,
-} from '../../src/index.js';
+} from '../../src/fetch/index.js';
 
 interface Plan {
   readonly status: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFetchError, describeFetchOutcome, fetchRobotsTxt, fetchStatusOf } from '../../src/index.js';
+import { classifyFetchError, describeFetchOutcome, fetchRobotsTxt, fetchStatusOf } from '../../src/fetch/index.js';
 import { closedPort, startHttpServer } from './servers.js';
 
 const summary = (facts: Parameters<typeof describeFetchOutcome>[0]) => describeFetchOutcome(facts).summary;

@@ -9,9 +9,9 @@ import {
   type FetchLike,
   fetchRobotsTxt,
   type RetrievalResult,
-  RobotsUrlError,
   robotsTxtOf,
-} from '../../src/index.js';
+} from '../../src/fetch/index.js';
+import { RobotsUrlError } from '../../src/index.js';
 import { closedPort, fakeClock, serverPool } from './servers.js';
 
 const pool = serverPool();

@@ -6,14 +6,12 @@ import { describe, expect, it } from 'vitest';
 import {
   crawlDelayOf,
   fetchStatusOf,
-  isHtmlContentType,
-  looksLikeHtml,
-  parseRobotsTxt,
   type RetrievalResult,
   retrievalFromJson,
   retrievalToJson,
   robotsTxtOf,
-} from '../../src/index.js';
+} from '../../src/fetch/index.js';
+import { isHtmlContentType, looksLikeHtml, parseRobotsTxt } from '../../src/index.js';
 
 const body = new Uint8Array([
   ...new TextEncoder().encode('User-agent: *\nDisallow: /ä\nDisallow: /'),

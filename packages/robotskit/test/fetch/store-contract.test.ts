@@ -4,7 +4,12 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { createMemoryRobotsStore, type RobotsStore, retrievalFromJson, retrievalToJson } from '../../src/index.js';
+import {
+  createMemoryRobotsStore,
+  type RobotsStore,
+  retrievalFromJson,
+  retrievalToJson,
+} from '../../src/fetch/index.js';
 import { robotsStoreContract } from '../../src/testing/index.js';
 
 /** A store that serialises each record to JSON text, with async methods. */

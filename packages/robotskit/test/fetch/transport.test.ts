@@ -4,7 +4,7 @@
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FetchLike, httpGet } from '../../src/index.js';
+import { type FetchLike, httpGet } from '../../src/fetch/index.js';
 import { startHttpServer, type TestServer } from './servers.js';
 
 const servers: TestServer[] = [];

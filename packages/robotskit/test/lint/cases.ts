@@ -6,7 +6,7 @@
  * marker must be found.
  */
 
-import type { LintCode } from '../../src/index.js';
+import type { LintCode } from '../../src/lint/index.js';
 
 /** One fixture. */
 export interface LintCase {

@@ -2,7 +2,7 @@
  * Checks shared by the lint tests: where each diagnostic must point, computed independently of the engine.
  */
 import { expect } from 'vitest';
-import type { Diagnostic } from '../../src/index.js';
+import type { Diagnostic } from '../../src/lint/index.js';
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 

@@ -4,10 +4,11 @@
  * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
  */
 
-import { describeFetchOutcome, isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import type { FetchOutcome } from '../db/schema.js';
-import { describeMeaningChange, type MeaningChange } from './meaning.js';
-import { type SitemapUrlsAffected, sitemapUrlsText } from './sitemap-impact.js';
+import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
+import { describeFetchOutcome } from 'robotskit/fetch';
+import { describeMeaningChange, type MeaningChange } from '../analysis/meaning.js';
+import { type SitemapUrlsAffected, sitemapUrlsText } from '../analysis/sitemap-impact.js';
+import type { FetchOutcome } from '../storage/schema.js';
 
 /**
  * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is

@@ -4,12 +4,21 @@
  */
 
 import type { Kysely } from 'kysely';
-import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../db/alerts.js';
-import type { NewVersionHook } from '../db/record-fetch.js';
-import { getVersion, latestGoodVersion, propertiesOfFile, type StoredVersion, versionBefore } from '../db/report.js';
-import { headersFromJson } from '../db/rows.js';
-import type { Schema } from '../db/schema.js';
+import { lineDiff } from '../analysis/diff.js';
+import { describeMeaningChange } from '../analysis/meaning.js';
+import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from '../analysis/sitemap-impact.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
+import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../storage/alerts.js';
+import type { NewVersionHook } from '../storage/record-fetch.js';
+import {
+  getVersion,
+  latestGoodVersion,
+  propertiesOfFile,
+  type StoredVersion,
+  versionBefore,
+} from '../storage/report.js';
+import { headersFromJson } from '../storage/rows.js';
+import type { Schema } from '../storage/schema.js';
 import {
   type ChangeContext,
   contentChanged,
@@ -18,9 +27,6 @@ import {
   rulesOf,
   type VersionSnapshot,
 } from './detect.js';
-import { lineDiff } from './diff.js';
-import { describeMeaningChange } from './meaning.js';
-import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from './sitemap-impact.js';
 
 /** A version with its body, lint results and the error of the fetch that saw it first. */
 export type LoadedVersion = StoredVersion;

@@ -9,6 +9,7 @@
 
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
 import {
   alertJsonOf,
   type ClaimedDelivery,
@@ -16,10 +17,9 @@ import {
   deliveryTarget,
   finishDelivery,
   getAlert,
-} from '../db/alerts.js';
-import type { DialectName } from '../db/config.js';
-import type { Schema } from '../db/schema.js';
-import type { GuardedFetch } from '../net/guarded-fetch.js';
+} from '../storage/alerts.js';
+import type { DialectName } from '../storage/config.js';
+import type { Schema } from '../storage/schema.js';
 
 const MINUTE = 60_000;
 

@@ -10,8 +10,8 @@ import {
   fetchRobotsTxt,
   type RetrievalResult,
   type RetrievalTimeouts,
-} from 'robotskit';
-import type { RobotsRetrieval } from '../monitor/worker.js';
+} from 'robotskit/fetch';
+import type { RobotsRetrieval } from '../worker/worker.js';
 import { AddressRefusedError } from './address-refused-error.js';
 import type { GuardedFetch } from './guarded-fetch.js';
 

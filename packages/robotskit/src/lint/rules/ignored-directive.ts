@@ -1,6 +1,7 @@
+import { OTHER_FIELDS } from '../../model/key-reading.js';
 import type { RobotsGroup } from '../../model/types.js';
 import { defineRule } from '../rule.js';
-import { isGoogleToken, OTHER_FIELDS, quote } from '../words.js';
+import { isGoogleToken, quote } from '../words.js';
 
 const WHY: Record<string, string> = {
   'crawl-delay': 'Googlebot sets its own crawl rate (Bing and Yandex honour crawl-delay)',

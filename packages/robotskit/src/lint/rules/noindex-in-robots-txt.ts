@@ -1,5 +1,6 @@
+import { PAGE_DIRECTIVES } from '../../model/key-reading.js';
 import { defineRule } from '../rule.js';
-import { PAGE_DIRECTIVES, quote } from '../words.js';
+import { quote } from '../words.js';
 
 /** `noindex-in-robots-txt`: page-level directives (noindex, nofollow…) that no major crawler reads in robots.txt. */
 export const noindexInRobotsTxt = defineRule({

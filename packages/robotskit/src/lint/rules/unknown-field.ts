@@ -1,5 +1,6 @@
+import { OTHER_FIELDS, PAGE_DIRECTIVES } from '../../model/key-reading.js';
 import { defineRule } from '../rule.js';
-import { nearestField, OTHER_FIELDS, PAGE_DIRECTIVES, quote } from '../words.js';
+import { nearestField, quote } from '../words.js';
 
 /** Whether a line is a bare URL (`https://example.com/sitemap.xml`), which the parser splits at its scheme's colon. */
 function bareSitemapUrl(key: string, value: string): boolean {

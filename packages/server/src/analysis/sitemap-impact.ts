@@ -1,0 +1,142 @@
+/**
+ * How many of a site's sitemap URLs an edit of its robots.txt changes, for the `file-changed` alert ("sitemap URLs
+ * affected: 120"). The tester's own parts do the work: its sitemap walk (`tester/sitemap-urls.ts`, over the
+ * SSRF-guarded fetch, with a cap on URLs and a time budget) and its verdict comparison (`tester/impact.ts`), for the
+ * crawlers the alert's meaning sentence speaks for. It needs the network, so the worker runs it before the
+ * transaction that records the version (the alert hook's `prepare`), and only when the meaning changed; a sitemap
+ * that cannot be read never fails or holds up the fetch: the count is then unknown, and says why.
+ */
+
+import type { RobotsTxt } from 'robotskit';
+import type { GuardedFetch } from '../net/guarded-fetch.js';
+import { compareVerdicts, type RulesSide } from './impact.js';
+import { MEANING_CRAWLER_NAMES } from './meaning.js';
+import { originSitemapUrls } from './sitemap-urls.js';
+import { resolveCrawlers } from './verdicts.js';
+
+/** Sitemap URLs read at most for one alert. */
+export const ALERT_SITEMAP_MAX_URLS = 10_000;
+/** The walk's time budget for one alert (every sitemap file included). */
+export const ALERT_SITEMAP_BUDGET_MS = 20_000;
+
+/**
+ * What the count is: `counted` (every URL read was compared), `partial` (some sitemaps could not be read; the URLs
+ * of the others were), `unreachable` (no sitemap could be read: unknown), `no-sitemap` (the file lists none and
+ * /sitemap.xml has no URLs: nothing to count, left out of the sentence), `failed` (the count itself failed: left out).
+ */
+export type SitemapCountStatus = 'counted' | 'partial' | 'unreachable' | 'no-sitemap' | 'failed';
+
+/** The sitemap URLs an edit changes, as the alert's details keep it. */
+export interface SitemapUrlsAffected {
+  readonly status: SitemapCountStatus;
+  /** URLs whose verdict changes for at least one of the alert's crawlers; null when unknown. */
+  readonly affected: number | null;
+  /** Sitemap URLs of the file's origin compared. */
+  readonly checked: number;
+  /** The walk stopped at its cap on URLs or its time budget: there may be more URLs. */
+  readonly capped: boolean;
+  /** The sitemaps read: those either version lists, else /sitemap.xml. */
+  readonly sitemaps: readonly string[];
+  /** Per crawler: URLs newly blocked and newly allowed. */
+  readonly crawlers: readonly { crawler: string; newlyBlocked: number; newlyAllowed: number }[];
+  /** Why the count is unknown or partial, in words; null when it is whole. */
+  readonly reason: string | null;
+  /** Errors of the walk, in words (at most 5). */
+  readonly problems: readonly string[];
+}
+
+/** Options of {@link affectedSitemapUrls}. */
+export interface SitemapCountOptions {
+  /** The SSRF-guarded fetch the worker fetches robots.txt with. */
+  readonly fetch: GuardedFetch;
+  /** Stops the walk (the worker is stopping). */
+  readonly signal?: AbortSignal;
+  /** @default ALERT_SITEMAP_MAX_URLS */
+  readonly maxUrls?: number;
+  /** @default ALERT_SITEMAP_BUDGET_MS */
+  readonly budgetMs?: number;
+}
+
+const rulesSide = (robots: RobotsTxt): RulesSide => ({ robots, mode: 'rules', lines: null });
+
+/**
+ * Reads the sitemaps `before` or `after` lists (or `origin`/sitemap.xml), keeps the URLs of `origin`, and counts those
+ * whose verdict changes from `before` to `after` for the alert's crawlers. Never throws for what a server does.
+ */
+export async function affectedSitemapUrls(
+  origin: string,
+  before: RobotsTxt,
+  after: RobotsTxt,
+  options: SitemapCountOptions,
+): Promise<SitemapUrlsAffected> {
+  const walk = await originSitemapUrls(origin, [before, after], {
+    fetch: options.fetch,
+    maxUrls: options.maxUrls ?? ALERT_SITEMAP_MAX_URLS,
+    budgetMs: options.budgetMs ?? ALERT_SITEMAP_BUDGET_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const base = {
+    checked: walk.urls.length,
+    capped: walk.capped,
+    sitemaps: walk.sitemaps,
+    problems: walk.problems.slice(0, 5),
+  };
+  if (walk.noSitemap) {
+    return {
+      status: 'no-sitemap',
+      affected: null,
+      crawlers: [],
+      reason: `no sitemap: neither version lists one and ${origin}/sitemap.xml has no URLs`,
+      ...base,
+    };
+  }
+  if (walk.urls.length === 0 && walk.unreachable > 0) {
+    return { status: 'unreachable', affected: null, crawlers: [], reason: 'sitemap unreachable', ...base };
+  }
+  const crawlers = resolveCrawlers(MEANING_CRAWLER_NAMES);
+  const compared = await compareVerdicts(rulesSide(before), rulesSide(after), walk.urls, crawlers, 0, options.signal);
+  const partial = walk.unreachable > 0;
+  return {
+    status: partial ? 'partial' : 'counted',
+    affected: compared.changedUrls,
+    crawlers: compared.summary.map((s) => ({
+      crawler: s.userAgent,
+      newlyBlocked: s.newlyBlocked,
+      newlyAllowed: s.newlyAllowed,
+    })),
+    reason: partial
+      ? `${walk.unreachable} of the sitemaps could not be read; the URLs of the others were counted`
+      : walk.capped
+        ? `the walk stopped after ${walk.urls.length} URLs (its cap or its time budget); there may be more`
+        : null,
+    ...base,
+  };
+}
+
+/** A count that failed (a bug, or the database), for the details: the alert is created all the same. */
+export function failedCount(error: unknown): SitemapUrlsAffected {
+  return {
+    status: 'failed',
+    affected: null,
+    checked: 0,
+    capped: false,
+    sitemaps: [],
+    crawlers: [],
+    reason: `not counted: ${error instanceof Error ? error.message : String(error)}`,
+    problems: [],
+  };
+}
+
+/** The words the alert's sentence ends with ("sitemap URLs affected: 120"), or null to leave the count out. */
+export function sitemapUrlsText(s: SitemapUrlsAffected): string | null {
+  switch (s.status) {
+    case 'counted':
+      return `sitemap URLs affected: ${s.affected}${s.capped ? ` (of the first ${s.checked} read)` : ''}`;
+    case 'partial':
+      return `sitemap URLs affected: ${s.affected} (some sitemaps unreachable)`;
+    case 'unreachable':
+      return 'sitemap URLs affected: unknown (sitemap unreachable)';
+    default:
+      return null;
+  }
+}

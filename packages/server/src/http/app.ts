@@ -1,0 +1,188 @@
+/**
+ * The HTTP application: Fastify with JSON-schema validation of every input, one error shape, bearer-token auth for
+ * writes, and an OpenAPI 3.1 document generated from the route schemas at `GET /api/openapi.json`.
+ */
+
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { RobotsStore } from 'robotskit/fetch';
+import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
+import type { Database } from '../storage/connect.js';
+import type { EffectivePolicyResolver } from '../storage/history.js';
+import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
+import { registerAlertRoutes } from './alert-routes.js';
+import { requireTokenForWrites } from './auth.js';
+import type { ApiContext } from './context.js';
+import { registerDecideRoutes } from './decide-routes.js';
+import { errorBody, handleError } from './errors.js';
+import { requireAllowedHost, SECURITY_HEADERS } from './host-check.js';
+import { registerRoutes } from './routes.js';
+import { ErrorResponse } from './schemas.js';
+import { registerTesterRoutes } from './tester-routes.js';
+import { formatValidationErrors, validatorCompiler } from './validation.js';
+import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Options of {@link buildApp}. */
+export interface AppOptions {
+  readonly database: Database;
+  /**
+   * When set, writes (POST, DELETE…) need `Authorization: Bearer <token>`, and so do the reads that reveal secrets
+   * (`GET /api/webhooks`; `GET /api/fetch` when private addresses are allowed).
+   */
+  readonly token?: string | undefined;
+  /**
+   * Host names the service answers to besides IP addresses, `localhost` and `*.localhost` (DNS rebinding
+   * protection): the name it is reached by, `*.example.com` for a domain and its subdomains, or `*` for any.
+   * Other `Host` headers get a 403 `host-not-allowed`.
+   * @default []
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * The clock.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+  /** Computes files' effective policy (the availability timeline); without it the field is null. */
+  readonly resolvePolicy?: EffectivePolicyResolver;
+  /**
+   * Files not found for this long drop out of the list.
+   * @default 30 days
+   */
+  readonly hideNotFoundAfterMs?: number;
+  /** Whether fetch workers run in this process (reported by `/api/health`). */
+  readonly fetching?: boolean;
+  /**
+   * Fastify's logger setting (pino options, or false).
+   * @default false
+   */
+  readonly logger?: boolean | Record<string, unknown>;
+  /**
+   * The fetch for live robots.txt and sitemaps (tester, impact, host discovery).
+   * @default a new SSRF-guarded fetch (private addresses refused), closed with the app
+   */
+  readonly fetch?: GuardedFetch;
+  /**
+   * Sitemap URLs an impact check reads by default (a request may ask for up to 10 times this, at most 50,000).
+   * @default 1000
+   */
+  readonly impactMaxUrls?: number;
+  /** Called when files become due now (recrawl, new property or host): the service wakes its idle workers. */
+  readonly onFilesDue?: () => void;
+  /**
+   * Whether `fetch` may reach loopback and private networks (`allowPrivateAddresses`). `GET /api/fetch` returns what
+   * it fetched, and a redirect can lead anywhere, so with a token it then needs the token as writes do.
+   * @default false
+   */
+  readonly privateAddressesAllowed?: boolean;
+  /**
+   * Largest request body.
+   * @default 1 MiB
+   */
+  readonly bodyLimit?: number;
+  /**
+   * The store behind `POST /api/decide`'s robots.txt cache, shared with other instances (a Redis or PostgreSQL store
+   * of robotskit-stores): each origin is then fetched once across them. Without it the cache is this process's.
+   */
+  readonly robotsStore?: RobotsStore;
+  /**
+   * Folder of the built web UI, or false for the API alone. When the folder has no `index.html` (the UI was not
+   * built), pages outside `/api/` say so.
+   * @default `dist/web/` of this package
+   */
+  readonly webRoot?: string | false;
+}
+
+/** Builds the app (not listening yet). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    schemaErrorFormatter: formatValidationErrors,
+    // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
+    frameworkErrors: (error, request, reply) => {
+      handleError(error, request, reply);
+    },
+  });
+  const context: ApiContext = {
+    database: options.database,
+    now: options.now ?? Date.now,
+    resolvePolicy: options.resolvePolicy,
+    hideNotFoundAfterMs: options.hideNotFoundAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    fetching: options.fetching ?? false,
+    version,
+    fetch: options.fetch ?? createGuardedFetch(),
+    impactMaxUrls: options.impactMaxUrls ?? 1000,
+    wakeWorkers: options.onFilesDue ?? (() => {}),
+    privateAddressesAllowed: options.privateAddressesAllowed ?? false,
+  };
+  if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
+
+  // JSON only: a text/plain body is a 415, not a string that fails validation later.
+  app.removeContentTypeParser('text/plain');
+  // An empty body sent as JSON is no body (clients often set the header on every request, recrawls and deletes
+  // included); a route that needs one says so through its schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+  app.setValidatorCompiler(validatorCompiler());
+  app.addSchema(ErrorResponse);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'robotskit report service',
+        version,
+        description:
+          'Watches robots.txt files of many sites, versions them and explains them. Errors are ' +
+          '`{ "error": { "code", "message" } }`. Writes need `Authorization: Bearer <token>` when the server has a token.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+
+  app.setErrorHandler(handleError);
+  // First of all: a request through a foreign name (DNS rebinding) is refused before anything else looks at it.
+  app.addHook('onRequest', requireAllowedHost(options.allowedHosts ?? []));
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
+  const uiFallback = await registerWebUi(app, options.webRoot ?? DEFAULT_WEB_ROOT);
+  app.setNotFoundHandler((request, reply) => {
+    if (uiFallback(request, reply)) return reply;
+    return reply.status(404).send(errorBody('not-found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  if (options.token !== undefined) {
+    // Reads that reveal secrets (webhook URLs carry them) or reach the private network need the token too.
+    const guardedReads = ['/api/webhooks', ...(options.privateAddressesAllowed ? ['/api/fetch'] : [])];
+    app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
+  }
+
+  registerRoutes(app, context);
+  registerAlertRoutes(app, context);
+  registerAlertOverviewRoutes(app, context);
+  registerTesterRoutes(app, context);
+  registerDecideRoutes(app, context, options.robotsStore === undefined ? {} : { store: options.robotsStore });
+  app.get(
+    '/api/openapi.json',
+    {
+      schema: {
+        summary: 'This OpenAPI document',
+        tags: ['service'],
+        response: { 200: { type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => app.swagger(),
+  );
+  await app.ready();
+  return app;
+}
