@@ -1,6 +1,6 @@
 import { isValidProductToken } from '../../url/user-agent.js';
+import type { Fix } from '../rule.js';
 import { defineRule } from '../rule.js';
-import type { Fix } from '../types.js';
 import { quote } from '../words.js';
 
 /** `user-agent-not-product-token`: a user-agent value of which Google reads only a prefix. */
