@@ -78,7 +78,7 @@ export interface CompareOptions {
  * How one pair of rule sets is explored: `explore` (what {@link compareRobots} uses); the tests pass the plain
  * exploration they hold it to.
  */
-export type Explorer = (
+type Explorer = (
   beforeRules: readonly RobotsRule[],
   afterRules: readonly RobotsRule[],
   maxStates: number,
