@@ -11,13 +11,4 @@
 export type { Diagnostic, LintCode } from './diagnostic.js';
 export { applyFixes } from './fixes.js';
 export { atLeast, LINT_RULES, type LintOptions, lint } from './lint.js';
-export {
-  type Fix,
-  LINT_DOCS_BASE,
-  type LintContext,
-  type LintRule,
-  type Report,
-  type Severity,
-  type SharedAnalysis,
-  type TextEdit,
-} from './rule.js';
+export { type Fix, LINT_DOCS_BASE, type LintRule, type Severity, type TextEdit } from './rule.js';
