@@ -150,6 +150,10 @@ export interface Product {
   readonly usersAfter: readonly (readonly Rule[])[];
 }
 
+/**
+ * The product of both files' rules for one crawler: one automaton per distinct normalised pattern (shared by the two
+ * files), the rules numbered before's first, how each file uses each pattern, and the alphabet with its stand-in.
+ */
 export function productOf(beforeRules: readonly RobotsRule[], afterRules: readonly RobotsRule[]): Product {
   const ids = new Map<string, number>();
   const automata: PatternAutomaton[] = [];
