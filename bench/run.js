@@ -14,6 +14,7 @@ import { printGoals } from './harness.js';
 import { runLintBench } from './lint.js';
 import { runPeersBench } from './peers.js';
 import { runScaleBench } from './scale.js';
+import { runFormatBench, runSemanticsBench } from './semantics.js';
 import { runServerBench } from './server.js';
 import { runSitemapsBench } from './sitemaps.js';
 
@@ -33,4 +34,9 @@ if (want('batch')) await runBatchBench();
 if (want('sitemaps')) await runSitemapsBench();
 if (want('decide')) await runDecideBench();
 if (want('scale')) await runScaleBench();
+// Only when named: each of its three slowest comparisons runs into compareRobots' 10 s budget.
+if (only.has('semantics')) {
+  runSemanticsBench();
+  runFormatBench();
+}
 printGoals();

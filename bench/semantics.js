@@ -4,10 +4,15 @@
  * budget (or SEMANTICS_TIMEOUT_MS). Prints the median and worst time, how many comparisons hit a bound, and how many
  * edits changed meaning. Then formatRobots on every file: how many it changes textually (never semantically: it proves
  * that with the same comparison). Run `node bench/semantics.js [compare|format]` after `npm run build`.
+ *
+ * `node bench/semantics.js ab <build a> <build b>` compares two builds of the engine (two `dist` folders, or copies of
+ * one) on the same workload in one process, each file's comparison run by both in turn (who goes first alternates),
+ * and says whether they give the same answer (regions, witnesses, states explored) wherever both finished.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseRobotsTxt } from 'robotskit';
 import { compareRobots, formatRobots } from 'robotskit/semantics';
 import { corpusDir, fmt, table, timeOnce } from './harness.js';
@@ -99,8 +104,82 @@ export function runFormatBench() {
   );
 }
 
+/** One build's `parseRobotsTxt` and `compareRobots`, from its `dist` folder. */
+async function loadBuild(dir) {
+  const root = pathToFileURL(`${resolve(dir)}/`);
+  const { parseRobotsTxt: parse } = await import(new URL('index.js', root).href);
+  const { compareRobots: compare } = await import(new URL('semantics/index.js', root).href);
+  if (typeof parse !== 'function' || typeof compare !== 'function') throw new Error(`${dir}: not a build of robotskit`);
+  return { parse, compare };
+}
+
+function medianOf(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/** Two builds on the compare workload: time per build, the median per-file ratio b/a, and any answer that differs. */
+export async function runSemanticsAb(dirA, dirB, timeoutMs = Number(process.env.SEMANTICS_TIMEOUT_MS ?? 10_000)) {
+  const builds = [await loadBuild(dirA), await loadBuild(dirB)];
+  const dir = join(corpusDir(), 'robots');
+  const totals = [0, 0];
+  const ratios = [];
+  const allRatios = [];
+  let files = 0;
+  let compared = 0;
+  const differ = [];
+  for (const name of readdirSync(dir).sort()) {
+    const bytes = new Uint8Array(readFileSync(join(dir, name)));
+    const ruleLines = builds[0]
+      .parse(bytes)
+      .groups.flatMap((g) => g.rules.map((r) => r.line))
+      .sort((a, b) => a - b);
+    if (ruleLines.length === 0) continue;
+    const edited = withoutLine(bytes, ruleLines[ruleLines.length >> 1]);
+    const inputs = builds.map((b) => [b.parse(bytes), b.parse(edited)]);
+    const ms = [0, 0];
+    const results = [];
+    const order = files % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order)
+      ms[i] = timeOnce(() => {
+        results[i] = builds[i].compare(inputs[i][0], inputs[i][1], { timeoutMs });
+      });
+    files++;
+    totals[0] += ms[0];
+    totals[1] += ms[1];
+    allRatios.push(ms[1] / ms[0]);
+    if (ms[0] >= 1 && ms[1] >= 1) ratios.push(ms[1] / ms[0]);
+    if (results[0].complete && results[1].complete) {
+      compared++;
+      if (JSON.stringify(results[0]) !== JSON.stringify(results[1])) differ.push(name);
+    }
+  }
+  table(
+    `compareRobots, build b against build a (a: ${dirA}, b: ${dirB})`,
+    ['files', 'a total s', 'b total s', 'b/a total', 'b/a median', 'b/a median (files of 1 ms or more)', 'same answer'],
+    [
+      [
+        files,
+        fmt(totals[0] / 1000, 2),
+        fmt(totals[1] / 1000, 2),
+        fmt(totals[1] / totals[0], 3),
+        fmt(medianOf(allRatios), 3),
+        `${fmt(medianOf(ratios), 3)} (${ratios.length})`,
+        `${compared - differ.length} of ${compared}`,
+      ],
+    ],
+  );
+  if (differ.length > 0) console.log(`different answers: ${differ.join(', ')}`);
+  return { differ };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv[2];
-  if (only !== 'format') runSemanticsBench();
-  if (only !== 'compare') runFormatBench();
+  if (only === 'ab') {
+    const { differ } = await runSemanticsAb(process.argv[3], process.argv[4]);
+    process.exitCode = differ.length > 0 ? 1 : 0;
+  } else {
+    if (only !== 'format') runSemanticsBench();
+    if (only !== 'compare') runFormatBench();
+  }
 }

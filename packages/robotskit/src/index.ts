@@ -59,9 +59,8 @@ export type {
 export { isHtmlContentType, looksLikeHtml } from './parse/html.js';
 export { DEFAULT_MAX_BYTES, type RobotsInput } from './parse/input.js';
 export { type Position, TextLines } from './parse/line-counter.js';
-export { MAX_LINE_BYTES } from './parse/lines.js';
 export type { CrawlerInput, ParseOptions, UserAgentInput } from './robots-txt/robots-txt.js';
 export { parseRobotsTxt, RobotsTxt } from './robots-txt/robots-txt.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
-export { pathOfUrl, pathToMatch } from './url/path.js';
+export { pathOfUrl } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';

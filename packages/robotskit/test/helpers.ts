@@ -1,3 +1,8 @@
+/**
+ * What several engine tests share: Google's conformance cases (the fixture copy of the suite), the shared real-world
+ * corpus when present, and small helpers for bytes.
+ */
+
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -281,6 +281,14 @@ describe('rules and their documentation', () => {
     }
   });
 
+  it('LintCode is the registry’s codes and nothing else (held by the typecheck)', () => {
+    const known: LintCode = 'field-name-typo';
+    // @ts-expect-error a code no rule of the registry has
+    const unknown: LintCode = 'no-such-code';
+    expect(CODES).toContain(known);
+    expect(CODES).not.toContain(unknown);
+  });
+
   it('each page says what, why it matters, an example and the fix, with the rule\u2019s severity', () => {
     for (const rule of LINT_RULES) {
       const page = readFileSync(join(DOCS, `${rule.code}.md`), 'utf8');

@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crawlerByName } from '../src/index.js';
+import { NO_DIRECTIVES } from '../src/meta/directives.js';
 import {
   combineRobotsDirectives,
   directivesFor,
   extractRobotsMeta,
   mergeDirectives,
-  NO_DIRECTIVES,
   type PageDirectives,
   pageDirectives,
   parseRobotsMeta,

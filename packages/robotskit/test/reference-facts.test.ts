@@ -4,8 +4,9 @@
  * are written for this suite.
  */
 import { describe, expect, it } from 'vitest';
-import { isValidProductToken, MAX_LINE_BYTES, parseRobotsTxt, pathOfUrl, type RobotsInput } from '../src/index.js';
+import { isValidProductToken, parseRobotsTxt, pathOfUrl, type RobotsInput } from '../src/index.js';
 import { normalizePattern } from '../src/match/pattern.js';
+import { MAX_LINE_BYTES } from '../src/parse/lines.js';
 import { bytes } from './helpers.js';
 
 function allowed(robots: RobotsInput, agent: string | string[], url: string): boolean {

@@ -93,6 +93,17 @@ describe('compareRobots examples', () => {
     expect(diff.crawlers.filter((c) => !c.equivalent).map((c) => c.crawler)).toEqual(['GPTBot']);
   });
 
+  it('reads `*` as any crawler without a group of its own, whatever names the files use', () => {
+    // Groups whose names reduce to no product token, and one named like the token the comparison once invented:
+    // none of them is the `*` crawler's.
+    const before = 'User-agent: *bot\nDisallow: /a\n\nUser-agent:\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n';
+    const after = `${before}\nUser-agent: robotskit-any-crawler\nDisallow: /d\n`;
+    const same = compareRobots(before, after, { crawlers: ['*'] });
+    expect(same.equivalent).toBe(true);
+    const changed = compareRobots(before, `${before}\nUser-agent: *\nDisallow: /d\n`, { crawlers: ['*'] });
+    expect(changed.crawlers[0]!.regions.map((r) => [r.change, r.witness])).toEqual([['blocked', '/d']]);
+  });
+
   it('gives a partial answer, flagged, when the state budget runs out', () => {
     const before = 'User-agent: *\nDisallow: /*a*b*c*d$\n';
     const after = 'User-agent: *\nDisallow: /*a*b*c*e$\n';

@@ -2,7 +2,8 @@
  * Applying fixes to the linted input.
  */
 
-import type { Diagnostic, TextEdit } from './types.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { TextEdit } from './rule.js';
 
 function overlaps(a: TextEdit, b: TextEdit): boolean {
   const { start: as, end: ae } = a.range;

@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 
+export type { Diagnostic, LintCode } from './diagnostic.js';
 export { applyFixes } from './fixes.js';
 export { atLeast, LINT_RULES, type LintOptions, lint } from './lint.js';
-export { LINT_DOCS_BASE, type LintContext, type LintRule, type Report, type SharedAnalysis } from './rule.js';
-export type { Diagnostic, Fix, LintCode, Severity, TextEdit } from './types.js';
+export { type Fix, LINT_DOCS_BASE, type LintRule, type Severity, type TextEdit } from './rule.js';

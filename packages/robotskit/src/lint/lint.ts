@@ -5,9 +5,9 @@
 import type { RobotsInput } from '../parse/input.js';
 import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { LintFile } from './context.js';
-import type { LintRule, Report } from './rule.js';
+import type { Diagnostic, LintCode } from './diagnostic.js';
+import type { LintRule, Report, Severity } from './rule.js';
 import * as registry from './rules/index.js';
-import type { Diagnostic, LintCode, Severity } from './types.js';
 
 /** Every lint rule, sorted by code. */
 export const LINT_RULES: readonly LintRule<LintCode>[] = Object.values(registry).sort((a, b) =>

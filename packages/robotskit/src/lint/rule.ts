@@ -1,10 +1,34 @@
 /**
- * The shape of a lint rule: one rule per file under `rules/`, registered by one line in `rules/index.ts`.
+ * The shape of a lint rule and of what it reports (severity, message, range, fix): one rule per file under `rules/`,
+ * registered by one line in `rules/index.ts`. Rules and `analysis/` import this module and nothing above it; the
+ * diagnostic type, whose `code` is read off the registry, lives above them in `diagnostic.ts`.
  */
 
 import type { Range, RobotsRecord } from '../model/types.js';
 import type { RobotsTxt } from '../robots-txt/robots-txt.js';
-import type { Fix, Severity } from './types.js';
+
+/** How serious a diagnostic is. */
+export type Severity =
+  /** Google's parser cannot use the line (or part of the file): it is ignored. */
+  | 'error'
+  /** Google uses it, but probably not as the author meant, or other crawlers read it differently. */
+  | 'warning'
+  /** Worth knowing; nothing is wrong. */
+  | 'info';
+
+/** Replace the text of `range` with `text` (an empty range inserts, an empty text deletes). */
+export interface TextEdit {
+  readonly range: Range;
+  readonly text: string;
+}
+
+/** An obvious correction: edits that, applied together, remove the problem. */
+export interface Fix {
+  /** What the fix does, e.g. `Replace "Useragent" with "User-agent"`. */
+  readonly description: string;
+  /** Non-overlapping edits, in offset order. */
+  readonly edits: readonly TextEdit[];
+}
 
 /**
  * Where the documentation pages of the lint codes are published; a code's page is `<base><code>.md`. The pages ship

@@ -26,7 +26,7 @@ export function quote(text: string, max = 60): string {
 }
 
 /** Levenshtein distance, giving up (returning `limit + 1`) once it exceeds `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
+function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

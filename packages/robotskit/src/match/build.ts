@@ -23,7 +23,7 @@ import { isTokenByte } from '../url/user-agent.js';
 import { RuleTable } from './group.js';
 
 /** What the parse of one file yields. */
-export interface Model {
+interface Model {
   readonly groups: RobotsGroup[];
   /** Values of sitemap lines, in file order. */
   readonly sitemapValues: string[];

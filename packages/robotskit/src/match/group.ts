@@ -18,7 +18,7 @@ const SCRATCH: Int32Array[] = [];
 const MAX_SCRATCH = 1 << 16;
 
 /** Builds the rule object for the value `[start, end)` of the parsed text. */
-export function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {
+function makeRule(text: SourceText, allow: boolean, line: number, start: number, end: number): RobotsRule {
   const bin = text.source.bin;
   const exact = !patternNeedsNormalizing(bin, start, end);
   const pattern = exact ? bin.slice(start, end) : normalizePatternBin(bin, start, end);

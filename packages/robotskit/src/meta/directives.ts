@@ -62,7 +62,7 @@ function smallerLimit(a: number | null, b: number | null): number | null {
 /**
  * Combines directives restrictively: a flag set anywhere is set, the smallest limit wins (-1 is no limit), the
  * smallest image preview and the earliest `unavailable_after` win.
- * @example mergeDirectives({ ...NO_DIRECTIVES, maxSnippet: 50 }, { ...NO_DIRECTIVES, maxSnippet: 20 }).maxSnippet // 20
+ * @example mergeDirectives(parseRobotsMeta('max-snippet:50').all, parseXRobotsTag(['max-snippet:20']).all).maxSnippet // 20
  */
 export function mergeDirectives(...sets: readonly PageDirectives[]): PageDirectives {
   if (sets.length === 0) return NO_DIRECTIVES;

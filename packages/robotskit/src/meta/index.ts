@@ -9,7 +9,7 @@
  */
 
 export { parseUnavailableAfter } from './date.js';
-export { type ImagePreview, mergeDirectives, NO_DIRECTIVES, type PageDirectives } from './directives.js';
+export { type ImagePreview, mergeDirectives, type PageDirectives } from './directives.js';
 export { type ExtractOptions, extractRobotsMeta, type RobotsMetaTag } from './html.js';
 export {
   type PageDiagnostic,

@@ -15,8 +15,7 @@ import { bomLength, isAsciiSpace, MAX_LINE_BYTES, whitespaceSeparator } from './
 
 /** Ints per row of a {@link DirectiveRows} table. */
 export const ROW_INTS = 6;
-/** Row layout: `field | flags << 3` (a {@link Field} code and {@link LineFlag} bits), the 1-based line, ... */
-export const ROW_CODE = 0;
+/** Row layout: first `field | flags << 3` (a {@link Field} code and {@link LineFlag} bits), then the 1-based line, ... */
 export const ROW_LINE = 1;
 /** ... the key's and the value's trimmed bounds (byte offsets; -1 for a blank line). */
 export const ROW_KEY_START = 2;

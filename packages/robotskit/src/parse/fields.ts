@@ -11,8 +11,6 @@ export const Field = {
   /** A `key: value` line with a key Google does not use (crawl-delay, host, typos of allow…). */
   Unknown: 5,
 } as const;
-/** One of the {@link Field} values. */
-export type FieldCode = (typeof Field)[keyof typeof Field];
 
 /** Per-line facts, as bits. */
 export const LineFlag = {

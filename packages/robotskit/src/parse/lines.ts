@@ -45,7 +45,7 @@ export interface LineFacts {
 }
 
 /** Receives each line as it is scanned. */
-export type LineVisitor = (facts: LineFacts) => void;
+type LineVisitor = (facts: LineFacts) => void;
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -22,9 +22,10 @@
 
 import { CRAWLERS } from '../crawlers/catalogue.js';
 import type { CrawlerProfile } from '../crawlers/profile.js';
+import { ANY_CRAWLER } from '../crawlers/resolve.js';
 import type { RobotsRule } from '../model/types.js';
 import type { RobotsInput } from '../parse/input.js';
-import { type CrawlerInput, parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
+import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
 import type { ChangedRegion, Outcome } from './product.js';
 
@@ -77,7 +78,7 @@ export interface CompareOptions {
  * How one pair of rule sets is explored: `explore` (what {@link compareRobots} uses); the tests pass the plain
  * exploration they hold it to.
  */
-export type Explorer = (
+type Explorer = (
   beforeRules: readonly RobotsRule[],
   afterRules: readonly RobotsRule[],
   maxStates: number,
@@ -86,15 +87,6 @@ export type Explorer = (
 
 const DEFAULT_MAX_STATES = 200_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** A token that names no group of either file, for "any crawler without a group of its own". */
-function unnamedToken(files: readonly RobotsTxt[]): string {
-  const named = new Set<string>();
-  for (const f of files) for (const g of f.groups) for (const a of g.agents) named.add(a.token.toLowerCase());
-  let token = 'robotskit-any-crawler';
-  while (named.has(token)) token += '-x';
-  return token;
-}
 
 /** The catalogue, the tokens either file names that no catalogue crawler carries, and `*`. */
 function defaultCrawlers(files: readonly RobotsTxt[]): (string | CrawlerProfile)[] {
@@ -108,7 +100,7 @@ function defaultCrawlers(files: readonly RobotsTxt[]): (string | CrawlerProfile)
       }
     }
   }
-  return [...CRAWLERS, ...extra.values(), '*'];
+  return [...CRAWLERS, ...extra.values(), ANY_CRAWLER];
 }
 
 function crawlerName(c: string | CrawlerProfile): string {
@@ -145,14 +137,14 @@ export function compareRobotsWith(
   const crawlers = options?.crawlers ?? defaultCrawlers(files);
   const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
   const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const anyCrawler = unnamedToken(files);
   // Crawlers whose groups are the same in both files share one exploration.
   const done = new Map<string, Outcome>();
   const results: CrawlerComparison[] = [];
   for (const crawler of crawlers) {
-    const input: CrawlerInput = crawler === '*' ? anyCrawler : crawler;
-    const bg = b.selectGroups(input).groups;
-    const ag = a.selectGroups(input).groups;
+    // `*` (ANY_CRAWLER) is any crawler without a group of its own: the engine reads it as a name that no group can
+    // carry (it is not a product token), so only the `*` groups apply, whatever names the two files use.
+    const bg = b.selectGroups(crawler).groups;
+    const ag = a.selectGroups(crawler).groups;
     const key = `${bg.map((g) => g.index).join(',')}|${ag.map((g) => g.index).join(',')}`;
     let outcome = done.get(key);
     if (outcome === undefined) {

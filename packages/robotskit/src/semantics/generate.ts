@@ -12,8 +12,8 @@
 
 import { CRAWLERS, crawlerByName } from '../crawlers/catalogue.js';
 import type { CrawlerKind, CrawlerProfile } from '../crawlers/profile.js';
+import type { Diagnostic } from '../lint/diagnostic.js';
 import { lint } from '../lint/lint.js';
-import type { Diagnostic } from '../lint/types.js';
 import { isValidProductToken } from '../url/user-agent.js';
 import { type CrawlerComparison, compareRobots } from './compare.js';
 

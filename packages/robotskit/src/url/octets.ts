@@ -5,7 +5,7 @@
  */
 
 /** Stands for an undecoded `%2F` in {@link decodedOctets}: above 0xFF, so it equals no decoded octet. */
-export const ENCODED_SLASH = '\u0100';
+const ENCODED_SLASH = '\u0100';
 
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;

@@ -49,7 +49,7 @@ export interface ContractCase {
 }
 
 /** An answer: the verdict and the 1-based deciding line (0 when no rule decided). */
-export interface ContractAnswer {
+interface ContractAnswer {
   readonly allowed: boolean;
   readonly line: number;
 }
@@ -328,11 +328,4 @@ export function expectedAnswer(
         : crawlerInputOf(resolveCrawlers(agent));
   const e = robots.explain(path, input);
   return { allowed: e.allowed, line: e.line };
-}
-
-/** Every (case, path, agent) question, agents one at a time. */
-export function* questions(
-  cases: readonly ContractCase[] = CONTRACT_CASES,
-): Generator<{ c: ContractCase; path: string; agent: string }> {
-  for (const c of cases) for (const path of c.paths) for (const agent of c.agents) yield { c, path, agent };
 }

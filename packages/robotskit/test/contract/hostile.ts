@@ -12,7 +12,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { RetrievalOutcome, RetrievalResult } from '../../src/fetch/index.js';
 import { describeFetchOutcome } from '../../src/fetch/index.js';
 
-export interface HostileCase {
+interface HostileCase {
   readonly id: string;
   /** What the server does once the request has come in. */
   readonly answer: (socket: Socket) => void;

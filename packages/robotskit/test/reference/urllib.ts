@@ -28,7 +28,7 @@ export const DEVIATIONS = [
 export type Deviation = (typeof DEVIATIONS)[number];
 
 /** A robots.txt and the questions to ask urllib about it, once per fix set. */
-export interface UrllibRequest {
+interface UrllibRequest {
   readonly robots: string | Uint8Array;
   /** `[userAgent, url]` pairs. */
   readonly checks: readonly (readonly [string, string])[];

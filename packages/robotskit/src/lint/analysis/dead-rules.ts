@@ -19,10 +19,10 @@ import type { LintContext } from '../rule.js';
 import { type RulePool, rulePools } from './pools.js';
 
 /** Why a rule never decides. */
-export type DeadReason = 'conflict' | 'duplicate' | 'shadowed';
+type DeadReason = 'conflict' | 'duplicate' | 'shadowed';
 
 /** A rule that never decides anything, and the rule that makes it so. */
-export interface DeadRule {
+interface DeadRule {
   readonly rule: RobotsRule;
   readonly by: RobotsRule;
   readonly reason: DeadReason;
@@ -54,7 +54,7 @@ function literalPrefix(pattern: string): string {
  * A test of whether every URL a pattern matches is also matched by `outer` (sound, not complete; see the file
  * comment). `outer` is prepared once, since it is tested against many patterns.
  */
-export function coveredBy(outer: string): (inner: string) => boolean {
+function coveredBy(outer: string): (inner: string) => boolean {
   const o = simplify(outer);
   const outerAnchored = o.endsWith('$');
   const compiled = compilePattern(o);
@@ -64,11 +64,6 @@ export function coveredBy(outer: string): (inner: string) => boolean {
     if (outerAnchored && !innerAnchored) return false;
     return matchesFrom(compiled, innerAnchored ? i.slice(0, -1) : i, 0);
   };
-}
-
-/** Whether every URL that `inner` matches is also matched by `outer`. */
-export function patternCovers(outer: string, inner: string): boolean {
-  return coveredBy(outer)(inner);
 }
 
 /** Whether Google also reads an allow rule as allowing its directory (`allow: /d/index.html` allows `/d/`). */

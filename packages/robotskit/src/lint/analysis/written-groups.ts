@@ -8,7 +8,7 @@ import type { RobotsGroup, RobotsRecord } from '../../model/types.js';
 import type { LintContext } from '../rule.js';
 
 /** A group as written. */
-export interface WrittenGroup {
+interface WrittenGroup {
   /** Its user-agent lines. */
   readonly agents: readonly RobotsRecord[];
   /** The lines after them, up to the next user-agent line (blank lines and comments included). */

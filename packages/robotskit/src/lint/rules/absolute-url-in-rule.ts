@@ -1,3 +1,8 @@
+/**
+ * The lint rule `absolute-url-in-rule`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/absolute-url-in-rule.md.
+ */
+
 import { pathOfUrl } from '../../url/path.js';
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';

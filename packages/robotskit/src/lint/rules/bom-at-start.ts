@@ -1,3 +1,8 @@
+/**
+ * The lint rule `bom-at-start`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/bom-at-start.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `bom-at-start`: a byte order mark at the start of the file, which Google skips and some tools do not. */

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `bom-in-middle`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/bom-in-middle.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** How a BOM (U+FEFF, bytes EF BB BF) looks in the units string: one char for text, three for bytes. */

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `conflicting-rules`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/conflicting-rules.md.
+ */
+
 import { deadRules } from '../analysis/dead-rules.js';
 import { poolName } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `content-too-large`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/content-too-large.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `content-too-large`: Google reads the first 500 KiB of a robots.txt and ignores the rest. */

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `dialect-difference`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/dialect-difference.md.
+ */
+
 import { type DialectDifference, dialectDifferences } from '../../dialects/differences.js';
 import { defineRule } from '../rule.js';
 

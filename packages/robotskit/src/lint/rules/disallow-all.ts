@@ -1,3 +1,8 @@
+/**
+ * The lint rule `disallow-all`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/disallow-all.md.
+ */
+
 import { deadRules } from '../analysis/dead-rules.js';
 import { rulePools } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `dollar-not-at-end`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/dollar-not-at-end.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

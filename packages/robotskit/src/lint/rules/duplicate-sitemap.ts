@@ -1,3 +1,8 @@
+/**
+ * The lint rule `duplicate-sitemap`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/duplicate-sitemap.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 function normalise(value: string): string | null {

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `empty-disallow`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/empty-disallow.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `empty-disallow`: `Disallow:` with no path, which allows everything. */

@@ -1,3 +1,7 @@
+/**
+ * The lint rule `empty-file`, one file of the registry (`index.ts`); what it finds and why: docs/lint/empty-file.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `empty-file`: a robots.txt with no directive at all, which allows everything. */

@@ -1,3 +1,7 @@
+/**
+ * The lint rule `empty-group`, one file of the registry (`index.ts`); what it finds and why: docs/lint/empty-group.md.
+ */
+
 import { rulePools } from '../analysis/pools.js';
 import { writtenGroups } from '../analysis/written-groups.js';
 import { defineRule } from '../rule.js';

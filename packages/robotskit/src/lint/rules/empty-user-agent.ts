@@ -1,3 +1,8 @@
+/**
+ * The lint rule `empty-user-agent`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/empty-user-agent.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `empty-user-agent`: a user-agent line without a name names no crawler. */

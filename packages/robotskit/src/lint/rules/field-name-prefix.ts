@@ -1,3 +1,8 @@
+/**
+ * The lint rule `field-name-prefix`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/field-name-prefix.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `field-name-typo`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/field-name-typo.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `group-merges-with-next`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/group-merges-with-next.md.
+ */
+
 import type { RobotsGroup } from '../../model/types.js';
 import { tokenPrefix } from '../../url/user-agent.js';
 import { writtenGroups } from '../analysis/written-groups.js';

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `hash-in-path`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/hash-in-path.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `html-content`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/html-content.md.
+ */
+
 import { findHtmlTag } from '../../parse/html.js';
 import { defineRule } from '../rule.js';
 

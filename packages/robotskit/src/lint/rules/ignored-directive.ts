@@ -1,3 +1,8 @@
+/**
+ * The lint rule `ignored-directive`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/ignored-directive.md.
+ */
+
 import { OTHER_FIELDS } from '../../model/key-reading.js';
 import type { RobotsGroup } from '../../model/types.js';
 import { defineRule } from '../rule.js';

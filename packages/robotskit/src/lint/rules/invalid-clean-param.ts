@@ -1,3 +1,8 @@
+/**
+ * The lint rule `invalid-clean-param`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/invalid-clean-param.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

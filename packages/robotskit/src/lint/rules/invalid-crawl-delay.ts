@@ -1,3 +1,8 @@
+/**
+ * The lint rule `invalid-crawl-delay`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/invalid-crawl-delay.md.
+ */
+
 import { crawlDelaySeconds } from '../../model/crawl-delay.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `invalid-sitemap-url`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/invalid-sitemap-url.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `invalid-user-agent`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/invalid-user-agent.md.
+ */
+
 import { isValidProductToken } from '../../url/user-agent.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';

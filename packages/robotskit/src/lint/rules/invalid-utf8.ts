@@ -1,3 +1,8 @@
+/**
+ * The lint rule `invalid-utf8`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/invalid-utf8.md.
+ */
+
 import { utf16Encoding } from '../analysis/encoding.js';
 import { firstInvalidUtf8 } from '../analysis/utf8.js';
 import { defineRule } from '../rule.js';

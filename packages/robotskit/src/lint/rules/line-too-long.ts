@@ -1,3 +1,8 @@
+/**
+ * The lint rule `line-too-long`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/line-too-long.md.
+ */
+
 import { MAX_LINE_BYTES } from '../../parse/lines.js';
 import { defineRule } from '../rule.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `missing-colon`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/missing-colon.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `multiple-global-groups`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/multiple-global-groups.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `multiple-global-groups`: several `User-agent: *` groups, which Google merges and first-match crawlers do not. */

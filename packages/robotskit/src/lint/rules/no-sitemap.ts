@@ -1,3 +1,7 @@
+/**
+ * The lint rule `no-sitemap`, one file of the registry (`index.ts`); what it finds and why: docs/lint/no-sitemap.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `no-sitemap`: the file lists no sitemap. */

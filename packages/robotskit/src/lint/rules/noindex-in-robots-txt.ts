@@ -1,3 +1,8 @@
+/**
+ * The lint rule `noindex-in-robots-txt`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/noindex-in-robots-txt.md.
+ */
+
 import { PAGE_DIRECTIVES } from '../../model/key-reading.js';
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';

@@ -1,3 +1,7 @@
+/**
+ * The lint rule `nul-byte`, one file of the registry (`index.ts`); what it finds and why: docs/lint/nul-byte.md.
+ */
+
 import { utf16Encoding } from '../analysis/encoding.js';
 import { defineRule } from '../rule.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `path-without-leading-slash`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/path-without-leading-slash.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `repeated-user-agent`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/repeated-user-agent.md.
+ */
+
 import { asciiLower } from '../../url/user-agent.js';
 import { defineRule } from '../rule.js';
 

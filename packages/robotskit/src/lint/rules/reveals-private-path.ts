@@ -1,3 +1,8 @@
+/**
+ * The lint rule `reveals-private-path`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/reveals-private-path.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

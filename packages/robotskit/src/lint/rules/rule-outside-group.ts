@@ -1,3 +1,8 @@
+/**
+ * The lint rule `rule-outside-group`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/rule-outside-group.md.
+ */
+
 import { defineRule } from '../rule.js';
 
 /** `rule-outside-group`: allow/disallow lines before the first user-agent line belong to no group. */

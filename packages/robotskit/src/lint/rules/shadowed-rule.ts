@@ -1,3 +1,8 @@
+/**
+ * The lint rule `shadowed-rule`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/shadowed-rule.md.
+ */
+
 import { deadRules } from '../analysis/dead-rules.js';
 import { poolName } from '../analysis/pools.js';
 import { defineRule } from '../rule.js';

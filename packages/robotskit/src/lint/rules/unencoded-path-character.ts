@@ -1,3 +1,8 @@
+/**
+ * The lint rule `unencoded-path-character`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/unencoded-path-character.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { fieldSpelling, quote } from '../words.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `unknown-field`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/unknown-field.md.
+ */
+
 import { OTHER_FIELDS, PAGE_DIRECTIVES } from '../../model/key-reading.js';
 import { defineRule } from '../rule.js';
 import { nearestField, quote } from '../words.js';

@@ -1,3 +1,8 @@
+/**
+ * The lint rule `unparseable-line`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/unparseable-line.md.
+ */
+
 import { defineRule } from '../rule.js';
 import { quote } from '../words.js';
 

@@ -1,6 +1,11 @@
+/**
+ * The lint rule `user-agent-not-product-token`, one file of the registry (`index.ts`); what it finds and why:
+ * docs/lint/user-agent-not-product-token.md.
+ */
+
 import { isValidProductToken } from '../../url/user-agent.js';
+import type { Fix } from '../rule.js';
 import { defineRule } from '../rule.js';
-import type { Fix } from '../types.js';
 import { quote } from '../words.js';
 
 /** `user-agent-not-product-token`: a user-agent value of which Google reads only a prefix. */

@@ -1,3 +1,7 @@
+/**
+ * The lint rule `utf16-file`, one file of the registry (`index.ts`); what it finds and why: docs/lint/utf16-file.md.
+ */
+
 import { utf16Encoding } from '../analysis/encoding.js';
 import { defineRule } from '../rule.js';
 

@@ -2,36 +2,17 @@
  * What the linter returns: diagnostics as plain data. Offsets (`range`) are the truth, in the units of the linted input
  * (UTF-16 code units for a string, bytes for bytes), exactly like {@link RobotsRecord.range}; line and column are
  * derived from them.
+ *
+ * This module sits above the registry (`LintCode` is read off it) and the rules sit below it: a rule sees only
+ * `rule.ts`, so the codes can join the union by themselves without an import circle.
  */
 
 import type { Range } from '../model/types.js';
+import type { Fix, Severity } from './rule.js';
 import type * as rules from './rules/index.js';
-
-/** How serious a diagnostic is. */
-export type Severity =
-  /** Google's parser cannot use the line (or part of the file): it is ignored. */
-  | 'error'
-  /** Google uses it, but probably not as the author meant, or other crawlers read it differently. */
-  | 'warning'
-  /** Worth knowing; nothing is wrong. */
-  | 'info';
 
 /** Every lint code, one per rule: stable kebab-case names, each documented in `docs/lint/<code>.md`. */
 export type LintCode = (typeof rules)[keyof typeof rules]['code'];
-
-/** Replace the text of `range` with `text` (an empty range inserts, an empty text deletes). */
-export interface TextEdit {
-  readonly range: Range;
-  readonly text: string;
-}
-
-/** An obvious correction: edits that, applied together, remove the problem. */
-export interface Fix {
-  /** What the fix does, e.g. `Replace "Useragent" with "User-agent"`. */
-  readonly description: string;
-  /** Non-overlapping edits, in offset order. */
-  readonly edits: readonly TextEdit[];
-}
 
 /** One problem found in a robots.txt. */
 export interface Diagnostic {
