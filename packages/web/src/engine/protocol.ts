@@ -3,8 +3,7 @@
  * lints and answers; the page only renders.
  */
 
-/** The two readings the tester offers. */
-export type Dialect = 'google' | 'legacy';
+import type { DialectName } from 'robotskit';
 
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
 export const MATRIX_MAX_URLS = 25;
@@ -24,7 +23,7 @@ export interface AnalysisRequest {
    * (a catalogue name selects that crawler's profile; a User-Agent string, the crawler it names). None: the `*` group.
    */
   readonly crawlers: readonly string[];
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
 }

@@ -1,6 +1,7 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { DialectName } from 'robotskit';
 import {
   type DifferenceRow,
   MATRIX_MAX_URLS,
@@ -14,7 +15,11 @@ import { shortOperator } from './operator.js';
 const ROW_LIMIT = 500;
 const DIFFERENCE_STEP = 100;
 
-const READING = { google: 'Google (RFC 9309)', legacy: '1994 convention' } as const;
+/** The readings the tester offers, as their choice is labelled. */
+export const READING: Readonly<Record<DialectName, string>> = {
+  google: 'Google (RFC 9309)',
+  legacy: '1994 convention',
+};
 
 function VerdictBadge({ allowed }: { allowed: boolean }) {
   return <span class={allowed ? 'badge badge-allowed' : 'badge badge-blocked'}>{allowed ? 'Allowed' : 'Blocked'}</span>;
@@ -43,7 +48,7 @@ function groupText(verdict: Verdict): string {
 
 export function VerdictTable(props: {
   rows: readonly VerdictRow[];
-  dialect: 'google' | 'legacy';
+  dialect: DialectName;
   selected: number | null;
   /** The origin of a loaded live file: rows for other hosts are flagged. */
   fileOrigin?: string | null;

@@ -4,7 +4,7 @@
  * file's exact bytes, `b`, when they are not the UTF-8 of its text: the engine decides on bytes).
  */
 
-import type { Dialect } from '../../engine/protocol.js';
+import type { DialectName } from 'robotskit';
 import { sourceOf } from './source-bytes.js';
 
 export interface TesterState {
@@ -13,7 +13,7 @@ export interface TesterState {
   readonly bytes?: Uint8Array | null;
   readonly urls: string;
   readonly crawler: string;
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
 }
 
 /** Links longer than this are not written to the address bar (browsers and chat tools cut long URLs). */
