@@ -8,11 +8,10 @@
 import {
   ANY_CRAWLER,
   CRAWLERS,
-  type CrawlerInput,
-  type CrawlerProfile,
   dialectDifferences,
   type Explanation,
   parseRobotsTxt,
+  type ResolvedCrawler,
   type RobotsTxt,
   resolveCrawler,
 } from 'robotskit';
@@ -36,19 +35,6 @@ function verdictOf(explanation: Explanation): Verdict {
     groups: explanation.groups,
     token: explanation.crawler ? explanation.crawler.token : explanation.userAgent,
   };
-}
-
-interface ResolvedCrawler {
-  readonly input: CrawlerInput;
-  readonly label: string;
-  readonly profile: CrawlerProfile | null;
-  readonly note: string | null;
-}
-
-/** A name as typed, by the engine's one rule (`resolveCrawler`); the note says which name was used when it rewrote it. */
-function resolveName(name: string): ResolvedCrawler {
-  const r = resolveCrawler(name);
-  return { input: r.input, label: r.label, profile: r.profile, note: r.rewrite === null ? null : `${r.rewrite}.` };
 }
 
 function summary(crawlers: readonly ResolvedCrawler[]): string {
@@ -151,8 +137,9 @@ export function verdictsOf(
 ): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerSummary: string; crawlerNotes: string[] } {
   const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
   const other = request.dialect === 'legacy' ? file.google : file.legacy;
-  const named = request.crawlers.map((name) => resolveName(name));
-  const star: ResolvedCrawler = { input: '*', label: '*', profile: null, note: null };
+  // Names as typed, read by the engine's one rule; none asks for the `*` group alone.
+  const named = request.crawlers.map((name) => resolveCrawler(name));
+  const star = resolveCrawler(ANY_CRAWLER);
   const rows: VerdictRow[] = [];
   for (const url of request.urls) {
     for (const { input, label } of named.length > 0 ? named : [star]) {
@@ -184,6 +171,7 @@ export function verdictsOf(
     rows,
     matrix,
     crawlerSummary: summary(named),
-    crawlerNotes: named.flatMap((c) => (c.note === null ? [] : [c.note])),
+    // Which name was used whenever the engine rewrote the one typed.
+    crawlerNotes: named.flatMap((c) => (c.rewrite === null ? [] : [`${c.rewrite}.`])),
   };
 }

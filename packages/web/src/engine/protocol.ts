@@ -3,7 +3,7 @@
  * lints and answers; the page only renders.
  */
 
-import type { DialectName } from 'robotskit';
+import type { CrawlerKind, DialectDifferenceKind, DialectName, GroupMatch } from 'robotskit';
 
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
 export const MATRIX_MAX_URLS = 25;
@@ -47,7 +47,7 @@ export interface Verdict {
   /** `disallow: /private` as written in the model, null when no rule decided. */
   readonly rule: string | null;
   /** Which groups applied: `specific`, `global` or `none`. */
-  readonly groups: string;
+  readonly groups: GroupMatch;
   /** The token whose groups applied (profiles), or the token matched. */
   readonly token: string | null;
 }
@@ -66,14 +66,14 @@ export interface VerdictRow {
 export interface MatrixRow {
   readonly crawler: string;
   readonly operator: string;
-  readonly kind: string;
+  readonly kind: CrawlerKind;
   /** One per URL of the request (at most {@link MATRIX_MAX_URLS}), in order. */
-  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: string }[];
+  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: GroupMatch }[];
 }
 
 /** Where the 1994 reading and Google's differ, for the differences list. */
 export interface DifferenceRow {
-  readonly kind: string;
+  readonly kind: DialectDifferenceKind;
   readonly line: number;
   readonly lines: readonly number[];
   readonly google: string;

@@ -1,7 +1,7 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { DialectName } from 'robotskit';
+import { type CrawlerKind, DIALECT_DIFFERENCE_TITLES, type DialectName } from 'robotskit';
 import {
   type DifferenceRow,
   MATRIX_MAX_URLS,
@@ -153,7 +153,13 @@ function otherHost(url: string, fileOrigin: string): boolean {
   return originOfUrl(url) !== fileOrigin;
 }
 
-const KIND_LABEL: Record<string, string> = { search: 'Search', ads: 'Ads', ai: 'AI', tool: 'Tools', other: 'Other' };
+const KIND_LABEL: Readonly<Record<CrawlerKind, string>> = {
+  search: 'Search',
+  ads: 'Ads',
+  ai: 'AI',
+  tool: 'Tools',
+  other: 'Other',
+};
 
 export function CrawlerMatrix(props: {
   urls: readonly string[];
@@ -223,7 +229,7 @@ export function CrawlerMatrix(props: {
                   <th scope="row" title={row.operator}>
                     <span class="crawler-name">{row.crawler}</span>
                     <span class="crawler-meta muted">
-                      {[shortOperator(row.operator), KIND_LABEL[row.kind] ?? row.kind].filter(Boolean).join(' · ')}
+                      {[shortOperator(row.operator), KIND_LABEL[row.kind]].filter(Boolean).join(' · ')}
                     </span>
                   </th>
                   {row.cells.map((cell, i) => (
@@ -259,22 +265,6 @@ function shortUrl(url: string): string {
   }
 }
 
-const DIFFERENCE_LABEL: Record<string, string> = {
-  'blank-line-in-group': 'Blank line inside a group',
-  'merged-groups': 'Groups naming the same crawler',
-  'global-with-names': '* named with other crawlers',
-  'prefix-vs-token': 'User-agent matched differently',
-  'empty-user-agent': 'Empty user-agent',
-  wildcard: 'Wildcard *',
-  'dollar-anchor': 'End anchor $',
-  'allow-order': 'Longest match vs first match',
-  'empty-rule': 'Empty rule',
-  'percent-encoding': 'Percent-encoding',
-  'index-html': 'index.html rule',
-  'field-spelling': 'Misspelt field',
-  'crawl-delay-ends-record': 'Crawl-delay ends the record',
-};
-
 export function DifferenceList(props: { differences: readonly DifferenceRow[]; onShowLine: (line: number) => void }) {
   const { differences, onShowLine } = props;
   const [limit, setLimit] = useState(DIFFERENCE_STEP);
@@ -294,7 +284,7 @@ export function DifferenceList(props: { differences: readonly DifferenceRow[]; o
               {d.lines.length > 1 ? `Lines ${d.lines.join(', ')}` : `Line ${d.line}`}
             </button>
             <div>
-              <strong>{DIFFERENCE_LABEL[d.kind] ?? d.kind}</strong>
+              <strong>{DIALECT_DIFFERENCE_TITLES[d.kind]}</strong>
               <dl>
                 <dt>Google</dt>
                 <dd>{d.google}</dd>
