@@ -19,7 +19,7 @@ import {
   lineNumbers,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
-import type { EditorDiagnostic } from '../engine/protocol.js';
+import type { EditorDiagnostic } from './editor-diagnostic.js';
 import { robotsTxtLanguage } from './robots-language.js';
 
 /** Marks one line (1-based) as the deciding line, or clears the mark with 0. */

@@ -5,9 +5,9 @@
 
 import { useMemo, useState } from 'preact/hooks';
 
-export type SortDirection = 'ascending' | 'descending';
+type SortDirection = 'ascending' | 'descending';
 
-export interface SortState<K extends string> {
+interface SortState<K extends string> {
   readonly key: K | null;
   readonly direction: SortDirection;
 }

@@ -10,7 +10,7 @@
 
 import { TextLines } from 'robotskit';
 import type { StoredDiagnostic } from '../api-types.js';
-import type { EditorDiagnostic } from '../engine/protocol.js';
+import type { EditorDiagnostic } from './editor-diagnostic.js';
 
 export interface ShownFile {
   /** The text, lines joined with `\n` (what the editor holds). */

@@ -16,11 +16,11 @@ import {
   resolveCrawler,
 } from 'robotskit';
 import { LINT_DOCS_BASE, lint } from 'robotskit/lint';
+import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 import { showStoredLint } from '../components/stored-lint.js';
 import {
   type AnalysisRequest,
   type DifferenceRow,
-  type EditorDiagnostic,
   MATRIX_MAX_URLS,
   type MatrixRow,
   type Verdict,
@@ -53,6 +53,14 @@ function summary(crawlers: readonly ResolvedCrawler[]): string {
   const tokens = crawlers.length - known;
   const asTokens = tokens === 1 ? '1 matched as a product token' : `${tokens} matched as product tokens`;
   return `${crawlers.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${asTokens}` : ''}.`;
+}
+
+/** Whether two byte arrays hold the same bytes (a request's bytes and an analysis's). */
+export function sameBytes(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 let serials = 0;

@@ -4,6 +4,7 @@
  */
 
 import type { CrawlerKind, DialectDifferenceKind, DialectName, GroupMatch } from 'robotskit';
+import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
 export const MATRIX_MAX_URLS = 25;
@@ -26,17 +27,6 @@ export interface AnalysisRequest {
   readonly dialect: DialectName;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
-}
-
-/** A lint diagnostic with offsets in the editor's units (UTF-16, the text as the editor holds it). */
-export interface EditorDiagnostic {
-  readonly from: number;
-  readonly to: number;
-  readonly line: number;
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly code: string;
-  readonly message: string;
-  readonly docs: string;
 }
 
 /** A verdict in one reading. */
@@ -114,7 +104,7 @@ export interface FileAnswer {
 }
 
 /** Sent once when the worker starts: the catalogue's crawler names, for the chooser's suggestions. */
-export interface CatalogueAnswer {
+interface CatalogueAnswer {
   readonly type: 'catalogue';
   readonly names: readonly string[];
 }

@@ -15,7 +15,7 @@ import { type BrowserContext, chromium, type Locator, type Page } from 'playwrig
 import type { RunningService, ServiceOptions } from 'robotskit-server';
 
 /** Chromium to drive: `CHROMIUM_PATH`, else Debian's package. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = process.env.CI === 'true';
 
 /** Why a Chromium at `path` cannot run, or null when it is there. */
@@ -42,10 +42,10 @@ process.on('exit', () => {
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Screenshots land here (gitignored); look at them after a run. */
-export const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
+const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
 
 /** Viewports every page is photographed at. */
-export const VIEWPORTS = {
+const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
   narrow: { width: 390, height: 844 },
 } as const;
@@ -62,7 +62,7 @@ export interface Harness {
 }
 
 /** Where the harness runs: for the harness's own tests. */
-export interface HarnessPlace {
+interface HarnessPlace {
   /** Chromium to drive. @default {@link CHROMIUM_PATH} */
   chromiumPath?: string;
   /** Where the temporary folder goes. @default the system's temporary folder */

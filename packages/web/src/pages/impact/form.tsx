@@ -8,10 +8,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiError, apiGet, apiSend, toApiError } from '../../api.js';
 import type { FileDetail, ImpactResult, Version, VersionDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
+import type { EditorDiagnostic } from '../../components/editor-diagnostic.js';
 import { formatTime, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { EngineClient } from '../../engine/client.js';
-import type { EditorDiagnostic, WorkerAnswer } from '../../engine/protocol.js';
+import type { WorkerAnswer } from '../../engine/protocol.js';
 import { ImpactReport } from './report.js';
 
 type Source = 'draft' | 'version';

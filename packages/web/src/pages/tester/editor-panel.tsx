@@ -5,9 +5,10 @@
 
 import type { RefObject } from 'preact';
 import { useState } from 'preact/hooks';
+import type { EditorDiagnostic } from '../../components/editor-diagnostic.js';
 import { formatBytes, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
-import type { EditorDiagnostic, FileAnswer, VerdictsAnswer } from '../../engine/protocol.js';
+import type { FileAnswer, VerdictsAnswer } from '../../engine/protocol.js';
 
 const NO_DIAGNOSTICS: readonly EditorDiagnostic[] = [];
 

@@ -10,7 +10,7 @@ import { ApiError, apiGet } from '../../api.js';
 import { sourceOf } from './source-bytes.js';
 
 /** What the tester shows about a load. */
-export interface LiveFile {
+interface LiveFile {
   /** The robots.txt URL that was fetched (after redirects when the service says). */
   readonly url: string;
   /** The origin the file governs (`https://example.com`): the one asked for, also after redirects elsewhere. */

@@ -11,7 +11,7 @@ import type { FileAnswer, VerdictsAnswer, WorkerAnswer } from '../../engine/prot
 const PAUSE_MS = 60;
 
 /** What the worker answered for the newest request. */
-export interface EngineAnswers {
+interface EngineAnswers {
   readonly verdicts: VerdictsAnswer | null;
   /** The file's lint and differences: of the newest text once they arrive, of an older text until then. */
   readonly facts: FileAnswer | null;

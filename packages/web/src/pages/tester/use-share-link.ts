@@ -13,7 +13,7 @@ import { needsBytes } from './source-bytes.js';
 const PAUSE_MS = 300;
 
 /** What the page does with a link's state, or with a link that could not be read. */
-export interface SharedStateHandlers {
+interface SharedStateHandlers {
   readonly onRestore: (state: TesterState) => void;
   readonly onError: (message: string) => void;
 }

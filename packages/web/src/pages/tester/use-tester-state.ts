@@ -20,7 +20,7 @@ export interface Notice {
 }
 
 /** The tester's state and what changes it. */
-export interface TesterModel {
+interface TesterModel {
   readonly text: string;
   /** The exact bytes to test while the editor shows their text; null once it is edited (the text is tested). */
   readonly bytes: Uint8Array | null;
