@@ -37,6 +37,7 @@ function precompress(): Plugin {
   };
 }
 
+/** The build: `src/` into the server's `dist/web/`, workers as modules, `/api` forwarded in development. */
 export default defineConfig({
   root: fileURLToPath(new URL('./src', import.meta.url)),
   base: '/',

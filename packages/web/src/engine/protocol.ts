@@ -9,6 +9,7 @@ import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
 export const MATRIX_MAX_URLS = 25;
 
+/** What the page asks the worker: a text (or its bytes) and the questions about it. */
 export interface AnalysisRequest {
   /** Increasing; the page ignores answers older than its newest request. */
   readonly id: number;
@@ -53,6 +54,7 @@ export interface VerdictRow {
   readonly other: Verdict;
 }
 
+/** One catalogue crawler against each URL (the "All crawlers" tab). */
 export interface MatrixRow {
   readonly crawler: string;
   readonly operator: string;
@@ -109,6 +111,7 @@ interface CatalogueAnswer {
   readonly names: readonly string[];
 }
 
+/** Everything the worker posts; a `failure` carries the engine's message for the request it answers. */
 export type WorkerAnswer =
   | CatalogueAnswer
   | VerdictsAnswer

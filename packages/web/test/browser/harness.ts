@@ -50,6 +50,7 @@ const VIEWPORTS = {
   narrow: { width: 390, height: 844 },
 } as const;
 
+/** A running service and browser for one test file. */
 export interface Harness {
   service: RunningService;
   context: BrowserContext;

@@ -1,3 +1,8 @@
+/**
+ * The robots.txt tester in Chromium: verdicts and deciding lines, lint in place, the editor's colours, the matrix, the
+ * 1994 reading, share links, a 500 KiB file, live files.
+ */
+
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';

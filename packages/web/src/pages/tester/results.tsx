@@ -46,6 +46,7 @@ function groupText(verdict: Verdict): string {
   return 'no group';
 }
 
+/** One row per URL and crawler: the verdict, the deciding rule and its group, and the other reading when it differs. */
 export function VerdictTable(props: {
   rows: readonly VerdictRow[];
   dialect: DialectName;
@@ -161,6 +162,7 @@ const KIND_LABEL: Readonly<Record<CrawlerKind, string>> = {
   other: 'Other',
 };
 
+/** Every catalogue crawler against the first URLs, filterable; a cell shows its deciding line. */
 export function CrawlerMatrix(props: {
   urls: readonly string[];
   matrix: readonly MatrixRow[] | null;
@@ -265,6 +267,7 @@ function shortUrl(url: string): string {
   }
 }
 
+/** Where the 1994 reading differs from Google's, a hundred at a time, each with its lines. */
 export function DifferenceList(props: { differences: readonly DifferenceRow[]; onShowLine: (line: number) => void }) {
   const { differences, onShowLine } = props;
   const [limit, setLimit] = useState(DIFFERENCE_STEP);

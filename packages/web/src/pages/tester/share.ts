@@ -7,6 +7,7 @@
 import type { DialectName } from 'robotskit';
 import { sourceOf } from './source-bytes.js';
 
+/** Everything a link restores. */
 export interface TesterState {
   readonly text: string;
   /** The file's exact bytes when the text is only their display (a stored version that is not plain UTF-8). */
