@@ -39,6 +39,7 @@ export {
 export { crawlDelaySeconds } from './model/crawl-delay.js';
 export type { DialectName } from './model/dialect.js';
 export { FIELD_SPELLING, type KeyReading, OTHER_FIELDS, readKey } from './model/key-reading.js';
+export { type LineReading, readLine } from './model/line-reading.js';
 export type {
   CrawlDelay,
   CrawlerVerdict,

@@ -26,6 +26,7 @@ function isCurrent(route: Route, path: string): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
+/** The shell around the page the address matches. */
 export function App() {
   const path = usePath();
   const found = resolve(path);

@@ -24,6 +24,7 @@ export interface Route {
   readonly navPrefix?: string | readonly string[];
 }
 
+/** Every page, in matching order. */
 export const routes: readonly Route[] = [
   {
     path: '/',

@@ -4,10 +4,11 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { sameBytes } from '../src/engine/analyze.js';
 import { liveFileFrom, liveTarget, retargetUrls } from '../src/pages/tester/live-fetch.js';
 import { shortOperator } from '../src/pages/tester/operator.js';
 import { decodeState, encodeState, type TesterState } from '../src/pages/tester/share.js';
-import { bytesFor, needsBytes, sameBytes, sourceOf } from '../src/pages/tester/source-bytes.js';
+import { bytesFor, needsBytes, sourceOf } from '../src/pages/tester/source-bytes.js';
 
 describe('share links', () => {
   const state: TesterState = {

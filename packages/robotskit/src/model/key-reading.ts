@@ -7,6 +7,7 @@
 
 import { Field, LineFlag } from '../parse/fields.js';
 import { classifyKey, KEY_FIELD_MASK } from '../parse/keys.js';
+import { isAsciiSpace } from '../parse/lines.js';
 import type { RecordField } from './types.js';
 
 /** How each field Google reads is spelled. */
@@ -78,13 +79,14 @@ const FIELD_NAMES: Record<number, Exclude<RecordField, 'unknown'>> = {
 };
 
 /**
- * How Google's parser reads the field name `key` (surrounding whitespace ignored, as the parser trims it).
+ * How Google's parser reads the field name `key` (surrounding ASCII whitespace ignored, as the parser trims it; a
+ * no-break space or U+FEFF is part of the key).
  * @example readKey('Dissallow') // { field: 'disallow', spelling: 'typo', ignored: null, canonical: 'Disallow' }
  * @example readKey('Crawl-delay') // { field: 'unknown', spelling: null, ignored: 'extension', canonical: 'Crawl-delay' }
  */
 export function readKey(key: string): KeyReading {
   if (typeof key !== 'string') throw new TypeError('readKey: the key must be a string');
-  const trimmed = key.trim();
+  const trimmed = trimAscii(key);
   // Chars above 0xFF never match a field name's letters, so the UTF-16 string can stand for the parser's bytes.
   const code = trimmed === '' ? Field.Unknown : classifyKey(trimmed, 0, trimmed.length);
   const field = FIELD_NAMES[code & KEY_FIELD_MASK];
@@ -98,4 +100,13 @@ export function readKey(key: string): KeyReading {
   if (PAGE_DIRECTIVES.has(lower))
     return { field: 'unknown', spelling: null, ignored: 'page-directive', canonical: null };
   return { field: 'unknown', spelling: null, ignored: null, canonical: null };
+}
+
+/** `text` without the ASCII whitespace around it (JavaScript's `trim` also drops U+00A0, U+FEFF…, which Google keeps). */
+function trimAscii(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
 }

@@ -6,6 +6,9 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, apiToken, setApiToken } from '../api.js';
 
+/**
+ * An API error in words, with a retry button; for a refused access token, the prompt to type one (saved, then retried).
+ */
 export function ApiErrorNotice(props: { error: ApiError; onRetry?: (() => void) | undefined; context?: string }) {
   const { error, onRetry, context } = props;
   if (error.code === 'unauthorized') return <TokenPrompt onSaved={onRetry} />;

@@ -3,7 +3,7 @@
 import { type ComponentChildren, Fragment } from 'preact';
 import { Link } from '../router.js';
 
-export interface Crumb {
+interface Crumb {
   readonly label: string;
   /** Absent for the current page (the last crumb). */
   readonly href?: string;

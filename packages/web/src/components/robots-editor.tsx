@@ -19,7 +19,7 @@ import {
   lineNumbers,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
-import type { EditorDiagnostic } from '../engine/protocol.js';
+import type { EditorDiagnostic } from './editor-diagnostic.js';
 import { robotsTxtLanguage } from './robots-language.js';
 
 /** Marks one line (1-based) as the deciding line, or clears the mark with 0. */
@@ -94,6 +94,7 @@ function sortIssues(diagnostics: readonly EditorDiagnostic[]): EditorDiagnostic[
   return [...diagnostics].sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
+/** What a page can do with a mounted editor. */
 export interface EditorHandle {
   view: EditorView;
   /** Marks `line` (1-based), scrolling it into view when `scroll`; 0 clears. */
@@ -134,6 +135,7 @@ function toCodeMirror(diagnostics: readonly EditorDiagnostic[], length: number):
   });
 }
 
+/** The editor, created once with `initial`; later text arrives through {@link EditorHandle.replace}. */
 export function RobotsEditor(props: Props) {
   const { initial, diagnostics, onChange, onReady, onIssue, describedBy } = props;
   const label = props.label ?? 'robots.txt';

@@ -1,73 +1,95 @@
 /**
- * Syntax colouring for robots.txt: a stream tokenizer (no grammar to maintain) colouring comments, field names (known
- * ones as keywords, others as unknown), rule patterns with their `*` and `$`, and URLs.
+ * Syntax colouring for robots.txt in CodeMirror: each line split and its key read by the engine
+ * (`robots-tokens.ts`), each token kind a highlighting tag with a class of its own (`rt-field`, `rt-extension`…) and
+ * its colour here. Keys Google reads are fields in every spelling it accepts (typos and prefixes with a subtle mark);
+ * keys only other crawlers read, and page directives, look ignored; any other key is red.
  */
 
-import { HighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
-import { tags } from '@lezer/highlight';
+import { StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import { EditorView } from '@codemirror/view';
+import { Tag, tagHighlighter, tags } from '@lezer/highlight';
+import { lineTokens, type RobotsToken, type TokenSpan } from './robots-tokens.js';
 
-const KNOWN = /^(user-agent|allow|disallow|sitemap|crawl-delay|host|request-rate|visit-time|clean-param|noindex)$/i;
+/** A tag per token kind, each under the standard tag closest in meaning (for highlighters that know only those). */
+const TOKEN_TAGS: Record<RobotsToken, Tag> = {
+  field: Tag.define('field', tags.keyword),
+  'field-variant': Tag.define('field-variant', tags.keyword),
+  extension: Tag.define('extension', tags.meta),
+  'page-directive': Tag.define('page-directive', tags.meta),
+  'unknown-field': Tag.define('unknown-field', tags.invalid),
+  separator: Tag.define('separator', tags.punctuation),
+  pattern: Tag.define('pattern', tags.string),
+  wildcard: Tag.define('wildcard', tags.operator),
+  'end-anchor': Tag.define('end-anchor', tags.operator),
+  url: Tag.define('url', tags.url),
+  agent: Tag.define('agent', tags.variableName),
+  'ignored-value': Tag.define('ignored-value', tags.meta),
+  invalid: Tag.define('invalid', tags.invalid),
+  unread: Tag.define('unread', tags.comment),
+  comment: Tag.define('comment', tags.comment),
+};
 
 interface LineState {
-  /** Where on the line the tokenizer is: before the key, in the value, or after `#`. */
-  part: 'key' | 'value';
-  key: string;
+  /** The spans of the line being read, computed at its start. */
+  spans: readonly TokenSpan[];
+  /** The first span not yet emitted. */
+  next: number;
 }
 
 const robotsTxt = StreamLanguage.define<LineState>({
   name: 'robots.txt',
-  startState: () => ({ part: 'key', key: '' }),
+  startState: () => ({ spans: [], next: 0 }),
   copyState: (state) => ({ ...state }),
   token(stream, state) {
     if (stream.sol()) {
-      state.part = 'key';
-      state.key = '';
+      state.spans = lineTokens(stream.string);
+      state.next = 0;
     }
-    if (stream.eatSpace()) return null;
-    if (stream.peek() === '#') {
+    const span = state.spans[state.next];
+    if (!span) {
       stream.skipToEnd();
-      return 'comment';
-    }
-    if (state.part === 'key') {
-      if (stream.match(/^[^:#\s]+/)) {
-        state.key = stream.current().toLowerCase();
-        state.part = 'value';
-        return KNOWN.test(state.key) ? 'keyword' : 'invalid';
-      }
-      if (stream.eat(':')) {
-        state.part = 'value';
-        return 'punctuation';
-      }
-      stream.next();
       return null;
     }
-    if (stream.eat(':')) return 'punctuation';
-    if (state.key === 'allow' || state.key === 'disallow') {
-      if (stream.eat('*')) return 'operator';
-      if (stream.match(/^\$(?=\s*(#|$))/)) return 'operator';
-      if (stream.match(/^[^*$#\s]+/) || stream.eat('$')) return 'string';
-    } else if (state.key === 'sitemap') {
-      if (stream.match(/^[^#\s]+/)) return 'url';
-    } else if (state.key === 'user-agent') {
-      if (stream.match(/^[^#\s]+/)) return 'variableName';
-    } else if (stream.match(/^[^#\s]+/)) return 'number';
-    stream.next();
-    return null;
+    // Whitespace between spans is its own, uncoloured token.
+    if (stream.pos < span.from) {
+      stream.pos = span.from;
+      return null;
+    }
+    stream.pos = span.to;
+    state.next++;
+    return span.token;
   },
+  tokenTable: TOKEN_TAGS,
   languageData: { commentTokens: { line: '#' } },
 });
 
-const style = HighlightStyle.define([
-  { tag: tags.comment, color: '#6a737d', fontStyle: 'italic' },
-  { tag: tags.keyword, color: '#1d4ed8', fontWeight: '600' },
-  { tag: tags.invalid, color: '#b91c1c', textDecoration: 'underline dotted' },
-  { tag: tags.string, color: '#0f5132' },
-  { tag: tags.operator, color: '#b45309', fontWeight: '700' },
-  { tag: tags.url, color: '#6d28d9' },
-  { tag: tags.variableName, color: '#9a3412' },
-  { tag: tags.number, color: '#0e7490' },
-  { tag: tags.punctuation, color: '#6a737d' },
-]);
+const highlighter = tagHighlighter(Object.entries(TOKEN_TAGS).map(([token, tag]) => ({ tag, class: `rt-${token}` })));
+
+/** Keys Google ignores: muted, on a faint ground, so they read neither as fields nor as comments. */
+const ignored = { color: '#64748b', fontStyle: 'italic', background: '#f1f5f9', borderRadius: '3px' };
+
+const colours = EditorView.theme({
+  '.rt-comment': { color: '#6a737d', fontStyle: 'italic' },
+  '.rt-field': { color: '#1d4ed8', fontWeight: '600' },
+  // Google reads it as the field, so not red; the dotted line says the spelling is not the usual one.
+  '.rt-field-variant': {
+    color: '#1d4ed8',
+    fontWeight: '600',
+    textDecoration: 'underline dotted #60a5fa',
+    textUnderlineOffset: '3px',
+  },
+  '.rt-extension': ignored,
+  '.rt-page-directive': { ...ignored, textDecoration: 'line-through' },
+  '.rt-unknown-field': { color: '#b91c1c', textDecoration: 'underline dotted' },
+  '.rt-separator': { color: '#6a737d' },
+  '.rt-pattern': { color: '#0f5132' },
+  '.rt-wildcard, .rt-end-anchor': { color: '#b45309', fontWeight: '700' },
+  '.rt-url': { color: '#6d28d9' },
+  '.rt-agent': { color: '#9a3412' },
+  '.rt-ignored-value': { color: '#64748b' },
+  '.rt-invalid': { color: '#b91c1c' },
+  '.rt-unread': { color: '#64748b', textDecoration: 'line-through' },
+});
 
 /** The language and its colours, as one extension. */
-export const robotsTxtLanguage = [robotsTxt, syntaxHighlighting(style)];
+export const robotsTxtLanguage = [robotsTxt, syntaxHighlighting(highlighter), colours];

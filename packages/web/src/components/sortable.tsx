@@ -5,9 +5,9 @@
 
 import { useMemo, useState } from 'preact/hooks';
 
-export type SortDirection = 'ascending' | 'descending';
+type SortDirection = 'ascending' | 'descending';
 
-export interface SortState<K extends string> {
+interface SortState<K extends string> {
   readonly key: K | null;
   readonly direction: SortDirection;
 }
@@ -43,6 +43,7 @@ export function useSorted<T, K extends string>(
   }, [rows, sort]);
 }
 
+/** The table's sort: none at first; choosing a column sorts ascending, again descending, a third time unsorted. */
 export function useSort<K extends string>(): [SortState<K>, (key: K) => void] {
   const [sort, setSort] = useState<SortState<K>>({ key: null, direction: 'ascending' });
   const toggle = (key: K) =>
@@ -54,6 +55,7 @@ export function useSort<K extends string>(): [SortState<K>, (key: K) => void] {
   return [sort, toggle];
 }
 
+/** A column header that sorts the table by its column, saying the current order (`aria-sort`). */
 export function SortHeader<K extends string>(props: {
   label: string;
   sortKey: K;

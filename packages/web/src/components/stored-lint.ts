@@ -10,8 +10,9 @@
 
 import { TextLines } from 'robotskit';
 import type { StoredDiagnostic } from '../api-types.js';
-import type { EditorDiagnostic } from '../engine/protocol.js';
+import type { EditorDiagnostic } from './editor-diagnostic.js';
 
+/** A stored file as the editor shows it. */
 export interface ShownFile {
   /** The text, lines joined with `\n` (what the editor holds). */
   readonly text: string;

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, apiGet, toApiError } from '../api.js';
 
-export interface ApiState<T> {
+interface ApiState<T> {
   /** The last answer, kept while a reload runs. */
   readonly data: T | null;
   /** The last failure, cleared by the next success. */
@@ -18,7 +18,7 @@ export interface ApiState<T> {
 }
 
 /** How often {@link useApi} loads again. */
-export interface PollOptions<T> {
+interface PollOptions<T> {
   /** Every this many ms; null or absent: never. */
   readonly pollMs?: number | null;
   /**
@@ -30,7 +30,7 @@ export interface PollOptions<T> {
 }
 
 /** How long {@link useApi} keeps polling quickly while an answer says work is pending. */
-export const BUSY_POLL_FOR_MS = 120_000;
+const BUSY_POLL_FOR_MS = 120_000;
 
 /**
  * GETs `path` (nothing while it is null), again whenever it changes, and every `pollMs` while that is set (every

@@ -8,20 +8,19 @@
 import {
   ANY_CRAWLER,
   CRAWLERS,
-  type CrawlerInput,
-  type CrawlerProfile,
   dialectDifferences,
   type Explanation,
   parseRobotsTxt,
+  type ResolvedCrawler,
   type RobotsTxt,
   resolveCrawler,
 } from 'robotskit';
 import { LINT_DOCS_BASE, lint } from 'robotskit/lint';
+import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 import { showStoredLint } from '../components/stored-lint.js';
 import {
   type AnalysisRequest,
   type DifferenceRow,
-  type EditorDiagnostic,
   MATRIX_MAX_URLS,
   type MatrixRow,
   type Verdict,
@@ -36,19 +35,6 @@ function verdictOf(explanation: Explanation): Verdict {
     groups: explanation.groups,
     token: explanation.crawler ? explanation.crawler.token : explanation.userAgent,
   };
-}
-
-interface ResolvedCrawler {
-  readonly input: CrawlerInput;
-  readonly label: string;
-  readonly profile: CrawlerProfile | null;
-  readonly note: string | null;
-}
-
-/** A name as typed, by the engine's one rule (`resolveCrawler`); the note says which name was used when it rewrote it. */
-function resolveName(name: string): ResolvedCrawler {
-  const r = resolveCrawler(name);
-  return { input: r.input, label: r.label, profile: r.profile, note: r.rewrite === null ? null : `${r.rewrite}.` };
 }
 
 function summary(crawlers: readonly ResolvedCrawler[]): string {
@@ -67,6 +53,14 @@ function summary(crawlers: readonly ResolvedCrawler[]): string {
   const tokens = crawlers.length - known;
   const asTokens = tokens === 1 ? '1 matched as a product token' : `${tokens} matched as product tokens`;
   return `${crawlers.length} crawlers: ${known} from the catalogue${tokens > 0 ? `, ${asTokens}` : ''}.`;
+}
+
+/** Whether two byte arrays hold the same bytes (a request's bytes and an analysis's). */
+export function sameBytes(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 let serials = 0;
@@ -151,8 +145,9 @@ export function verdictsOf(
 ): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerSummary: string; crawlerNotes: string[] } {
   const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
   const other = request.dialect === 'legacy' ? file.google : file.legacy;
-  const named = request.crawlers.map((name) => resolveName(name));
-  const star: ResolvedCrawler = { input: '*', label: '*', profile: null, note: null };
+  // Names as typed, read by the engine's one rule; none asks for the `*` group alone.
+  const named = request.crawlers.map((name) => resolveCrawler(name));
+  const star = resolveCrawler(ANY_CRAWLER);
   const rows: VerdictRow[] = [];
   for (const url of request.urls) {
     for (const { input, label } of named.length > 0 ? named : [star]) {
@@ -184,6 +179,7 @@ export function verdictsOf(
     rows,
     matrix,
     crawlerSummary: summary(named),
-    crawlerNotes: named.flatMap((c) => (c.note === null ? [] : [c.note])),
+    // Which name was used whenever the engine rewrote the one typed.
+    crawlerNotes: named.flatMap((c) => (c.rewrite === null ? [] : [`${c.rewrite}.`])),
   };
 }

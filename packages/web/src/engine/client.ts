@@ -6,8 +6,10 @@
 
 import type { AnalysisRequest, WorkerAnswer } from './protocol.js';
 
+/** A request as the page writes it; the client numbers it. */
 export type RequestInput = Omit<AnalysisRequest, 'id'>;
 
+/** One engine worker for one page, with its answers delivered to one callback. */
 export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;

@@ -7,8 +7,7 @@
  */
 
 import { CRAWLERS } from 'robotskit';
-import { sameBytes } from '../pages/tester/source-bytes.js';
-import { FileAnalysis, verdictsOf } from './analyze.js';
+import { FileAnalysis, sameBytes, verdictsOf } from './analyze.js';
 import type { AnalysisRequest, WorkerAnswer } from './protocol.js';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;

@@ -3,12 +3,13 @@
  * lints and answers; the page only renders.
  */
 
-/** The two readings the tester offers. */
-export type Dialect = 'google' | 'legacy';
+import type { CrawlerKind, DialectDifferenceKind, DialectName, GroupMatch } from 'robotskit';
+import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
 export const MATRIX_MAX_URLS = 25;
 
+/** What the page asks the worker: a text (or its bytes) and the questions about it. */
 export interface AnalysisRequest {
   /** Increasing; the page ignores answers older than its newest request. */
   readonly id: number;
@@ -24,20 +25,9 @@ export interface AnalysisRequest {
    * (a catalogue name selects that crawler's profile; a User-Agent string, the crawler it names). None: the `*` group.
    */
   readonly crawlers: readonly string[];
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
-}
-
-/** A lint diagnostic with offsets in the editor's units (UTF-16, the text as the editor holds it). */
-export interface EditorDiagnostic {
-  readonly from: number;
-  readonly to: number;
-  readonly line: number;
-  readonly severity: 'error' | 'warning' | 'info';
-  readonly code: string;
-  readonly message: string;
-  readonly docs: string;
 }
 
 /** A verdict in one reading. */
@@ -48,7 +38,7 @@ export interface Verdict {
   /** `disallow: /private` as written in the model, null when no rule decided. */
   readonly rule: string | null;
   /** Which groups applied: `specific`, `global` or `none`. */
-  readonly groups: string;
+  readonly groups: GroupMatch;
   /** The token whose groups applied (profiles), or the token matched. */
   readonly token: string | null;
 }
@@ -64,17 +54,18 @@ export interface VerdictRow {
   readonly other: Verdict;
 }
 
+/** One catalogue crawler against each URL (the "All crawlers" tab). */
 export interface MatrixRow {
   readonly crawler: string;
   readonly operator: string;
-  readonly kind: string;
+  readonly kind: CrawlerKind;
   /** One per URL of the request (at most {@link MATRIX_MAX_URLS}), in order. */
-  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: string }[];
+  readonly cells: readonly { readonly allowed: boolean; readonly line: number; readonly groups: GroupMatch }[];
 }
 
 /** Where the 1994 reading and Google's differ, for the differences list. */
 export interface DifferenceRow {
-  readonly kind: string;
+  readonly kind: DialectDifferenceKind;
   readonly line: number;
   readonly lines: readonly number[];
   readonly google: string;
@@ -115,11 +106,12 @@ export interface FileAnswer {
 }
 
 /** Sent once when the worker starts: the catalogue's crawler names, for the chooser's suggestions. */
-export interface CatalogueAnswer {
+interface CatalogueAnswer {
   readonly type: 'catalogue';
   readonly names: readonly string[];
 }
 
+/** Everything the worker posts; a `failure` carries the engine's message for the request it answers. */
 export type WorkerAnswer =
   | CatalogueAnswer
   | VerdictsAnswer

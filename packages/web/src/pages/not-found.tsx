@@ -2,6 +2,7 @@
 
 import { Link } from '../router.js';
 
+/** The not-found page, naming the path. */
 export default function NotFoundPage() {
   return (
     <section class="page page-narrow">

@@ -1,112 +1,165 @@
 /**
- * Browser tests: the real service (SQLite in a temporary folder) serving the built UI, driven by Debian's Chromium
- * through playwright-core. Without Chromium the tests are skipped with a message, except under `CI=true`, where they
- * fail: CI must run them.
+ * Browser tests: the real service (`robotskit-server`, as its users start it; SQLite in a temporary folder) serving
+ * the built UI, driven by Debian's Chromium through playwright-core. Without Chromium the tests are skipped with a
+ * message, except under `CI=true`, where they fail: CI must run them. Everything a harness writes (the database, the
+ * browser profile) is in one temporary folder, removed when it closes, when it fails to start, and at the latest
+ * when the test process exits.
  */
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { DEFAULT_WEB_ROOT } from '../../../server/src/http/web-ui.js';
-import { type RunningService, type ServiceOptions, startService } from '../../../server/src/service.js';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { RunningService, ServiceOptions } from 'robotskit-server';
 
 /** Chromium to drive: `CHROMIUM_PATH`, else Debian's package. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = process.env.CI === 'true';
 
+/** Why a Chromium at `path` cannot run, or null when it is there. */
+function chromiumMissingAt(path: string): string | null {
+  return existsSync(path) ? null : `Chromium not found at ${path} (apt-get install chromium, or set CHROMIUM_PATH)`;
+}
+
 /** Why the browser tests cannot run here, or null when they can. */
-export const missingChromium: string | null = existsSync(CHROMIUM_PATH)
-  ? null
-  : `Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`;
+export const missingChromium: string | null = chromiumMissingAt(CHROMIUM_PATH);
 
 if (missingChromium !== null) {
   if (inCi) throw new Error(`browser tests cannot run in CI: ${missingChromium}`);
   console.warn(`skipping browser tests: ${missingChromium}`);
 }
 
-/** The UI the service serves by default; the tests need it built (`npm run build`). */
-const webRoot = DEFAULT_WEB_ROOT;
+/** The UI the service serves by default, `dist/web/` of the server package; the tests need it built (`npm run build`). */
+const webRoot = join(dirname(createRequire(import.meta.url).resolve('robotskit-server/package.json')), 'dist', 'web');
+
+/** Temporary folders of harnesses not closed yet: removed when the process exits, if a test never closed its own. */
+const openFolders = new Set<string>();
+process.on('exit', () => {
+  for (const dir of openFolders) rmSync(dir, { recursive: true, force: true });
+});
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Screenshots land here (gitignored); look at them after a run. */
-export const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
+const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
 
 /** Viewports every page is photographed at. */
-export const VIEWPORTS = {
+const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
   narrow: { width: 390, height: 844 },
 } as const;
 
+/** A running service and browser for one test file. */
 export interface Harness {
   service: RunningService;
-  browser: Browser;
   context: BrowserContext;
   /** A new page at `path` of the service, desktop-sized unless told otherwise. */
   open(path: string, viewport?: keyof typeof VIEWPORTS): Promise<Page>;
   /** Uncaught exceptions in any page since the last call (each with the path the page was opened at); clears them. */
   takePageErrors(): string[];
+  /** Closes the browser and the service, and removes the temporary folder (even when closing fails). */
   close(): Promise<void>;
 }
 
-/** Starts the service and Chromium. */
-export async function startHarness(options: Partial<ServiceOptions> = {}): Promise<Harness> {
+/** Where the harness runs: for the harness's own tests. */
+interface HarnessPlace {
+  /** Chromium to drive. @default {@link CHROMIUM_PATH} */
+  chromiumPath?: string;
+  /** Where the temporary folder goes. @default the system's temporary folder */
+  tempRoot?: string;
+}
+
+/**
+ * Chromium with its own services off (autofill, sign-in, updates, safe browsing… look up Google's hosts in the
+ * background; tests keep every packet on loopback) and a resolver that answers only for localhost and 127.0.0.1.
+ */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-default-apps',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-quic',
+  '--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,CertificateTransparencyComponentUpdater',
+  // Every name but localhost resolves to nothing, without asking a DNS server (the tests use 127.0.0.1 literals).
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
+];
+
+/** Runs every step, in order, even when one fails; throws the first failure. */
+async function allOf(steps: readonly (() => unknown)[]): Promise<void> {
+  let failure: { error: unknown } | null = null;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}
+
+/** Starts the service and Chromium, both writing only into one new temporary folder. */
+export async function startHarness(options: Partial<ServiceOptions> = {}, place: HarnessPlace = {}): Promise<Harness> {
   if (!existsSync(join(webRoot, 'index.html'))) {
     throw new Error(`the web UI is not built (${webRoot} has no index.html): run npm run build first`);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'robotskit-browser-'));
-  const service = await startService({
-    database: { dialect: 'sqlite', file: join(dir, 'robotskit.sqlite') },
-    host: '127.0.0.1',
-    port: 0,
-    workers: 0,
-    log: () => {},
-    ...options,
-  });
-  let browser: Browser;
+  const chromiumPath = place.chromiumPath ?? CHROMIUM_PATH;
+  // Playwright leaves a folder of its own behind when the executable is missing: refuse before it runs.
+  const missing = chromiumMissingAt(chromiumPath);
+  if (missing !== null) throw new Error(missing);
+  // Loaded here rather than at the top, so that an unbuilt server package gets the message above, not an import error.
+  const { startService } = await import('robotskit-server');
+  const dir = mkdtempSync(join(place.tempRoot ?? tmpdir(), 'robotskit-browser-'));
+  openFolders.add(dir);
+  const removeFolder = () => {
+    rmSync(dir, { recursive: true, force: true });
+    openFolders.delete(dir);
+  };
+  let service: RunningService | null = null;
+  let context: BrowserContext;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      // Chromium's own services (autofill, sign-in, updates, safe browsing…) look up Google's hosts in the
-      // background; tests keep every packet on loopback, so they are off.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-domain-reliability',
-        '--disable-client-side-phishing-detection',
-        '--disable-default-apps',
-        '--no-first-run',
-        '--no-default-browser-check',
-        '--disable-quic',
-        '--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,CertificateTransparencyComponentUpdater',
-        // And whatever is left: every name but localhost resolves to nothing, without asking a DNS server (the
-        // tests use 127.0.0.1 literals).
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
-      ],
+    service = await startService({
+      database: { dialect: 'sqlite', file: join(dir, 'robotskit.sqlite') },
+      host: '127.0.0.1',
+      port: 0,
+      workers: 0,
+      log: () => {},
+      ...options,
+    });
+    // A persistent context keeps the browser profile in our folder, where closing removes it.
+    context = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
+      executablePath: chromiumPath,
+      args: CHROMIUM_ARGS,
+      viewport: VIEWPORTS.desktop,
+      locale: 'en-GB',
     });
   } catch (error) {
-    await service.close();
+    const started = service;
+    await allOf([() => started?.close(), removeFolder]).catch(() => {});
     throw error;
   }
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-GB' });
+  const running = service;
   // A missing element fails its test with Playwright's message instead of running into the test timeout.
   context.setDefaultTimeout(15_000);
+  // The blank page a persistent context opens with; tests open their own.
+  for (const page of context.pages()) await page.close();
   mkdirSync(SCREENSHOTS, { recursive: true });
   let pageErrors: string[] = [];
   return {
-    service,
-    browser,
+    service: running,
     context,
     async open(path, viewport = 'desktop') {
       const page = await context.newPage();
       await page.setViewportSize(VIEWPORTS[viewport]);
       page.on('pageerror', (error) => pageErrors.push(`${path}: ${error.message}`));
-      await page.goto(new URL(path, service.url).href);
+      await page.goto(new URL(path, running.url).href);
       return page;
     },
     takePageErrors() {
@@ -114,11 +167,7 @@ export async function startHarness(options: Partial<ServiceOptions> = {}): Promi
       pageErrors = [];
       return taken;
     },
-    async close() {
-      await browser.close();
-      await service.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => allOf([() => context.close(), () => running.close(), removeFolder]),
   };
 }
 

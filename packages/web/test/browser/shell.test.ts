@@ -1,3 +1,5 @@
+/** The shell in Chromium: navigation without reloads, the not-found page. */
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 

@@ -1,8 +1,14 @@
+/**
+ * The robots.txt tester in Chromium: verdicts and deciding lines, lint in place, the editor's colours, the matrix, the
+ * 1994 reading, share links, a 500 KiB file, live files.
+ */
+
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_COLOURS } from '../editor-keys.js';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
 /** Replaces the editor's content by typing, as a person would. */
@@ -157,6 +163,36 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
     await page.keyboard.press('Shift+F8');
     expect(await page.locator('.issue-line').textContent()).toMatch(new RegExp(`Issue ${total} of ${total}`));
     await screenshots(page, 'tester-lint');
+    await page.close();
+  });
+
+  it('colours every key as the engine reads it: typos Google accepts are fields, keys it ignores are not', async () => {
+    const page = await h.open('/');
+    await typeRobotsTxt(page, KEY_COLOURS.map(([line]) => line).join('\n'));
+    const lines = page.locator('.cm-content .cm-line');
+    await expect.poll(() => lines.count(), EVENTUALLY).toBe(KEY_COLOURS.length);
+    const colour = (token: string) =>
+      page
+        .locator(`.cm-content .rt-${token}`)
+        .first()
+        .evaluate((element) => getComputedStyle(element).color);
+    for (const [i, [, key, token]] of KEY_COLOURS.entries()) {
+      await expect.poll(() => textOf(lines.nth(i).locator(`.rt-${token}`)), EVENTUALLY).toBe(key);
+    }
+    // As painted: Google's accepted spellings are not red, and what Google ignores is not in its fields' colour.
+    const red = await colour('unknown-field');
+    const field = await colour('field');
+    expect(await colour('field-variant')).not.toBe(red);
+    expect(await colour('field-variant')).toBe(field);
+    for (const ignored of ['extension', 'page-directive']) {
+      expect(await colour(ignored)).not.toBe(field);
+      expect(await colour(ignored)).not.toBe(red);
+    }
+    // A misspelt disallow's value is a pattern, its `*` and final `$` marked as the matcher reads them.
+    const dissallow = lines.nth(KEY_COLOURS.findIndex(([, key]) => key === 'Dissallow'));
+    expect(await textOf(dissallow.locator('.rt-pattern'))).toBe('/drafts/.pdf');
+    expect(await textOf(dissallow.locator('.rt-wildcard, .rt-end-anchor'))).toBe('*$');
+    await screenshots(page, 'tester-key-colours');
     await page.close();
   });
 

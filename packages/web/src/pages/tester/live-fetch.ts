@@ -4,11 +4,13 @@
  * error, content, truncated, html, … }`). The bytes are what the engine decides on; the text is only shown. The browser never fetches other sites itself (no CORS, and the service applies its address guard).
  */
 
+import { DEFAULT_MAX_BYTES } from 'robotskit';
+import type { RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
 import { ApiError, apiGet } from '../../api.js';
 import { sourceOf } from './source-bytes.js';
 
 /** What the tester shows about a load. */
-export interface LiveFile {
+interface LiveFile {
   /** The robots.txt URL that was fetched (after redirects when the service says). */
   readonly url: string;
   /** The origin the file governs (`https://example.com`): the one asked for, also after redirects elsewhere. */
@@ -17,8 +19,8 @@ export interface LiveFile {
   readonly text: string | null;
   /** The body's exact bytes, what the engine decides on, when the service sent them. */
   readonly bytes: Uint8Array | null;
-  /** `rules`, `allow-all` or `disallow-all` (how a crawler must read the outcome), when the service says. */
-  readonly outcome: string | null;
+  /** How a crawler must read the fetch (`rules`, `allow-all`, `disallow-all`), when the service says. */
+  readonly outcome: RetrievalOutcome | null;
   readonly status: number | null;
   /** Why there is no usable body, in words, when there is none. */
   readonly problem: string | null;
@@ -49,8 +51,9 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   }
   const text = bytes !== null ? sourceOf(bytes).text : (str(d.content) ?? str(d.body) ?? str(d.text));
   const status = typeof d.httpStatus === 'number' ? d.httpStatus : typeof d.status === 'number' ? d.status : null;
-  const error = d.error as { message?: unknown; kind?: unknown } | null | undefined;
-  const outcome = str(d.outcome);
+  const error = d.error as { message?: unknown; kind?: RetrievalErrorKind } | null | undefined;
+  // The service answers in the engine's words for the outcome and the error kind.
+  const outcome = str(d.outcome) as RetrievalOutcome | null;
   let problem: string | null = null;
   if (text === null) {
     // The engine's words for the outcome (host not found, server error (HTTP 503)…), never a runtime's raw text.
@@ -69,7 +72,10 @@ export function liveFileFrom(data: unknown, requested: string): LiveFile {
   }
   const notes: string[] = [];
   if (text !== null) {
-    if (d.truncated === true) notes.push('It is longer than 500 KiB: Google reads only the first 500 KiB, shown here.');
+    if (d.truncated === true) {
+      const limit = `${DEFAULT_MAX_BYTES / 1024} KiB`;
+      notes.push(`It is longer than ${limit}: Google reads only the first ${limit}, shown here.`);
+    }
     if (d.html === true) notes.push('The server sent an HTML page, not a robots.txt.');
     if (outcome === 'allow-all') notes.push('Crawlers must treat this answer as allowing everything.');
     if (outcome === 'disallow-all') notes.push('Crawlers must treat this answer as disallowing everything for now.');

@@ -1,6 +1,7 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type CrawlerKind, DIALECT_DIFFERENCE_TITLES, type DialectName } from 'robotskit';
 import {
   type DifferenceRow,
   MATRIX_MAX_URLS,
@@ -14,7 +15,11 @@ import { shortOperator } from './operator.js';
 const ROW_LIMIT = 500;
 const DIFFERENCE_STEP = 100;
 
-const READING = { google: 'Google (RFC 9309)', legacy: '1994 convention' } as const;
+/** The readings the tester offers, as their choice is labelled. */
+export const READING: Readonly<Record<DialectName, string>> = {
+  google: 'Google (RFC 9309)',
+  legacy: '1994 convention',
+};
 
 function VerdictBadge({ allowed }: { allowed: boolean }) {
   return <span class={allowed ? 'badge badge-allowed' : 'badge badge-blocked'}>{allowed ? 'Allowed' : 'Blocked'}</span>;
@@ -41,9 +46,10 @@ function groupText(verdict: Verdict): string {
   return 'no group';
 }
 
+/** One row per URL and crawler: the verdict, the deciding rule and its group, and the other reading when it differs. */
 export function VerdictTable(props: {
   rows: readonly VerdictRow[];
-  dialect: 'google' | 'legacy';
+  dialect: DialectName;
   selected: number | null;
   /** The origin of a loaded live file: rows for other hosts are flagged. */
   fileOrigin?: string | null;
@@ -148,8 +154,15 @@ function otherHost(url: string, fileOrigin: string): boolean {
   return originOfUrl(url) !== fileOrigin;
 }
 
-const KIND_LABEL: Record<string, string> = { search: 'Search', ads: 'Ads', ai: 'AI', tool: 'Tools', other: 'Other' };
+const KIND_LABEL: Readonly<Record<CrawlerKind, string>> = {
+  search: 'Search',
+  ads: 'Ads',
+  ai: 'AI',
+  tool: 'Tools',
+  other: 'Other',
+};
 
+/** Every catalogue crawler against the first URLs, filterable; a cell shows its deciding line. */
 export function CrawlerMatrix(props: {
   urls: readonly string[];
   matrix: readonly MatrixRow[] | null;
@@ -218,7 +231,7 @@ export function CrawlerMatrix(props: {
                   <th scope="row" title={row.operator}>
                     <span class="crawler-name">{row.crawler}</span>
                     <span class="crawler-meta muted">
-                      {[shortOperator(row.operator), KIND_LABEL[row.kind] ?? row.kind].filter(Boolean).join(' · ')}
+                      {[shortOperator(row.operator), KIND_LABEL[row.kind]].filter(Boolean).join(' · ')}
                     </span>
                   </th>
                   {row.cells.map((cell, i) => (
@@ -254,22 +267,7 @@ function shortUrl(url: string): string {
   }
 }
 
-const DIFFERENCE_LABEL: Record<string, string> = {
-  'blank-line-in-group': 'Blank line inside a group',
-  'merged-groups': 'Groups naming the same crawler',
-  'global-with-names': '* named with other crawlers',
-  'prefix-vs-token': 'User-agent matched differently',
-  'empty-user-agent': 'Empty user-agent',
-  wildcard: 'Wildcard *',
-  'dollar-anchor': 'End anchor $',
-  'allow-order': 'Longest match vs first match',
-  'empty-rule': 'Empty rule',
-  'percent-encoding': 'Percent-encoding',
-  'index-html': 'index.html rule',
-  'field-spelling': 'Misspelt field',
-  'crawl-delay-ends-record': 'Crawl-delay ends the record',
-};
-
+/** Where the 1994 reading differs from Google's, a hundred at a time, each with its lines. */
 export function DifferenceList(props: { differences: readonly DifferenceRow[]; onShowLine: (line: number) => void }) {
   const { differences, onShowLine } = props;
   const [limit, setLimit] = useState(DIFFERENCE_STEP);
@@ -289,7 +287,7 @@ export function DifferenceList(props: { differences: readonly DifferenceRow[]; o
               {d.lines.length > 1 ? `Lines ${d.lines.join(', ')}` : `Line ${d.line}`}
             </button>
             <div>
-              <strong>{DIFFERENCE_LABEL[d.kind] ?? d.kind}</strong>
+              <strong>{DIALECT_DIFFERENCE_TITLES[d.kind]}</strong>
               <dl>
                 <dt>Google</dt>
                 <dd>{d.google}</dd>

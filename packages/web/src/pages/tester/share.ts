@@ -4,16 +4,17 @@
  * file's exact bytes, `b`, when they are not the UTF-8 of its text: the engine decides on bytes).
  */
 
-import type { Dialect } from '../../engine/protocol.js';
+import type { DialectName } from 'robotskit';
 import { sourceOf } from './source-bytes.js';
 
+/** Everything a link restores. */
 export interface TesterState {
   readonly text: string;
   /** The file's exact bytes when the text is only their display (a stored version that is not plain UTF-8). */
   readonly bytes?: Uint8Array | null;
   readonly urls: string;
   readonly crawler: string;
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
 }
 
 /** Links longer than this are not written to the address bar (browsers and chat tools cut long URLs). */

@@ -30,11 +30,3 @@ export function needsBytes(bytes: Uint8Array, text: string): boolean {
   for (let i = 0; i < bytes.length; i++) if (encoded[i] !== bytes[i]) return true;
   return false;
 }
-
-/** Whether two byte arrays hold the same bytes. */
-export function sameBytes(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
