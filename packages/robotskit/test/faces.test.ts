@@ -45,6 +45,7 @@ const FACES: readonly (readonly [string, object, readonly string[]])[] = [
       'pathOfUrl',
       'productToken',
       'readKey',
+      'readLine',
       'resolveCrawler',
       'resolveCrawlers',
       'robotsTxtUrl',
