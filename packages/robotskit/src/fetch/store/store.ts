@@ -3,8 +3,9 @@
  * record per origin, so a crawler can share fetches across restarts or processes (Redis, SQLite, PostgreSQL…).
  */
 
-import { LruMap } from './lru.js';
-import type { RetrievalResult } from './types.js';
+import { LruMap } from '../shared/lru.js';
+import { positiveInteger } from '../shared/options.js';
+import type { RetrievalResult } from '../shared/types.js';
 
 /**
  * What a store keeps for an origin: its fetch history, compacted to the (at most three) fetches the availability
@@ -57,8 +58,7 @@ export interface MemoryRobotsStoreOptions {
 export function createMemoryRobotsStore(
   options: MemoryRobotsStoreOptions = {},
 ): Required<RobotsStore> & { readonly size: number } {
-  const maxOrigins = options.maxOrigins ?? 10_000;
-  if (!Number.isInteger(maxOrigins) || maxOrigins < 1) throw new RangeError('maxOrigins must be a positive integer');
+  const maxOrigins = positiveInteger(options.maxOrigins, 10_000, 'maxOrigins');
   const records = new LruMap<string, StoredOrigin>(maxOrigins, Number.POSITIVE_INFINITY);
   const leases = new Map<string, { holder: string; expires: number }>();
   return {

@@ -9,7 +9,7 @@
  * the status, or as a failed fetch: never as their raw text.
  */
 
-import type { RetrievalOutcome } from './types.js';
+import type { RetrievalOutcome } from '../shared/types.js';
 
 /** The facts of one fetch that decide its words. A {@link RetrievalResult} is one. */
 export interface OutcomeFacts {

@@ -4,13 +4,10 @@
  * timeouts that cannot be defeated, and every outcome classified as `rules`, `allow-all` or `disallow-all`.
  */
 
-import { isHtmlContentType, looksLikeHtml } from '../parse/html.js';
-import { DEFAULT_MAX_BYTES } from '../parse/input.js';
-import { originOf } from '../url/origin.js';
-import { readBody } from './body.js';
-import { Deadline } from './deadline.js';
-import { type FtpGet, retrieveOverFtp } from './ftp.js';
-import { cancelBody, followRedirects, resolveFetch } from './transport.js';
+import { isHtmlContentType, looksLikeHtml } from '../../parse/html.js';
+import { DEFAULT_MAX_BYTES } from '../../parse/input.js';
+import { originOf } from '../../url/origin.js';
+import { nonNegativeInteger, positiveMs } from '../shared/options.js';
 import {
   type AnyFetchLike,
   type AnyFetchResponseLike,
@@ -22,13 +19,15 @@ import {
   type RetrievalOutcome,
   type RetrievalResult,
   systemClock,
-} from './types.js';
+} from '../shared/types.js';
+import { readBody } from '../transport/body.js';
+import { Deadline } from '../transport/deadline.js';
+import type { FtpGet } from '../transport/ftp.js';
+import { cancelBody, DEFAULT_MAX_REDIRECTS, followRedirects, resolveFetch } from '../transport/redirects.js';
+import { retrieveOverFtp } from './ftp.js';
 
 /** The User-Agent sent when the caller names none. Crawlers should send their own. */
 export const DEFAULT_FETCH_USER_AGENT = 'robotskit/0.1 (robots.txt checker)';
-
-/** Google follows at least 5 redirects, then treats the robots.txt as not found. */
-export const DEFAULT_MAX_REDIRECTS = 5;
 
 /**
  * Timeouts of one retrieval, in milliseconds.
@@ -100,20 +99,6 @@ export interface RetrievalOptions {
 }
 
 const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
-
-function positiveMs(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a positive number of milliseconds`);
-  }
-  return value;
-}
-
-function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
-  return value;
-}
 
 function headersOf(response: AnyFetchResponseLike): RetrievalHeaders {
   const h = response.headers;

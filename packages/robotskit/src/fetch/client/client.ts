@@ -3,26 +3,26 @@
  * crawler embeds so it does not have to write the fetch, cache and failure handling around a parser itself.
  */
 
-import type { DialectName, PoolMatcher } from '../model/dialect.js';
-import type { DecidingRule, Explanation } from '../model/types.js';
-import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
-import { explainPath, matcherOf, parseRobotsTxt } from '../robots-txt/robots-txt.js';
-import { canonicalAfter, canonicalHref, canonicalPath, originEndIfKnown, simpleOriginEnd } from '../url/http-url.js';
-import { parseRobotsScopedUrl } from '../url/origin.js';
-import { pathToMatch } from '../url/path.js';
+import type { DialectName, PoolMatcher } from '../../model/dialect.js';
+import type { DecidingRule, Explanation } from '../../model/types.js';
+import type { CrawlerInput, RobotsTxt } from '../../robots-txt/robots-txt.js';
+import { explainPath, matcherOf, parseRobotsTxt } from '../../robots-txt/robots-txt.js';
+import { canonicalAfter, canonicalHref, canonicalPath, originEndIfKnown, simpleOriginEnd } from '../../url/http-url.js';
+import { parseRobotsScopedUrl } from '../../url/origin.js';
+import { pathToMatch } from '../../url/path.js';
 import {
   type AvailabilityOptions,
   compactHistory,
   type EffectivePolicy,
   effectivePolicy,
   refreshSchedule,
-} from './availability.js';
-import { crawlDelayOf } from './crawl-delay.js';
-import { LruMap } from './lru.js';
-import { fetchRobotsTxt, type RetrievalOptions } from './retrieve.js';
-import type { RobotsStore, StoredOrigin } from './store.js';
+} from '../policy/availability.js';
+import { crawlDelayOf } from '../policy/crawl-delay.js';
+import { fetchRobotsTxt, type RetrievalOptions } from '../retrieval/retrieve.js';
+import { LruMap } from '../shared/lru.js';
+import { type AnyFetchLike, type Clock, NO_HEADERS, type RetrievalResult, systemClock } from '../shared/types.js';
+import type { RobotsStore, StoredOrigin } from '../store/store.js';
 import { systemTurnClock } from './turn-clock.js';
-import { type AnyFetchLike, type Clock, NO_HEADERS, type RetrievalResult, systemClock } from './types.js';
 
 /** Options of {@link createRobotsClient}. */
 export interface RobotsClientOptions {

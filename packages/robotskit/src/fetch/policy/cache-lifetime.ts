@@ -7,8 +7,9 @@
  * CDNs that serve every file alike).
  */
 
-import { parseCacheControl, parseRetryAfter } from './http-headers.js';
-import type { RetrievalHeaders } from './types.js';
+import { nonNegativeMs } from '../shared/options.js';
+import type { RetrievalHeaders } from '../shared/types.js';
+import { parseCacheControl, parseRetryAfter } from '../transport/http-headers.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -95,13 +96,7 @@ export interface RetryDelay {
   readonly source: 'retry-after' | 'backoff';
 }
 
-function ms(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a non-negative number of milliseconds`);
-  }
-  return value;
-}
+const ms = nonNegativeMs;
 
 /** Cache options with defaults applied and checked. */
 export function resolveCacheOptions(options: CacheOptions = {}): Required<CacheOptions> {

@@ -12,6 +12,9 @@
  *    cached copy, and with none assume no restrictions: that is `'keep-last-good-version'`.
  */
 
+import { describeFetchOutcome } from '../retrieval/outcome-words.js';
+import { nonNegativeMs } from '../shared/options.js';
+import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from '../shared/types.js';
 import {
   type CacheOptions,
   cacheLifetime,
@@ -20,8 +23,6 @@ import {
   resolveRetryOptions,
   retryDelay,
 } from './cache-lifetime.js';
-import { describeFetchOutcome } from './outcome-words.js';
-import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from './types.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -146,14 +147,6 @@ interface ResolvedOptions {
   readonly siteReachable: boolean | undefined;
 }
 
-function duration(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a non-negative number of milliseconds`);
-  }
-  return value;
-}
-
 function resolve(options: AvailabilityOptions): ResolvedOptions {
   const after = options.afterLastGoodPeriod ?? 'allow-if-site-reachable';
   if (after !== 'allow-if-site-reachable' && after !== 'keep-last-good-version') {
@@ -163,8 +156,8 @@ function resolve(options: AvailabilityOptions): ResolvedOptions {
     throw new TypeError('siteReachable must be a boolean');
   }
   return {
-    disallowPeriod: duration(options.disallowPeriod, 12 * HOUR, 'disallowPeriod'),
-    lastGoodVersionPeriod: duration(options.lastGoodVersionPeriod, 30 * DAY, 'lastGoodVersionPeriod'),
+    disallowPeriod: nonNegativeMs(options.disallowPeriod, 12 * HOUR, 'disallowPeriod'),
+    lastGoodVersionPeriod: nonNegativeMs(options.lastGoodVersionPeriod, 30 * DAY, 'lastGoodVersionPeriod'),
     afterLastGoodPeriod: after,
     siteReachable: options.siteReachable,
   };
