@@ -11,15 +11,10 @@
  * @packageDocumentation
  */
 
-export {
-  createRobotsClient,
-  type FleetOptions,
-  type OriginPolicy,
-  type RobotsClient,
-  type RobotsClientOptions,
-  type RobotsClientStats,
-  type UrlVerdict,
-} from './client/client.js';
+export type { OriginPolicy, RobotsClient, RobotsClientStats, UrlVerdict } from './client/api.js';
+export { createRobotsClient } from './client/client.js';
+export type { FleetOptions } from './client/fleet.js';
+export type { RobotsClientOptions } from './client/options.js';
 export {
   type AfterLastGoodPeriod,
   type AvailabilityOptions,
@@ -75,12 +70,8 @@ export {
   type RetrievalResult,
   type RetrievalTimings,
 } from './shared/types.js';
-export {
-  createMemoryRobotsStore,
-  type MemoryRobotsStoreOptions,
-  type RobotsStore,
-  type StoredOrigin,
-} from './store/store.js';
+export { createMemoryRobotsStore, type MemoryRobotsStoreOptions } from './store/memory.js';
+export type { RobotsStore, StoredOrigin } from './store/store.js';
 export { classifyFetchError } from './transport/errors.js';
 export type { FtpAnswer, FtpGet, FtpRequest } from './transport/ftp.js';
 export {
