@@ -14,6 +14,7 @@
 
 import { describeFetchOutcome } from '../retrieval/outcome-words.js';
 import { nonNegativeMs } from '../shared/options.js';
+import { DEFAULT_DISALLOW_PERIOD, DEFAULT_LAST_GOOD_VERSION_PERIOD, shortSpan } from '../shared/periods.js';
 import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from '../shared/types.js';
 import {
   type CacheOptions,
@@ -23,9 +24,6 @@ import {
   resolveRetryOptions,
   retryDelay,
 } from './cache-lifetime.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /**
  * The facts of one fetch the timeline reads. A {@link RetrievalResult} is one; a stored row with these columns is one
@@ -156,8 +154,12 @@ function resolve(options: AvailabilityOptions): ResolvedOptions {
     throw new TypeError('siteReachable must be a boolean');
   }
   return {
-    disallowPeriod: nonNegativeMs(options.disallowPeriod, 12 * HOUR, 'disallowPeriod'),
-    lastGoodVersionPeriod: nonNegativeMs(options.lastGoodVersionPeriod, 30 * DAY, 'lastGoodVersionPeriod'),
+    disallowPeriod: nonNegativeMs(options.disallowPeriod, DEFAULT_DISALLOW_PERIOD, 'disallowPeriod'),
+    lastGoodVersionPeriod: nonNegativeMs(
+      options.lastGoodVersionPeriod,
+      DEFAULT_LAST_GOOD_VERSION_PERIOD,
+      'lastGoodVersionPeriod',
+    ),
     afterLastGoodPeriod: after,
     siteReachable: options.siteReachable,
   };
@@ -200,13 +202,6 @@ function iso(ms: number): string {
   lastIsoMs = ms;
   lastIso = text;
   return text;
-}
-
-function span(ms: number): string {
-  if (ms % DAY === 0) return `${ms / DAY} day${ms === DAY ? '' : 's'}`;
-  if (ms % HOUR === 0) return `${ms / HOUR} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${ms / 1000} s`;
 }
 
 function failureText(entry: FetchObservation): string {
@@ -287,14 +282,14 @@ export function effectivePolicy<T extends FetchObservation>(
       since,
       mode: 'disallow-all',
       reason: 'unreachable',
-      message: `${failing}: crawling stops for the first ${span(o.disallowPeriod)}`,
+      message: `${failing}: crawling stops for the first ${shortSpan(o.disallowPeriod)}`,
       source: null,
       until: since + o.disallowPeriod,
     };
   }
   if (elapsed < o.lastGoodVersionPeriod) {
     const until = since + o.lastGoodVersionPeriod;
-    const limit = `for up to ${span(o.lastGoodVersionPeriod)}`;
+    const limit = `for up to ${shortSpan(o.lastGoodVersionPeriod)}`;
     if (lastGood === null) {
       return {
         latest,
@@ -327,7 +322,7 @@ export function effectivePolicy<T extends FetchObservation>(
       until,
     };
   }
-  const long = `robots.txt unreachable for over ${span(o.lastGoodVersionPeriod)} (since ${iso(since)}, latest: ${failureText(latest)})`;
+  const long = `robots.txt unreachable for over ${shortSpan(o.lastGoodVersionPeriod)} (since ${iso(since)}, latest: ${failureText(latest)})`;
   if (o.afterLastGoodPeriod === 'keep-last-good-version') {
     if (lastGood !== null && lastGood.outcome === 'rules') {
       return {
@@ -429,8 +424,8 @@ export interface AvailabilityRules {
  */
 export function availabilityRules(options: AvailabilityOptions = {}): AvailabilityRules {
   const o = resolve(options);
-  const first = span(o.disallowPeriod);
-  const last = span(o.lastGoodVersionPeriod);
+  const first = shortSpan(o.disallowPeriod);
+  const last = shortSpan(o.lastGoodVersionPeriod);
   const after =
     o.afterLastGoodPeriod === 'allow-if-site-reachable'
       ? 'everything may be crawled if the rest of the site is reachable, and crawling stays stopped if it is not'

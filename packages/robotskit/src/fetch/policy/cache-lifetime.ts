@@ -8,12 +8,9 @@
  */
 
 import { nonNegativeMs } from '../shared/options.js';
+import { DAY, HOUR, MINUTE } from '../shared/periods.js';
 import type { RetrievalHeaders } from '../shared/types.js';
 import { parseCacheControl, parseRetryAfter } from '../transport/http-headers.js';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** Bounds of the cache lifetime of a fetched robots.txt (a `rules` or `allow-all` outcome), in milliseconds. */
 export interface CacheOptions {
