@@ -273,6 +273,18 @@ export function effectivePolicy<T extends FetchObservation>(
     };
   }
 
+  return failingPolicy(entries, start, now, o);
+}
+
+/** {@link effectivePolicy} while the latest fetch failed: the run of failures began at `entries[start]`. */
+function failingPolicy<T extends FetchObservation>(
+  entries: readonly T[],
+  start: number,
+  now: number,
+  o: ResolvedOptions,
+): EffectivePolicy<T> {
+  const latest = entries[entries.length - 1]!;
+  const since = entries[start]!.fetchedAt;
   const lastGood = start > 0 ? entries[start - 1]! : null;
   const failing = `robots.txt unreachable since ${iso(since)} (latest: ${failureText(latest)})`;
   const elapsed = now - since;
@@ -287,41 +299,49 @@ export function effectivePolicy<T extends FetchObservation>(
       until: since + o.disallowPeriod,
     };
   }
-  if (elapsed < o.lastGoodVersionPeriod) {
-    const until = since + o.lastGoodVersionPeriod;
-    const limit = `for up to ${shortSpan(o.lastGoodVersionPeriod)}`;
-    if (lastGood === null) {
-      return {
-        latest,
-        since,
-        mode: 'disallow-all',
-        reason: 'no-good-version',
-        message: `${failing}; never fetched successfully, so crawling stays stopped`,
-        source: null,
-        until,
-      };
-    }
-    if (lastGood.outcome === 'rules') {
-      return {
-        latest,
-        since,
-        mode: 'rules',
-        reason: 'last-good-version',
-        message: `${failing}; the last good version (fetched ${iso(lastGood.fetchedAt)}) applies ${limit}`,
-        source: lastGood,
-        until,
-      };
-    }
+  if (elapsed >= o.lastGoodVersionPeriod) return longFailingPolicy(latest, since, lastGood, o);
+  const until = since + o.lastGoodVersionPeriod;
+  const limit = `for up to ${shortSpan(o.lastGoodVersionPeriod)}`;
+  if (lastGood === null) {
     return {
       latest,
       since,
-      mode: 'allow-all',
-      reason: 'last-good-not-found',
-      message: `${failing}; the last good fetch (${iso(lastGood.fetchedAt)}) found no robots.txt, so everything may be crawled ${limit}`,
+      mode: 'disallow-all',
+      reason: 'no-good-version',
+      message: `${failing}; never fetched successfully, so crawling stays stopped`,
+      source: null,
+      until,
+    };
+  }
+  if (lastGood.outcome === 'rules') {
+    return {
+      latest,
+      since,
+      mode: 'rules',
+      reason: 'last-good-version',
+      message: `${failing}; the last good version (fetched ${iso(lastGood.fetchedAt)}) applies ${limit}`,
       source: lastGood,
       until,
     };
   }
+  return {
+    latest,
+    since,
+    mode: 'allow-all',
+    reason: 'last-good-not-found',
+    message: `${failing}; the last good fetch (${iso(lastGood.fetchedAt)}) found no robots.txt, so everything may be crawled ${limit}`,
+    source: lastGood,
+    until,
+  };
+}
+
+/** {@link failingPolicy} once the failures have lasted `lastGoodVersionPeriod`: what `afterLastGoodPeriod` says. */
+function longFailingPolicy<T extends FetchObservation>(
+  latest: T,
+  since: number,
+  lastGood: T | null,
+  o: ResolvedOptions,
+): EffectivePolicy<T> {
   const long = `robots.txt unreachable for over ${shortSpan(o.lastGoodVersionPeriod)} (since ${iso(since)}, latest: ${failureText(latest)})`;
   if (o.afterLastGoodPeriod === 'keep-last-good-version') {
     if (lastGood !== null && lastGood.outcome === 'rules') {
@@ -346,23 +366,14 @@ export function effectivePolicy<T extends FetchObservation>(
     };
   }
   const reachable = o.siteReachable ?? latest.status !== null;
-  if (reachable) {
-    return {
-      latest,
-      since,
-      mode: 'allow-all',
-      reason: 'long-unreachable-site-up',
-      message: `${long}; the site is otherwise reachable, so it is treated as having no robots.txt`,
-      source: null,
-      until: null,
-    };
-  }
   return {
     latest,
     since,
-    mode: 'disallow-all',
-    reason: 'long-unreachable-site-down',
-    message: `${long}; the site is unreachable too, so crawling stays stopped`,
+    mode: reachable ? 'allow-all' : 'disallow-all',
+    reason: reachable ? 'long-unreachable-site-up' : 'long-unreachable-site-down',
+    message: reachable
+      ? `${long}; the site is otherwise reachable, so it is treated as having no robots.txt`
+      : `${long}; the site is unreachable too, so crawling stays stopped`,
     source: null,
     until: null,
   };
