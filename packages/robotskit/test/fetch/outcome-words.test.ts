@@ -1,3 +1,8 @@
+/**
+ * `describeFetchOutcome` and `fetchStatusOf`: every outcome in the same plain words (runtime codes, statuses, FTP replies,
+ * timeouts), the effect with the configured period, and the words of real failed fetches on loopback.
+ */
+
 import { describe, expect, it } from 'vitest';
 import { classifyFetchError, describeFetchOutcome, fetchRobotsTxt, fetchStatusOf } from '../../src/fetch/index.js';
 import { closedPort, startHttpServer } from './servers.js';
