@@ -1,22 +1,24 @@
 /**
  * Two builds of the engine side by side on the crawl client's warm pass, in one process: `node bench/ab-client.js
- * <a>/index.js <b>/index.js` (two copies of `packages/robotskit/dist`, each with a package.json saying
- * `"type": "module"`). Each build gets a client whose cache holds every corpus origin (robots.txt served from memory);
- * then passes over the corpus URLs, in the goal's interleaved order, alternate between the two, which comes first
- * alternating too. Prints each build's median pass and the median of the per-pair ratios (b over a), and fails if the
- * two ever answer differently.
+ * <a> <b>`, each a copy of `packages/robotskit/dist` (its folder, its `index.js` or its `fetch/index.js`, the entry of
+ * `createRobotsClient`) in a folder with a package.json saying `"type": "module"`. Each build gets a client whose cache
+ * holds every corpus origin (robots.txt served from memory); then passes over the corpus URLs, in the goal's
+ * interleaved order, alternate between the two, which comes first alternating too. Prints each build's median pass and
+ * the median of the per-pair ratios (b over a), and fails if the two ever answer differently.
  *
  * Why: on a busy 2-core virtual machine the same build's warm pass took from 71 to 165 ms from one process to the next,
  * so separate runs cannot tell a 5% change; in one process, two copies of one build came out 0.990 to 1.054 apart over
- * eight runs. Run it with the same build on both sides first to see the noise of the day.
+ * eight runs. Run it with two copies of the same build first to see the noise of the day (one path given twice is one
+ * module, loaded once: that measures nothing).
  */
 
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interleaved, loadSites } from './client.js';
 
 const [pathA, pathB] = process.argv.slice(2);
 if (pathA === undefined || pathB === undefined) {
-  console.error('usage: node bench/ab-client.js <build a>/index.js <build b>/index.js [rounds, default 20]');
+  console.error('usage: node bench/ab-client.js <build a> <build b> [rounds, default 20]');
   process.exit(2);
 }
 const rounds = Number(process.argv[4] ?? 20);
@@ -25,7 +27,14 @@ if (!Number.isInteger(rounds) || rounds < 1) {
   process.exit(2);
 }
 
-const sites = loadSites();
+let sites;
+try {
+  sites = loadSites();
+} catch (error) {
+  // A corpus that is not there is a setup mistake: one line, not a stack trace.
+  console.error(error.message);
+  process.exit(2);
+}
 const bodies = new Map(sites.map((s) => [s.host, s.body]));
 const urls = interleaved(sites);
 // Every robots.txt from memory: the warm pass fetches nothing, and the cold one should not wait on sockets.
@@ -37,20 +46,37 @@ const memoryFetch = async (url) => {
   });
 };
 
+/**
+ * The modules a build path may name, in the order tried: the path itself, then the fetch entry beside a main index.js
+ * (for a folder: its fetch entry).
+ */
+function candidates(path) {
+  if (!path.endsWith('.js')) return [join(path, 'fetch', 'index.js')];
+  if (basename(path) === 'index.js' && basename(dirname(path)) !== 'fetch')
+    return [path, join(dirname(path), 'fetch', 'index.js')];
+  return [path];
+}
+
 /** A client of the build at `path`; exits with a message (not a stack trace) when that is no build of the engine. */
 async function clientOf(path) {
-  let build;
-  try {
-    build = await import(pathToFileURL(path).href);
-  } catch (error) {
-    console.error(`cannot load ${path}: ${error.message}`);
-    process.exit(2);
+  for (const [i, file] of candidates(path).entries()) {
+    let build;
+    try {
+      build = await import(pathToFileURL(file).href);
+    } catch (error) {
+      // A fallback that is not there is no error: the path named something else.
+      if (i > 0) continue;
+      console.error(`cannot load ${file}: ${error.message}`);
+      process.exit(2);
+    }
+    if (typeof build.createRobotsClient === 'function') {
+      return build.createRobotsClient({ userAgent: 'Googlebot', fetch: memoryFetch });
+    }
   }
-  if (typeof build.createRobotsClient !== 'function') {
-    console.error(`${path} exports no createRobotsClient: give the index.js of a copy of packages/robotskit/dist`);
-    process.exit(2);
-  }
-  return build.createRobotsClient({ userAgent: 'Googlebot', fetch: memoryFetch });
+  console.error(
+    `${path} exports no createRobotsClient: give a copy of packages/robotskit/dist (or its fetch/index.js)`,
+  );
+  process.exit(2);
 }
 
 /** One pass over every URL, one at a time: its time in ms and how many were allowed. */

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LruMap } from '../src/fetch/lru.js';
+import { LruMap } from '../src/fetch/shared/lru.js';
 import { type CrawlerInput, defineCrawler, parseRobotsTxt } from '../src/index.js';
 import { addGroupMatchRules } from '../src/match/group.js';
 import { compilePattern, matchPattern } from '../src/match/pattern.js';

@@ -11,6 +11,10 @@
  * @packageDocumentation
  */
 
+export type { OriginPolicy, RobotsClient, RobotsClientStats, UrlVerdict } from './client/api.js';
+export { createRobotsClient } from './client/client.js';
+export type { FleetOptions } from './client/fleet.js';
+export type { RobotsClientOptions } from './client/options.js';
 export {
   type AfterLastGoodPeriod,
   type AvailabilityOptions,
@@ -24,7 +28,7 @@ export {
   type RefreshOptions,
   type RefreshSchedule,
   refreshSchedule,
-} from './availability.js';
+} from './policy/availability.js';
 export {
   type CacheLifetime,
   type CacheLifetimeSource,
@@ -33,48 +37,22 @@ export {
   type RetryDelay,
   type RetryOptions,
   retryDelay,
-} from './cache-lifetime.js';
-export {
-  createRobotsClient,
-  type FleetOptions,
-  type OriginPolicy,
-  type RobotsClient,
-  type RobotsClientOptions,
-  type RobotsClientStats,
-  type UrlVerdict,
-} from './client.js';
-export { crawlDelayOf } from './crawl-delay.js';
-export { classifyFetchError } from './errors.js';
-export { type FetchStatus, fetchStatusOf } from './fetch-status.js';
-export type { FtpAnswer, FtpGet, FtpRequest } from './ftp.js';
-export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './http-headers.js';
+} from './policy/cache-lifetime.js';
+export { crawlDelayOf } from './policy/crawl-delay.js';
+export { type FetchStatus, fetchStatusOf } from './retrieval/fetch-status.js';
 export {
   describeFetchOutcome,
   type OutcomeFacts,
   type OutcomeWords,
   type OutcomeWordsOptions,
-} from './outcome-words.js';
+} from './retrieval/outcome-words.js';
 export {
   DEFAULT_FETCH_USER_AGENT,
-  DEFAULT_MAX_REDIRECTS,
   fetchRobotsTxt,
   type RetrievalOptions,
   type RetrievalTimeouts,
-} from './retrieve.js';
-export { type RetrievalJson, retrievalFromJson, retrievalToJson, robotsTxtOf } from './serialize.js';
-export {
-  createMemoryRobotsStore,
-  type MemoryRobotsStoreOptions,
-  type RobotsStore,
-  type StoredOrigin,
-} from './store.js';
-export {
-  type HttpGetOptions,
-  type HttpGetResult,
-  type HttpGetTimeouts,
-  httpGet,
-  resolveFetch,
-} from './transport.js';
+} from './retrieval/retrieve.js';
+export { type RetrievalJson, retrievalFromJson, retrievalToJson, robotsTxtOf } from './retrieval/serialize.js';
 export {
   type AnyFetchLike,
   type AnyFetchResponseLike,
@@ -91,4 +69,16 @@ export {
   type RetrievalOutcome,
   type RetrievalResult,
   type RetrievalTimings,
-} from './types.js';
+} from './shared/types.js';
+export { createMemoryRobotsStore, type MemoryRobotsStoreOptions } from './store/memory.js';
+export type { RobotsStore, StoredOrigin } from './store/store.js';
+export { classifyFetchError } from './transport/errors.js';
+export type { FtpAnswer, FtpGet, FtpRequest } from './transport/ftp.js';
+export {
+  type HttpGetOptions,
+  type HttpGetResult,
+  type HttpGetTimeouts,
+  httpGet,
+} from './transport/http-get.js';
+export { type CacheDirectives, parseCacheControl, parseHttpDate, parseRetryAfter } from './transport/http-headers.js';
+export { DEFAULT_MAX_REDIRECTS, resolveFetch } from './transport/redirects.js';

@@ -10,10 +10,13 @@
  * saying what differed. Each case asks the factory for a new, empty store.
  */
 
-import { effectivePolicy } from '../fetch/availability.js';
-import { retrievalToJson } from '../fetch/serialize.js';
-import type { RobotsStore, StoredOrigin } from '../fetch/store.js';
-import type { RetrievalResult } from '../fetch/types.js';
+import {
+  effectivePolicy,
+  type RetrievalResult,
+  type RobotsStore,
+  retrievalToJson,
+  type StoredOrigin,
+} from '../fetch/index.js';
 
 /** One case of the contract. */
 export interface StoreContractCase {

@@ -4,7 +4,6 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { compactHistory } from '../../src/fetch/availability.js';
 import {
   type AvailabilityOptions,
   AvailabilityTimeline,
@@ -18,6 +17,7 @@ import {
   refreshSchedule,
   retryDelay,
 } from '../../src/fetch/index.js';
+import { compactHistory } from '../../src/fetch/policy/availability.js';
 import { DAY, HOUR, MINUTE } from './servers.js';
 
 const T0 = Date.UTC(2025, 0, 1);

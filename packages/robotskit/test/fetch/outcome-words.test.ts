@@ -1,3 +1,8 @@
+/**
+ * `describeFetchOutcome` and `fetchStatusOf`: every outcome in the same plain words (runtime codes, statuses, FTP replies,
+ * timeouts), the effect with the configured period, and the words of real failed fetches on loopback.
+ */
+
 import { describe, expect, it } from 'vitest';
 import { classifyFetchError, describeFetchOutcome, fetchRobotsTxt, fetchStatusOf } from '../../src/fetch/index.js';
 import { closedPort, startHttpServer } from './servers.js';
@@ -76,6 +81,30 @@ describe('describeFetchOutcome: one catalogue of fetch outcomes in words', () =>
       'everything may be crawled',
     );
     expect(describeFetchOutcome({ status: 503, error: null }).effect).toContain('stops crawling');
+  });
+
+  it('says the configured period of "disallow all" in its effect, Google\'s 12 hours by default', () => {
+    const failed = { status: 503, error: null };
+    const effect = (disallowPeriod?: number) =>
+      describeFetchOutcome(failed, disallowPeriod === undefined ? {} : { disallowPeriod }).effect;
+    expect(effect()).toBe(
+      'Google stops crawling the site until the file can be fetched (after 12 hours the last good version applies)',
+    );
+    expect(effect(12 * 3_600_000)).toBe(effect());
+    expect(effect(6 * 3_600_000)).toContain('(after 6 hours the last good version applies)');
+    expect(effect(3_600_000)).toContain('(after 1 hour the last good version');
+    expect(effect(2 * 86_400_000)).toContain('(after 2 days the last good version');
+    expect(effect(90 * 60_000)).toContain('(after 90 minutes the last good version');
+    expect(effect(1500)).toContain('(after 1.5 seconds the last good version');
+    expect(effect(0)).toContain('(the last good version applies at once)');
+    // The availability options themselves, as a surface configured them.
+    const availability = { disallowPeriod: 3 * 3_600_000, lastGoodVersionPeriod: 7 * 86_400_000 };
+    expect(describeFetchOutcome(failed, availability).effect).toContain('after 3 hours');
+    // Other outcomes do not depend on it.
+    expect(describeFetchOutcome({ status: 404, error: null }, availability).effect).toBe(
+      describeFetchOutcome({ status: 404, error: null }).effect,
+    );
+    expect(() => effect(-1)).toThrow('disallowPeriod must be a non-negative number of milliseconds');
   });
 
   it('says a timeout with its length when known', () => {

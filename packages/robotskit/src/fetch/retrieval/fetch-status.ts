@@ -3,8 +3,8 @@
  * (404)", "Not fetched – any other reason", with the reason. For reports and command output.
  */
 
+import type { RetrievalResult } from '../shared/types.js';
 import { describeFetchOutcome } from './outcome-words.js';
-import type { RetrievalResult } from './types.js';
 
 /** The report's fetch status of a robots.txt. */
 export interface FetchStatus {
@@ -25,7 +25,7 @@ export interface FetchStatus {
 export function fetchStatusOf(result: Pick<RetrievalResult, 'outcome' | 'status' | 'error'>): FetchStatus {
   if (result.error === null && result.outcome === 'rules') return { status: 'fetched', reason: null };
   const reason = describeFetchOutcome(result).summary;
-  // FTP's "no such file" (see fetch/ftp.ts) is the 404 of FTP.
+  // FTP's "no such file" (see retrieval/ftp.ts) is the 404 of FTP.
   if (result.outcome === 'allow-all' && result.error?.code === 'FTP_550') return { status: 'not-found', reason };
   if (result.error === null && (result.status === 404 || result.status === 410)) return { status: 'not-found', reason };
   return { status: 'error', reason };

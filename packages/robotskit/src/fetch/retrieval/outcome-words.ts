@@ -9,7 +9,9 @@
  * the status, or as a failed fetch: never as their raw text.
  */
 
-import type { RetrievalOutcome } from './types.js';
+import { nonNegativeMs } from '../shared/options.js';
+import { DEFAULT_DISALLOW_PERIOD, longSpan } from '../shared/periods.js';
+import type { RetrievalOutcome } from '../shared/types.js';
 
 /** The facts of one fetch that decide its words. A {@link RetrievalResult} is one. */
 export interface OutcomeFacts {
@@ -44,14 +46,34 @@ export interface OutcomeWords {
 export interface OutcomeWordsOptions {
   /** The timeout that ran out, in milliseconds, to say "no response within 10 s". */
   readonly timeoutMs?: number;
+  /**
+   * How long failures stop crawling before the last good version applies, in milliseconds, as the availability
+   * options configure it (their `disallowPeriod`: the availability options themselves may be passed). The
+   * `disallow-all` effect says it: "after 12 hours the last good version applies".
+   * @default 43200000 (12 h)
+   */
+  readonly disallowPeriod?: number;
 }
 
 const EFFECT: Record<RetrievalOutcome, string> = {
   rules: 'its rules apply',
   'allow-all': 'Google treats that as no robots.txt: everything may be crawled',
-  'disallow-all':
-    'Google stops crawling the site until the file can be fetched (after 12 hours the last good version applies)',
+  'disallow-all': disallowEffect(DEFAULT_DISALLOW_PERIOD),
 };
+
+/** The `disallow-all` effect with the period failures stop crawling for. */
+function disallowEffect(period: number): string {
+  const then =
+    period === 0 ? 'the last good version applies at once' : `after ${longSpan(period)} the last good version applies`;
+  return `Google stops crawling the site until the file can be fetched (${then})`;
+}
+
+/** What an outcome means for crawling, with the configured period. */
+function effectOf(outcome: RetrievalOutcome, options: OutcomeWordsOptions): string {
+  const period = options.disallowPeriod;
+  if (outcome !== 'disallow-all' || period === undefined || period === DEFAULT_DISALLOW_PERIOD) return EFFECT[outcome];
+  return disallowEffect(nonNegativeMs(period, DEFAULT_DISALLOW_PERIOD, 'disallowPeriod'));
+}
 
 /** Runtime codes with words of their own. */
 const CODE_WORDS: Record<string, string> = {
@@ -175,9 +197,11 @@ function outcomeOf(facts: OutcomeFacts): RetrievalOutcome {
 }
 
 /**
- * A fetch outcome in plain words, the same on every surface.
+ * A fetch outcome in plain words, the same on every surface. A surface whose availability periods are not Google's
+ * passes them (`{ ...options, disallowPeriod }`), so that the effect says its own period.
  * @example describeFetchOutcome({ status: null, error: { kind: 'dns', code: 'ENOTFOUND' } }).summary // 'host not found'
  * @example describeFetchOutcome({ status: 503, error: null }).summary // 'server error (HTTP 503)'
+ * @example describeFetchOutcome({ status: 503, error: null }, { disallowPeriod: 6 * 3_600_000 }).effect // '… (after 6 hours the last good version applies)'
  */
 export function describeFetchOutcome(facts: OutcomeFacts, options: OutcomeWordsOptions = {}): OutcomeWords {
   const outcome = outcomeOf(facts);
@@ -196,5 +220,5 @@ export function describeFetchOutcome(facts: OutcomeFacts, options: OutcomeWordsO
     }
   }
   summary ??= facts.status === null ? 'fetch failed' : statusWords(facts.status);
-  return { summary, effect: EFFECT[outcome], outcome };
+  return { summary, effect: effectOf(outcome, options), outcome };
 }

@@ -3,8 +3,7 @@
  * record per origin, so a crawler can share fetches across restarts or processes (Redis, SQLite, PostgreSQL…).
  */
 
-import { LruMap } from './lru.js';
-import type { RetrievalResult } from './types.js';
+import type { RetrievalResult } from '../shared/types.js';
 
 /**
  * What a store keeps for an origin: its fetch history, compacted to the (at most three) fetches the availability
@@ -41,46 +40,25 @@ export interface RobotsStore {
   releaseLease?(origin: string, holder: string): Promise<void> | void;
 }
 
-/** Options of {@link createMemoryRobotsStore}. */
-export interface MemoryRobotsStoreOptions {
-  /**
-   * Keep at most this many origins, forgetting the least recently used.
-   * @default 10000
-   */
-  readonly maxOrigins?: number;
-}
-
 /**
- * A {@link RobotsStore} in memory, bounded by origin count (LRU). Records are kept as given, not copied. It has fetch
- * leases too, so clients of one process sharing it fetch each origin once between them.
+ * The record a store gave back for an origin, checked: a history of fetches, each with a time and one of the three
+ * outcomes, and the bytes of every `rules` fetch.
+ * @throws TypeError when the record is no such thing (a store that lost bodies, or a row read back wrong).
  */
-export function createMemoryRobotsStore(
-  options: MemoryRobotsStoreOptions = {},
-): Required<RobotsStore> & { readonly size: number } {
-  const maxOrigins = options.maxOrigins ?? 10_000;
-  if (!Number.isInteger(maxOrigins) || maxOrigins < 1) throw new RangeError('maxOrigins must be a positive integer');
-  const records = new LruMap<string, StoredOrigin>(maxOrigins, Number.POSITIVE_INFINITY);
-  const leases = new Map<string, { holder: string; expires: number }>();
-  return {
-    get size() {
-      return records.size;
-    },
-    get: (origin) => records.get(origin),
-    set: (origin, record) => {
-      records.set(origin, record, 0);
-    },
-    acquireLease(origin, holder, ttlMs) {
-      const now = Date.now();
-      const lease = leases.get(origin);
-      if (lease !== undefined && lease.holder !== holder && lease.expires > now) return false;
-      leases.set(origin, { holder, expires: now + ttlMs });
-      if (leases.size > maxOrigins) {
-        for (const [key, value] of leases) if (value.expires <= now) leases.delete(key);
-      }
-      return true;
-    },
-    releaseLease(origin, holder) {
-      if (leases.get(origin)?.holder === holder) leases.delete(origin);
-    },
-  };
+export function checkStoredOrigin(record: unknown, origin: string): StoredOrigin {
+  const r = record as Partial<StoredOrigin> | null;
+  const valid =
+    typeof r === 'object' &&
+    r !== null &&
+    Array.isArray(r.history) &&
+    r.history.every(
+      (e) =>
+        typeof e === 'object' &&
+        e !== null &&
+        typeof e.fetchedAt === 'number' &&
+        (e.outcome === 'rules' || e.outcome === 'allow-all' || e.outcome === 'disallow-all') &&
+        (e.outcome !== 'rules' || e.body instanceof Uint8Array),
+    );
+  if (!valid) throw new TypeError(`the robots store returned an invalid record for ${origin}`);
+  return r as StoredOrigin;
 }

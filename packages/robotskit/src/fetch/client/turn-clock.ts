@@ -5,7 +5,7 @@
  * event loop it was taken in: a reading is never older than the answers of that turn took.
  */
 
-import type { Clock } from './types.js';
+import type { Clock } from '../shared/types.js';
 
 /**
  * A clock that returns one reading of `read` for up to `reads` calls, and reads again at the first call after

@@ -12,7 +12,7 @@
  * consumer cannot make a healthy server look slow.
  */
 
-import type { RetrievalError } from './types.js';
+import type { RetrievalError } from '../shared/types.js';
 
 /** Thrown by {@link Deadline.step} when a timer or the caller's signal ended the retrieval. */
 export class Stop {

@@ -12,6 +12,10 @@
  *    cached copy, and with none assume no restrictions: that is `'keep-last-good-version'`.
  */
 
+import { describeFetchOutcome } from '../retrieval/outcome-words.js';
+import { nonNegativeMs } from '../shared/options.js';
+import { DEFAULT_DISALLOW_PERIOD, DEFAULT_LAST_GOOD_VERSION_PERIOD, shortSpan } from '../shared/periods.js';
+import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from '../shared/types.js';
 import {
   type CacheOptions,
   cacheLifetime,
@@ -20,11 +24,6 @@ import {
   resolveRetryOptions,
   retryDelay,
 } from './cache-lifetime.js';
-import { describeFetchOutcome } from './outcome-words.js';
-import type { RetrievalErrorKind, RetrievalHeaders, RetrievalOutcome, RetrievalResult } from './types.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /**
  * The facts of one fetch the timeline reads. A {@link RetrievalResult} is one; a stored row with these columns is one
@@ -146,14 +145,6 @@ interface ResolvedOptions {
   readonly siteReachable: boolean | undefined;
 }
 
-function duration(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a non-negative number of milliseconds`);
-  }
-  return value;
-}
-
 function resolve(options: AvailabilityOptions): ResolvedOptions {
   const after = options.afterLastGoodPeriod ?? 'allow-if-site-reachable';
   if (after !== 'allow-if-site-reachable' && after !== 'keep-last-good-version') {
@@ -163,8 +154,12 @@ function resolve(options: AvailabilityOptions): ResolvedOptions {
     throw new TypeError('siteReachable must be a boolean');
   }
   return {
-    disallowPeriod: duration(options.disallowPeriod, 12 * HOUR, 'disallowPeriod'),
-    lastGoodVersionPeriod: duration(options.lastGoodVersionPeriod, 30 * DAY, 'lastGoodVersionPeriod'),
+    disallowPeriod: nonNegativeMs(options.disallowPeriod, DEFAULT_DISALLOW_PERIOD, 'disallowPeriod'),
+    lastGoodVersionPeriod: nonNegativeMs(
+      options.lastGoodVersionPeriod,
+      DEFAULT_LAST_GOOD_VERSION_PERIOD,
+      'lastGoodVersionPeriod',
+    ),
     afterLastGoodPeriod: after,
     siteReachable: options.siteReachable,
   };
@@ -207,13 +202,6 @@ function iso(ms: number): string {
   lastIsoMs = ms;
   lastIso = text;
   return text;
-}
-
-function span(ms: number): string {
-  if (ms % DAY === 0) return `${ms / DAY} day${ms === DAY ? '' : 's'}`;
-  if (ms % HOUR === 0) return `${ms / HOUR} h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${ms / 1000} s`;
 }
 
 function failureText(entry: FetchObservation): string {
@@ -285,6 +273,18 @@ export function effectivePolicy<T extends FetchObservation>(
     };
   }
 
+  return failingPolicy(entries, start, now, o);
+}
+
+/** {@link effectivePolicy} while the latest fetch failed: the run of failures began at `entries[start]`. */
+function failingPolicy<T extends FetchObservation>(
+  entries: readonly T[],
+  start: number,
+  now: number,
+  o: ResolvedOptions,
+): EffectivePolicy<T> {
+  const latest = entries[entries.length - 1]!;
+  const since = entries[start]!.fetchedAt;
   const lastGood = start > 0 ? entries[start - 1]! : null;
   const failing = `robots.txt unreachable since ${iso(since)} (latest: ${failureText(latest)})`;
   const elapsed = now - since;
@@ -294,47 +294,55 @@ export function effectivePolicy<T extends FetchObservation>(
       since,
       mode: 'disallow-all',
       reason: 'unreachable',
-      message: `${failing}: crawling stops for the first ${span(o.disallowPeriod)}`,
+      message: `${failing}: crawling stops for the first ${shortSpan(o.disallowPeriod)}`,
       source: null,
       until: since + o.disallowPeriod,
     };
   }
-  if (elapsed < o.lastGoodVersionPeriod) {
-    const until = since + o.lastGoodVersionPeriod;
-    const limit = `for up to ${span(o.lastGoodVersionPeriod)}`;
-    if (lastGood === null) {
-      return {
-        latest,
-        since,
-        mode: 'disallow-all',
-        reason: 'no-good-version',
-        message: `${failing}; never fetched successfully, so crawling stays stopped`,
-        source: null,
-        until,
-      };
-    }
-    if (lastGood.outcome === 'rules') {
-      return {
-        latest,
-        since,
-        mode: 'rules',
-        reason: 'last-good-version',
-        message: `${failing}; the last good version (fetched ${iso(lastGood.fetchedAt)}) applies ${limit}`,
-        source: lastGood,
-        until,
-      };
-    }
+  if (elapsed >= o.lastGoodVersionPeriod) return longFailingPolicy(latest, since, lastGood, o);
+  const until = since + o.lastGoodVersionPeriod;
+  const limit = `for up to ${shortSpan(o.lastGoodVersionPeriod)}`;
+  if (lastGood === null) {
     return {
       latest,
       since,
-      mode: 'allow-all',
-      reason: 'last-good-not-found',
-      message: `${failing}; the last good fetch (${iso(lastGood.fetchedAt)}) found no robots.txt, so everything may be crawled ${limit}`,
+      mode: 'disallow-all',
+      reason: 'no-good-version',
+      message: `${failing}; never fetched successfully, so crawling stays stopped`,
+      source: null,
+      until,
+    };
+  }
+  if (lastGood.outcome === 'rules') {
+    return {
+      latest,
+      since,
+      mode: 'rules',
+      reason: 'last-good-version',
+      message: `${failing}; the last good version (fetched ${iso(lastGood.fetchedAt)}) applies ${limit}`,
       source: lastGood,
       until,
     };
   }
-  const long = `robots.txt unreachable for over ${span(o.lastGoodVersionPeriod)} (since ${iso(since)}, latest: ${failureText(latest)})`;
+  return {
+    latest,
+    since,
+    mode: 'allow-all',
+    reason: 'last-good-not-found',
+    message: `${failing}; the last good fetch (${iso(lastGood.fetchedAt)}) found no robots.txt, so everything may be crawled ${limit}`,
+    source: lastGood,
+    until,
+  };
+}
+
+/** {@link failingPolicy} once the failures have lasted `lastGoodVersionPeriod`: what `afterLastGoodPeriod` says. */
+function longFailingPolicy<T extends FetchObservation>(
+  latest: T,
+  since: number,
+  lastGood: T | null,
+  o: ResolvedOptions,
+): EffectivePolicy<T> {
+  const long = `robots.txt unreachable for over ${shortSpan(o.lastGoodVersionPeriod)} (since ${iso(since)}, latest: ${failureText(latest)})`;
   if (o.afterLastGoodPeriod === 'keep-last-good-version') {
     if (lastGood !== null && lastGood.outcome === 'rules') {
       return {
@@ -358,23 +366,14 @@ export function effectivePolicy<T extends FetchObservation>(
     };
   }
   const reachable = o.siteReachable ?? latest.status !== null;
-  if (reachable) {
-    return {
-      latest,
-      since,
-      mode: 'allow-all',
-      reason: 'long-unreachable-site-up',
-      message: `${long}; the site is otherwise reachable, so it is treated as having no robots.txt`,
-      source: null,
-      until: null,
-    };
-  }
   return {
     latest,
     since,
-    mode: 'disallow-all',
-    reason: 'long-unreachable-site-down',
-    message: `${long}; the site is unreachable too, so crawling stays stopped`,
+    mode: reachable ? 'allow-all' : 'disallow-all',
+    reason: reachable ? 'long-unreachable-site-up' : 'long-unreachable-site-down',
+    message: reachable
+      ? `${long}; the site is otherwise reachable, so it is treated as having no robots.txt`
+      : `${long}; the site is unreachable too, so crawling stays stopped`,
     source: null,
     until: null,
   };
@@ -436,8 +435,8 @@ export interface AvailabilityRules {
  */
 export function availabilityRules(options: AvailabilityOptions = {}): AvailabilityRules {
   const o = resolve(options);
-  const first = span(o.disallowPeriod);
-  const last = span(o.lastGoodVersionPeriod);
+  const first = shortSpan(o.disallowPeriod);
+  const last = shortSpan(o.lastGoodVersionPeriod);
   const after =
     o.afterLastGoodPeriod === 'allow-if-site-reachable'
       ? 'everything may be crawled if the rest of the site is reachable, and crawling stays stopped if it is not'

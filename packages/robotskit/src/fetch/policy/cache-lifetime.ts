@@ -7,12 +7,10 @@
  * CDNs that serve every file alike).
  */
 
-import { parseCacheControl, parseRetryAfter } from './http-headers.js';
-import type { RetrievalHeaders } from './types.js';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+import { nonNegativeMs } from '../shared/options.js';
+import { DAY, HOUR, MINUTE } from '../shared/periods.js';
+import type { RetrievalHeaders } from '../shared/types.js';
+import { parseCacheControl, parseRetryAfter } from '../transport/http-headers.js';
 
 /** Bounds of the cache lifetime of a fetched robots.txt (a `rules` or `allow-all` outcome), in milliseconds. */
 export interface CacheOptions {
@@ -95,13 +93,7 @@ export interface RetryDelay {
   readonly source: 'retry-after' | 'backoff';
 }
 
-function ms(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a non-negative number of milliseconds`);
-  }
-  return value;
-}
+const ms = nonNegativeMs;
 
 /** Cache options with defaults applied and checked. */
 export function resolveCacheOptions(options: CacheOptions = {}): Required<CacheOptions> {

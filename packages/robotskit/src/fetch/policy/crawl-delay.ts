@@ -4,7 +4,7 @@
  * {@link RobotsTxt.crawlDelay} reads it (one definition of a readable value: `crawlDelaySeconds`).
  */
 
-import type { CrawlerInput, RobotsTxt } from '../robots-txt/robots-txt.js';
+import type { CrawlerInput, RobotsTxt } from '../../robots-txt/robots-txt.js';
 
 /**
  * The `crawl-delay` of the groups that apply to a crawler (a user agent or a crawler profile), in seconds: the first

@@ -4,9 +4,9 @@
  * the limit too (the bytes counted are the decoded ones, the ones that would be parsed).
  */
 
+import type { RetrievalError } from '../shared/types.js';
 import type { Deadline } from './deadline.js';
 import { classifyFetchError } from './errors.js';
-import type { RetrievalError } from './types.js';
 
 /** What was read from a body. */
 export interface BodyRead {

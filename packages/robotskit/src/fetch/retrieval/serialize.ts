@@ -4,14 +4,14 @@
  * can store `body` as it is and skip this.
  */
 
-import { type ParseOptions, parseRobotsTxt, type RobotsTxt } from '../robots-txt/robots-txt.js';
+import { type ParseOptions, parseRobotsTxt, type RobotsTxt } from '../../robots-txt/robots-txt.js';
 import {
   RETRIEVAL_ERROR_KINDS,
   type RedirectHop,
   type RetrievalError,
   type RetrievalHeaders,
   type RetrievalResult,
-} from './types.js';
+} from '../shared/types.js';
 
 /** A {@link RetrievalResult} as JSON-safe data: the body as base64 in `bodyBase64`. */
 export type RetrievalJson = Omit<RetrievalResult, 'body'> & { readonly bodyBase64: string | null };

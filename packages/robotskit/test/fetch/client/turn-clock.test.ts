@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { afterTurn, READS_PER_TURN_READING, turnClock } from '../../src/fetch/turn-clock.js';
+import { afterTurn, READS_PER_TURN_READING, turnClock } from '../../../src/fetch/client/turn-clock.js';
 
 /** A source that counts its readings (the nth reading is n * 1000) and callbacks kept until the test runs them. */
 function parts() {

@@ -7,7 +7,7 @@
  * Browsers say only "Failed to fetch" (network, CORS and mixed content alike): that stays `unknown`.
  */
 
-import { RETRIEVAL_ERROR_KINDS, type RetrievalError, type RetrievalErrorKind } from './types.js';
+import { RETRIEVAL_ERROR_KINDS, type RetrievalError, type RetrievalErrorKind } from '../shared/types.js';
 
 const KINDS = new Set<string>(RETRIEVAL_ERROR_KINDS);
 

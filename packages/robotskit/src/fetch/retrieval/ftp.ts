@@ -6,41 +6,17 @@
  * rules).
  */
 
-import { readBody } from './body.js';
-import type { Deadline } from './deadline.js';
-import { Stop } from './deadline.js';
-import { classifyFetchError } from './errors.js';
-import { type Clock, NO_HEADERS, type RetrievalError, type RetrievalOutcome, type RetrievalResult } from './types.js';
-
-/** What {@link FtpGet} is asked to do: log in and read one file. */
-export interface FtpRequest {
-  /** The host name or address (an IPv6 address without brackets). */
-  readonly host: string;
-  /** 21 unless the URL names another port. */
-  readonly port: number;
-  /** The file to read, `/robots.txt`. */
-  readonly path: string;
-  /** `anonymous`, or the URL's user name. */
-  readonly user: string;
-  /** `anonymous@` for an anonymous login (by custom an address; servers do not check it), or the URL's password. */
-  readonly password: string;
-  /** Aborted when the retrieval ends early (timeout, size limit reached, caller's abort): close the connection. */
-  readonly signal: AbortSignal;
-}
-
-/** What an FTP server answered. */
-export type FtpAnswer =
-  /** The file is coming: its bytes as a stream (cancelling it must end the transfer). */
-  | { readonly kind: 'file'; readonly body: ReadableStream<Uint8Array> }
-  /** The server refused: at login (`USER`/`PASS`) or at the retrieval (`RETR`), with its reply code and text. */
-  | { readonly kind: 'refused'; readonly stage: 'login' | 'retrieve'; readonly code: number; readonly message: string };
-
-/**
- * An FTP client, injected: logs in, sends `RETR`, and resolves with the answer. Rejects (or throws) only when the
- * server could not be talked to (DNS, connection, timeouts, a broken reply); the engine classifies those like a
- * failed fetch. In Node, the CLI's one is built on basic-ftp.
- */
-export type FtpGet = (request: FtpRequest) => Promise<FtpAnswer>;
+import {
+  type Clock,
+  NO_HEADERS,
+  type RetrievalError,
+  type RetrievalOutcome,
+  type RetrievalResult,
+} from '../shared/types.js';
+import { readBody } from '../transport/body.js';
+import { type Deadline, Stop } from '../transport/deadline.js';
+import { classifyFetchError } from '../transport/errors.js';
+import type { FtpAnswer, FtpGet, FtpRequest } from '../transport/ftp.js';
 
 /** The reply that means "no such file" to `RETR` (RFC 959: file unavailable, not found or no access). */
 const FILE_UNAVAILABLE = 550;

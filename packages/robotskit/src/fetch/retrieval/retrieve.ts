@@ -4,13 +4,10 @@
  * timeouts that cannot be defeated, and every outcome classified as `rules`, `allow-all` or `disallow-all`.
  */
 
-import { isHtmlContentType, looksLikeHtml } from '../parse/html.js';
-import { DEFAULT_MAX_BYTES } from '../parse/input.js';
-import { originOf } from '../url/origin.js';
-import { readBody } from './body.js';
-import { Deadline } from './deadline.js';
-import { type FtpGet, retrieveOverFtp } from './ftp.js';
-import { cancelBody, followRedirects, resolveFetch } from './transport.js';
+import { isHtmlContentType, looksLikeHtml } from '../../parse/html.js';
+import { DEFAULT_MAX_BYTES } from '../../parse/input.js';
+import { originOf } from '../../url/origin.js';
+import { nonNegativeInteger, positiveMs } from '../shared/options.js';
 import {
   type AnyFetchLike,
   type AnyFetchResponseLike,
@@ -22,13 +19,21 @@ import {
   type RetrievalOutcome,
   type RetrievalResult,
   systemClock,
-} from './types.js';
+} from '../shared/types.js';
+import { readBody } from '../transport/body.js';
+import { Deadline } from '../transport/deadline.js';
+import type { FtpGet } from '../transport/ftp.js';
+import {
+  cancelBody,
+  DEFAULT_MAX_REDIRECTS,
+  followRedirects,
+  type RedirectsFollowed,
+  resolveFetch,
+} from '../transport/redirects.js';
+import { retrieveOverFtp } from './ftp.js';
 
 /** The User-Agent sent when the caller names none. Crawlers should send their own. */
 export const DEFAULT_FETCH_USER_AGENT = 'robotskit/0.1 (robots.txt checker)';
-
-/** Google follows at least 5 redirects, then treats the robots.txt as not found. */
-export const DEFAULT_MAX_REDIRECTS = 5;
 
 /**
  * Timeouts of one retrieval, in milliseconds.
@@ -101,20 +106,6 @@ export interface RetrievalOptions {
 
 const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
 
-function positiveMs(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`${name} must be a positive number of milliseconds`);
-  }
-  return value;
-}
-
-function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
-  return value;
-}
-
 function headersOf(response: AnyFetchResponseLike): RetrievalHeaders {
   const h = response.headers;
   return {
@@ -170,28 +161,16 @@ export async function fetchRobotsTxt(
 ): Promise<RetrievalResult> {
   const origin = originOf(originOrAnyUrl);
   const robotsUrl = `${origin}/robots.txt`;
-  const fetchImpl = resolveFetch<AnyFetchLike>(options.fetch);
-  const maxBytes = nonNegativeInteger(options.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes');
-  const maxRedirects = nonNegativeInteger(options.maxRedirects, DEFAULT_MAX_REDIRECTS, 'maxRedirects');
-  const t = options.timeouts ?? {};
-  const headersMs = positiveMs(t.headers, DEFAULT_TIMEOUTS.headers, 'timeouts.headers');
-  const idleMs = positiveMs(t.idle, DEFAULT_TIMEOUTS.idle, 'timeouts.idle');
-  const totalMs = positiveMs(t.total, DEFAULT_TIMEOUTS.total, 'timeouts.total');
-  const clock = options.clock ?? systemClock;
-  const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;
-  if (typeof userAgent !== 'string') throw new TypeError('userAgent must be a string');
-  const requestHeaders: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (name.toLowerCase() !== 'user-agent') requestHeaders[name] = value;
-  }
-  requestHeaders['user-agent'] = userAgent;
-
-  const fetchedAt = clock.now();
-  let phase: 'request' | 'body' = 'request';
-  const controller = new AbortController();
-  const deadline = new Deadline(controller, totalMs, options.signal, () => phase);
-  if (options.ftp !== undefined && origin.startsWith('ftp:')) {
-    try {
+  const settings = resolveRetrieval(options);
+  const fetchedAt = settings.clock.now();
+  const phase = { now: 'request' as 'request' | 'body' };
+  const deadline = new Deadline(new AbortController(), settings.totalMs, options.signal, () => phase.now);
+  const setPhase = (next: 'request' | 'body') => {
+    phase.now = next;
+  };
+  try {
+    if (options.ftp !== undefined && origin.startsWith('ftp:')) {
+      const { maxBytes, headersMs, idleMs, clock } = settings;
       return await retrieveOverFtp({
         origin,
         robotsUrl,
@@ -202,104 +181,145 @@ export async function fetchRobotsTxt(
         deadline,
         clock,
         fetchedAt,
-        setPhase: (p) => {
-          phase = p;
-        },
-      });
-    } finally {
-      deadline.dispose();
-    }
-  }
-  const redirects: RedirectHop[] = [];
-  let url = robotsUrl;
-  let response: AnyFetchResponseLike | null = null;
-  let headersAt: number | null = null;
-
-  const finish = (
-    outcome: RetrievalOutcome,
-    error: RetrievalError | null,
-    body: { bytes: Uint8Array | null; size: number; truncated: boolean; html: boolean } = {
-      bytes: null,
-      size: 0,
-      truncated: false,
-      html: false,
-    },
-  ): RetrievalResult => {
-    const end = clock.now();
-    return {
-      origin,
-      robotsUrl,
-      finalUrl: url,
-      outcome,
-      status: response === null ? null : response.status,
-      redirects,
-      headers: response === null ? NO_HEADERS : headersOf(response),
-      body: body.bytes,
-      size: body.size,
-      truncated: body.truncated,
-      html: body.html,
-      error,
-      fetchedAt,
-      timings: { headersMs: headersAt === null ? null : headersAt - fetchedAt, totalMs: end - fetchedAt },
-    };
-  };
-
-  try {
-    const followed = await followRedirects(
-      robotsUrl,
-      {
-        fetch: fetchImpl,
-        headers: requestHeaders,
-        maxRedirects,
-        headersMs,
-        onHeaders: () => {
-          headersAt = clock.now();
-        },
-      },
-      deadline,
-    );
-    url = followed.url;
-    redirects.push(...followed.redirects);
-    response = followed.response;
-    if (response === null) {
-      headersAt = null;
-      return finish('disallow-all', followed.error);
-    }
-    if (followed.error !== null) {
-      const error = followed.error;
-      // A redirect that cannot be followed means "no robots.txt", as Google reads it.
-      return finish(
-        'allow-all',
-        error.kind === 'too-many-redirects'
-          ? { ...error, message: `${error.message}; treated as no robots.txt` }
-          : error,
-      );
-    }
-
-    const status = response.status;
-    if (status < 200 || status > 599) {
-      cancelBody(response);
-      return finish('disallow-all', {
-        kind: 'protocol',
-        message: `unexpected HTTP status ${status}`,
-        phase: 'request',
-        code: null,
+        setPhase,
       });
     }
-    const classified = outcomeOfStatus(status);
-    if (classified !== null) {
-      cancelBody(response);
-      return finish(classified, null);
-    }
-
-    phase = 'body';
-    const read = await readBody(response.body, maxBytes, idleMs, deadline);
-    if (read.error !== null) {
-      return finish('disallow-all', read.error, { bytes: null, size: read.size, truncated: false, html: false });
-    }
-    const html = isHtmlContentType(response.headers.get('content-type')) || looksLikeHtml(read.bytes);
-    return finish('rules', null, { bytes: read.bytes, size: read.size, truncated: read.truncated, html });
+    return await retrieveOverHttp({ origin, robotsUrl, settings, deadline, fetchedAt, setPhase });
   } finally {
     deadline.dispose();
   }
+}
+
+/** The retrieval options with their defaults applied and checked. */
+interface RetrievalSettings {
+  readonly fetch: AnyFetchLike;
+  readonly maxBytes: number;
+  readonly maxRedirects: number;
+  readonly headersMs: number;
+  readonly idleMs: number;
+  readonly totalMs: number;
+  readonly clock: Clock;
+  /** The request headers, `user-agent` last and only once. */
+  readonly headers: Record<string, string>;
+}
+
+function resolveRetrieval(options: RetrievalOptions): RetrievalSettings {
+  const fetch = resolveFetch<AnyFetchLike>(options.fetch);
+  const maxBytes = nonNegativeInteger(options.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes');
+  const maxRedirects = nonNegativeInteger(options.maxRedirects, DEFAULT_MAX_REDIRECTS, 'maxRedirects');
+  const t = options.timeouts ?? {};
+  const headersMs = positiveMs(t.headers, DEFAULT_TIMEOUTS.headers, 'timeouts.headers');
+  const idleMs = positiveMs(t.idle, DEFAULT_TIMEOUTS.idle, 'timeouts.idle');
+  const totalMs = positiveMs(t.total, DEFAULT_TIMEOUTS.total, 'timeouts.total');
+  const clock = options.clock ?? systemClock;
+  const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;
+  if (typeof userAgent !== 'string') throw new TypeError('userAgent must be a string');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (name.toLowerCase() !== 'user-agent') headers[name] = value;
+  }
+  headers['user-agent'] = userAgent;
+  return { fetch, maxBytes, maxRedirects, headersMs, idleMs, totalMs, clock, headers };
+}
+
+/** One retrieval over HTTP(S), from its start. */
+interface HttpRetrieval {
+  readonly origin: string;
+  readonly robotsUrl: string;
+  readonly settings: RetrievalSettings;
+  readonly deadline: Deadline;
+  readonly fetchedAt: number;
+  readonly setPhase: (phase: 'request' | 'body') => void;
+}
+
+/** What was read of a body, for {@link resultOf}. */
+interface BodyFacts {
+  readonly bytes: Uint8Array | null;
+  readonly size: number;
+  readonly truncated: boolean;
+  readonly html: boolean;
+}
+
+const NO_BODY: BodyFacts = { bytes: null, size: 0, truncated: false, html: false };
+
+/** The redirects followed, then the status classified and (for 2xx) the body read. Never rejects. */
+async function retrieveOverHttp(r: HttpRetrieval): Promise<RetrievalResult> {
+  const { settings, deadline } = r;
+  let headersAt: number | null = null;
+  const followed = await followRedirects(
+    r.robotsUrl,
+    {
+      fetch: settings.fetch,
+      headers: settings.headers,
+      maxRedirects: settings.maxRedirects,
+      headersMs: settings.headersMs,
+      onHeaders: () => {
+        headersAt = settings.clock.now();
+      },
+    },
+    deadline,
+  );
+  const response = followed.response;
+  const finish = (outcome: RetrievalOutcome, error: RetrievalError | null, body = NO_BODY) =>
+    resultOf(r, followed, response === null ? null : headersAt, outcome, error, body);
+  if (response === null) return finish('disallow-all', followed.error);
+  if (followed.error !== null) {
+    const error = followed.error;
+    // A redirect that cannot be followed means "no robots.txt", as Google reads it.
+    return finish(
+      'allow-all',
+      error.kind === 'too-many-redirects' ? { ...error, message: `${error.message}; treated as no robots.txt` } : error,
+    );
+  }
+  const status = response.status;
+  if (status < 200 || status > 599) {
+    cancelBody(response);
+    return finish('disallow-all', {
+      kind: 'protocol',
+      message: `unexpected HTTP status ${status}`,
+      phase: 'request',
+      code: null,
+    });
+  }
+  const classified = outcomeOfStatus(status);
+  if (classified !== null) {
+    cancelBody(response);
+    return finish(classified, null);
+  }
+  r.setPhase('body');
+  const read = await readBody(response.body, settings.maxBytes, settings.idleMs, deadline);
+  if (read.error !== null) {
+    return finish('disallow-all', read.error, { bytes: null, size: read.size, truncated: false, html: false });
+  }
+  const html = isHtmlContentType(response.headers.get('content-type')) || looksLikeHtml(read.bytes);
+  return finish('rules', null, { bytes: read.bytes, size: read.size, truncated: read.truncated, html });
+}
+
+/** The result of an HTTP retrieval, its total time read now. */
+function resultOf(
+  r: HttpRetrieval,
+  followed: RedirectsFollowed,
+  headersAt: number | null,
+  outcome: RetrievalOutcome,
+  error: RetrievalError | null,
+  body: BodyFacts,
+): RetrievalResult {
+  const end = r.settings.clock.now();
+  const response = followed.response;
+  return {
+    origin: r.origin,
+    robotsUrl: r.robotsUrl,
+    finalUrl: followed.url,
+    outcome,
+    status: response === null ? null : response.status,
+    redirects: [...followed.redirects],
+    headers: response === null ? NO_HEADERS : headersOf(response),
+    body: body.bytes,
+    size: body.size,
+    truncated: body.truncated,
+    html: body.html,
+    error,
+    fetchedAt: r.fetchedAt,
+    timings: { headersMs: headersAt === null ? null : headersAt - r.fetchedAt, totalMs: end - r.fetchedAt },
+  };
 }
