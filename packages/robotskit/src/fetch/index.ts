@@ -15,6 +15,7 @@ export type { OriginPolicy, RobotsClient, RobotsClientStats, UrlVerdict } from '
 export { createRobotsClient } from './client/client.js';
 export type { FleetOptions } from './client/fleet.js';
 export type { RobotsClientOptions } from './client/options.js';
+export type { StoreErrorHandler } from './client/store-access.js';
 export {
   type AfterLastGoodPeriod,
   type AvailabilityOptions,
