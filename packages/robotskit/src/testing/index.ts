@@ -10,13 +10,10 @@
  * saying what differed. Each case asks the factory for a new, empty store.
  */
 
-import {
-  effectivePolicy,
-  type RetrievalResult,
-  type RobotsStore,
-  retrievalToJson,
-  type StoredOrigin,
-} from '../fetch/index.js';
+import { effectivePolicy } from '../fetch/policy/availability.js';
+import { retrievalToJson } from '../fetch/retrieval/serialize.js';
+import type { RetrievalResult } from '../fetch/shared/types.js';
+import type { RobotsStore, StoredOrigin } from '../fetch/store/store.js';
 
 /** One case of the contract. */
 export interface StoreContractCase {
