@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
-const outDir = fileURLToPath(new URL('../../server/dist/web', import.meta.url));
+const outDir = fileURLToPath(new URL('../server/dist/web', import.meta.url));
 
 /**
  * Writes `.br` and `.gz` next to every text asset, once at build time; the service sends them to browsers that
