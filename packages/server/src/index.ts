@@ -79,5 +79,5 @@ export {
   nextFetchAt,
   type StoredDiagnostic,
 } from './storage/rows.js';
-export type { FetchOutcome, HostSource, PropertyKind, Schema } from './storage/schema.js';
+export type { HostSource, PropertyKind, Schema } from './storage/schema.js';
 export { type RobotsRetrieval, Worker, type WorkerOptions } from './worker/worker.js';

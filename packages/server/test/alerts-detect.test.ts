@@ -6,13 +6,13 @@ import { detectAlerts, looksLikeAssetPattern, type VersionSnapshot } from '../sr
 const ORIGIN = 'https://example.com';
 const enc = new TextEncoder();
 const fetched = (body: string, contentType = 'text/plain'): VersionSnapshot => ({
-  outcome: 'fetched',
+  outcome: 'rules',
   httpStatus: 200,
   body: enc.encode(body),
   contentType,
 });
-const notFound: VersionSnapshot = { outcome: 'not-found', httpStatus: 404, body: null, contentType: null };
-const failed: VersionSnapshot = { outcome: 'error', httpStatus: 503, body: null, contentType: null };
+const notFound: VersionSnapshot = { outcome: 'allow-all', httpStatus: 404, body: null, contentType: null };
+const failed: VersionSnapshot = { outcome: 'disallow-all', httpStatus: 503, body: null, contentType: null };
 const kinds = (next: VersionSnapshot, previous: VersionSnapshot | null, lastGood: VersionSnapshot | null = null) =>
   detectAlerts(ORIGIN, next, previous, lastGood)
     .map((a) => a.kind)

@@ -5,10 +5,10 @@
  */
 
 import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import { describeFetchOutcome } from 'robotskit/fetch';
+import { describeFetchOutcome, type RetrievalOutcome } from 'robotskit/fetch';
 import { describeMeaningChange, type MeaningChange } from '../analysis/meaning.js';
 import { type SitemapUrlsAffected, sitemapUrlsText } from '../analysis/sitemap-impact.js';
-import type { FetchOutcome } from '../storage/schema.js';
+import type { StoredError } from '../storage/rows.js';
 
 /**
  * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
@@ -43,14 +43,13 @@ export type AlertSeverity = (typeof ALERT_KINDS)[AlertKind];
 
 /** One version as the detection reads it. */
 export interface VersionSnapshot {
-  readonly outcome: FetchOutcome;
+  readonly outcome: RetrievalOutcome;
   readonly httpStatus: number | null;
-  /** The bytes for `fetched`, else null. */
+  /** The bytes for `rules`, else null. */
   readonly body: Uint8Array | null;
   readonly contentType: string | null;
-  /** Why a failed fetch failed (from the fetch row), when known: the error's kind and the runtime's message. */
-  readonly errorKind?: string | null;
-  readonly errorMessage?: string | null;
+  /** The engine's error of the fetch (from the fetch row), when known. */
+  readonly error?: StoredError | null;
   /** The body already parsed, when the caller has it (the worker parses each fetched body once). */
   readonly robots?: RobotsTxt;
   /** The body's SHA-256 as stored (`contentHash`), when the caller has it. */
@@ -90,32 +89,25 @@ function sampleOf(pattern: string): string {
 }
 
 function isHtml(v: VersionSnapshot): boolean {
-  return v.outcome === 'fetched' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
+  return v.outcome === 'rules' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
 }
 
 /** The rules a version applies (no robots.txt: the empty file); null for a failed fetch, which has none. */
 export function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   if (v === null) return null;
-  if (v.outcome === 'fetched') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
-  if (v.outcome === 'not-found') return parseRobotsTxt('');
+  if (v.outcome === 'rules') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
+  if (v.outcome === 'allow-all') return parseRobotsTxt('');
   return null;
 }
 
 /** A version's outcome in the engine's words (`fetched (HTTP 200)`, `server error (HTTP 503)`, `host not found`). */
 function describe(v: VersionSnapshot): string {
-  return describeFetchOutcome({
-    outcome: v.outcome === 'fetched' ? 'rules' : v.outcome === 'not-found' ? 'allow-all' : 'disallow-all',
-    status: v.httpStatus,
-    error:
-      v.errorKind === undefined || v.errorKind === null
-        ? null
-        : { kind: v.errorKind === 'address-refused' ? 'blocked' : v.errorKind, message: v.errorMessage ?? null },
-  }).summary;
+  return describeFetchOutcome({ outcome: v.outcome, status: v.httpStatus, error: v.error ?? null }).summary;
 }
 
 /** Whether `next` differs from `before` in what a crawler reads: the outcome, or the bytes of a fetched file. */
 export function contentChanged(before: VersionSnapshot, next: VersionSnapshot): boolean {
-  return before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
+  return before.outcome !== next.outcome || (next.outcome === 'rules' && !sameBytes(before.body, next.body));
 }
 
 /**
@@ -150,7 +142,7 @@ export function detectAlerts(
 ): DetectedAlert[] {
   if (previous === null) {
     // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
-    if (next.outcome !== 'error') return [];
+    if (next.outcome !== 'disallow-all') return [];
     return [
       alert(
         'file-unreachable',
@@ -161,8 +153,8 @@ export function detectAlerts(
     ];
   }
   const alerts: DetectedAlert[] = [];
-  if (next.outcome === 'error') {
-    if (previous.outcome !== 'error') {
+  if (next.outcome === 'disallow-all') {
+    if (previous.outcome !== 'disallow-all') {
       alerts.push(
         alert(
           'file-unreachable',
@@ -173,11 +165,11 @@ export function detectAlerts(
     }
     return alerts;
   }
-  if (previous.outcome === 'error') {
+  if (previous.outcome === 'disallow-all') {
     alerts.push(alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`));
   }
 
-  const before = lastGood ?? (previous.outcome === 'error' ? null : previous);
+  const before = lastGood ?? (previous.outcome === 'disallow-all' ? null : previous);
   if (before === null) return alerts;
   if (!contentChanged(before, next)) return alerts;
   const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';

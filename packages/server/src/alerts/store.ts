@@ -4,6 +4,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import { fetchStatusOf } from 'robotskit/fetch';
 import { lineDiff } from '../analysis/diff.js';
 import { describeMeaningChange } from '../analysis/meaning.js';
 import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from '../analysis/sitemap-impact.js';
@@ -17,7 +18,7 @@ import {
   type StoredVersion,
   versionBefore,
 } from '../storage/report.js';
-import { headersFromJson } from '../storage/rows.js';
+import { headersFromJson, storedErrorOf } from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import {
   type ChangeContext,
@@ -31,21 +32,21 @@ import {
 /** A version with its body, lint results and the error of the fetch that saw it first. */
 export type LoadedVersion = StoredVersion;
 
+/** A stored version as the detection reads it. */
 export function snapshotOf(v: LoadedVersion): VersionSnapshot {
   return {
     outcome: v.outcome,
     httpStatus: v.http_status,
-    body: v.outcome === 'fetched' ? (v.content ?? new Uint8Array()) : null,
+    body: v.outcome === 'rules' ? (v.content ?? new Uint8Array()) : null,
     contentType: headersFromJson(v.headers_json)['content-type'] ?? null,
-    errorKind: v.error_kind,
-    errorMessage: v.error_message,
+    error: storedErrorOf(v),
   };
 }
 
 const decoder = new TextDecoder();
 /** The text of a version (empty without a body). */
 export function textOf(v: LoadedVersion): string {
-  return v.outcome === 'fetched' && v.content ? decoder.decode(v.content) : '';
+  return v.outcome === 'rules' && v.content ? decoder.decode(v.content) : '';
 }
 
 /** An alert as stored. */
@@ -84,14 +85,14 @@ export async function createAlertsForVersion(
   const lastGoodId =
     previous === null
       ? null
-      : previous.outcome === 'error'
+      : previous.outcome === 'disallow-all'
         ? await versionBefore(trx, fileId, versionId, true)
         : previousId;
   const lastGood =
     lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await getVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared !== null && (compared.outcome === 'fetched' || next.outcome === 'fetched')
+    compared !== null && (compared.outcome === 'rules' || next.outcome === 'rules')
       ? lineDiff(textOf(compared), next.body === null ? '' : decoder.decode(next.body))
       : undefined;
   const origin = new URL(url).origin;
@@ -109,6 +110,8 @@ export async function createAlertsForVersion(
 
   const propertyIds = (await propertiesOfFile(trx, fileId)).map((p) => Number(p.id));
   const webhooks = await activeWebhooks(trx);
+  // The report status of the new version, as the engine gives it: every alert and webhook says the same as the report.
+  const fetchStatus = fetchStatusOf({ outcome: next.outcome, status: next.httpStatus, error: next.error ?? null });
 
   const created: CreatedAlert[] = [];
   for (const a of detected) {
@@ -125,7 +128,7 @@ export async function createAlertsForVersion(
       kind: a.kind,
       severity: a.severity,
       message: a.message,
-      details_json: JSON.stringify(diffUrl === null ? a.details : { ...a.details, diffUrl }),
+      details_json: JSON.stringify({ ...a.details, fetchStatus, ...(diffUrl === null ? {} : { diffUrl }) }),
       version_id: versionId,
       previous_version_id: againstId,
       created_at: now,
@@ -162,13 +165,13 @@ export async function prepareChange(
   options: Omit<SitemapCountOptions, 'signal'>,
   signal?: AbortSignal,
 ): Promise<ChangeContext | null> {
-  if (next.outcome === 'error') return null;
+  if (next.outcome === 'disallow-all') return null;
   const latest = await latestGoodVersion(db, file.id);
   if (!latest) return null;
   // Most fetches find the file as it was: known from the hash, without reading the body.
   const same =
     latest.outcome === next.outcome &&
-    (next.outcome !== 'fetched' || (next.bodyHash !== undefined && next.bodyHash === latest.bodyHash));
+    (next.outcome !== 'rules' || (next.bodyHash !== undefined && next.bodyHash === latest.bodyHash));
   if (same) return null;
   const againstId = latest.id;
   const against = await getVersion(db, againstId);

@@ -21,7 +21,7 @@ import { getVersion, versionBefore } from '../storage/report.js';
 import type { StoredDiagnostic } from '../storage/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
-import { isoTime, parseJson } from './json.js';
+import { isoTime, parseJson, reportStatusOf } from './json.js';
 import { Alert, AlertsQuery, CreateWebhookBody, DiffQuery, IdParams, VersionDiff, Webhook } from './schemas.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
@@ -33,12 +33,13 @@ function versionRef(v: LoadedVersion) {
     fileId: Number(v.file_id),
     fetchedAt: isoTime(v.fetched_at),
     outcome: v.outcome,
+    status: reportStatusOf(v).status,
     httpStatus: v.http_status,
   };
 }
 
 function lintOf(v: LoadedVersion | null): LintResults {
-  if (v === null || v.outcome !== 'fetched') return { errors: null, warnings: null, diagnostics: null };
+  if (v === null || v.outcome !== 'rules') return { errors: null, warnings: null, diagnostics: null };
   return {
     errors: v.lint_errors,
     warnings: v.lint_warnings,

@@ -50,10 +50,10 @@ export interface AppOptions {
   /** Computes files' effective policy (the availability timeline); without it the field is null. */
   readonly resolvePolicy?: EffectivePolicyResolver;
   /**
-   * Files not found for this long drop out of the list.
+   * Files whose fetches have been `allow-all` (no robots.txt) for this long drop out of the list.
    * @default 30 days
    */
-  readonly hideNotFoundAfterMs?: number;
+  readonly hideAllowAllAfterMs?: number;
   /** Whether fetch workers run in this process (reported by `/api/health`). */
   readonly fetching?: boolean;
   /**
@@ -113,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     database: options.database,
     now: options.now ?? Date.now,
     resolvePolicy: options.resolvePolicy,
-    hideNotFoundAfterMs: options.hideNotFoundAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    hideAllowAllAfterMs: options.hideAllowAllAfterMs ?? 30 * 24 * 60 * 60 * 1000,
     fetching: options.fetching ?? false,
     version,
     fetch: options.fetch ?? createGuardedFetch(),

@@ -12,8 +12,8 @@ export interface ApiContext {
   readonly now: () => number;
   /** Computes effective policies; without it they are null. */
   readonly resolvePolicy: EffectivePolicyResolver | undefined;
-  /** Files `not-found` for at least this long drop out of a property's list (they are still checked). */
-  readonly hideNotFoundAfterMs: number;
+  /** Files `allow-all` (no robots.txt) for at least this long drop out of a property's list (still checked). */
+  readonly hideAllowAllAfterMs: number;
   /** Whether this process runs fetch workers (reported by the health route). */
   readonly fetching: boolean;
   readonly version: string;

@@ -256,7 +256,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       const rows = await listPropertyFiles(db, request.params.id, {
         ...(all
           ? { hostLimit: Number.MAX_SAFE_INTEGER }
-          : { hideNotFoundBefore: context.now() - context.hideNotFoundAfterMs }),
+          : { hideAllowAllBefore: context.now() - context.hideAllowAllAfterMs }),
       });
       const files = [];
       for (const row of rows) files.push(propertyFileJson(row, await policyOf(row), context.now()));

@@ -3,12 +3,45 @@
  * them, and the OpenAPI document is generated from them, so the three cannot drift apart.
  */
 
+import { RETRIEVAL_ERROR_KINDS } from 'robotskit/fetch';
 import { type TSchema, Type } from 'typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A timestamp: ISO 8601 in UTC. */
 const Time = Type.String({ format: 'date-time' });
+
+/** The engine's `RetrievalOutcome`: what a fetch means for crawling. */
+const Outcome = Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')], {
+  description:
+    "the engine's outcome: rules (a 2xx answer; its rules apply), allow-all (no robots.txt: 4xx but 429, redirects " +
+    'that lead nowhere), disallow-all (5xx, 429, network failures, refused addresses)',
+});
+
+/** The engine's `fetchStatusOf(…).status`: the report status, as Search Console's robots.txt report words it. */
+const ReportStatus = Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')], {
+  description:
+    "the report status by the engine's fetchStatusOf: fetched (2xx), not-found (404, 410, FTP 550), error (any " +
+    'other reason, a 403 included, which crawlers read as allow-all)',
+});
+
+/** The engine's error of a fetch. */
+const FetchError = Type.Object({
+  kind: Type.Enum(RETRIEVAL_ERROR_KINDS, {
+    description: "the engine's error kind (dns, connect, timeout, blocked…); an HTTP status is not an error",
+  }),
+  code: Nullable(Type.String({ description: "the runtime's code (ENOTFOUND, FTP_550…), when it gave one" })),
+  message: Type.String(),
+});
+
+/** Why a fetch was not fetched, in the engine's words. */
+const StatusWords = Nullable(
+  Type.String({
+    description:
+      "why it was not fetched, in the engine's words (fetchStatusOf's reason: access denied (HTTP 403), server " +
+      'error (HTTP 503), host not found…); null when fetched',
+  }),
+);
 
 export const ErrorResponse = Type.Object(
   {
@@ -95,9 +128,11 @@ export const FilesQuery = Type.Object(
 
 const EffectivePolicy = Type.Object(
   {
-    policy: Type.Union([Type.Literal('allow-all'), Type.Literal('disallow-all'), Type.Literal('conditional')]),
-    code: Type.String({ description: "the engine's reason code: fetched, not-found, unreachable, last-good-version…" }),
-    reason: Type.String({ description: 'why, in words' }),
+    mode: Outcome,
+    reason: Type.String({
+      description: "the engine's reason code: fetched, not-found, unreachable, last-good-version…",
+    }),
+    message: Type.String({ description: 'why, in words' }),
     versionId: Nullable(Type.Integer()),
     since: Nullable(Time),
     until: Nullable(Time),
@@ -111,21 +146,16 @@ export const FetchSummary = Type.Object({
   id: Type.Integer(),
   startedAt: Time,
   finishedAt: Time,
-  outcome: Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')]),
+  outcome: Outcome,
+  status: ReportStatus,
   httpStatus: Nullable(Type.Integer()),
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
   redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer({ description: '0 when hidden' }) })),
   finalUrl: Nullable(Type.String()),
-  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
-  summary: Nullable(
-    Type.String({
-      description:
-        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
-        'loop…), as the command line says it; null when the file was fetched',
-    }),
-  ),
+  error: Nullable(FetchError),
+  summary: StatusWords,
   timings: Nullable(Type.Record(Type.String(), Type.Number())),
   content: Nullable(
     Type.String({
@@ -141,16 +171,10 @@ export const RobotsFile = Type.Object({
   url: Type.String(),
   scheme: Type.Union([Type.Literal('http'), Type.Literal('https')]),
   host: Type.String(),
-  status: Nullable(
-    Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')], {
-      description: 'status of the last fetch; null before the first fetch',
-    }),
-  ),
-  statusReason: Nullable(
-    Type.String({
-      description: "why it was not fetched, in the engine's words (server error (HTTP 503), host not found…)",
-    }),
-  ),
+  status: Type.Union([ReportStatus, Type.Null()], {
+    description: 'the report status of the last fetch; null before the first fetch',
+  }),
+  statusReason: StatusWords,
   httpStatus: Nullable(Type.Integer()),
   lastCheckedAt: Nullable(Time),
   nextCheckAt: Time,
@@ -163,8 +187,12 @@ export const RobotsFile = Type.Object({
   warnings: Nullable(Type.Integer({ description: 'lint warnings of the last fetched content; null until linted' })),
   effectivePolicy: Nullable(EffectivePolicy),
   latestVersionId: Nullable(Type.Integer()),
-  notFoundSince: Nullable(Time),
-  failingSince: Nullable(Time),
+  allowAllSince: Nullable(
+    Type.String({ format: 'date-time', description: 'start of the current run of allow-all fetches (no robots.txt)' }),
+  ),
+  failingSince: Nullable(
+    Type.String({ format: 'date-time', description: 'start of the current run of disallow-all fetches (failures)' }),
+  ),
 });
 
 export const PropertyFile = Type.Object({
@@ -195,17 +223,12 @@ export const FetchPoint = Type.Object({
   id: Type.Integer(),
   startedAt: Time,
   finishedAt: Time,
-  outcome: FetchSummary.properties.outcome,
+  outcome: Outcome,
+  status: ReportStatus,
   httpStatus: Nullable(Type.Integer()),
   size: Nullable(Type.Integer({ description: 'bytes of the body, null without one' })),
-  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
-  summary: Nullable(
-    Type.String({
-      description:
-        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
-        'loop…), as the command line says it; null when the file was fetched',
-    }),
-  ),
+  error: Nullable(FetchError),
+  summary: StatusWords,
   versionId: Nullable(Type.Integer({ description: 'the version this fetch started, when its content was new' })),
 });
 
@@ -225,7 +248,9 @@ export const Version = Type.Object({
   fileId: Type.Integer(),
   fetchId: Nullable(Type.Integer({ description: 'null once the fetch itself has been pruned' })),
   fetchedAt: Time,
-  outcome: FetchSummary.properties.outcome,
+  outcome: Outcome,
+  status: ReportStatus,
+  summary: StatusWords,
   httpStatus: Nullable(Type.Integer()),
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
@@ -305,6 +330,12 @@ export const Alert = Type.Object({
   versionId: Nullable(Type.Integer()),
   previousVersionId: Nullable(Type.Integer({ description: 'the version compared against' })),
   diffUrl: Nullable(Type.String({ description: 'the diff of the two versions (GET)' })),
+  fetchStatus: Nullable(
+    Type.Object(
+      { status: ReportStatus, reason: StatusWords },
+      { description: "the report status of the alert's version, as the files API gives it" },
+    ),
+  ),
   details: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Time,
 });
@@ -365,7 +396,8 @@ const VersionRef = Type.Object({
   id: Type.Integer(),
   fileId: Type.Integer(),
   fetchedAt: Time,
-  outcome: Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')]),
+  outcome: Outcome,
+  status: ReportStatus,
   httpStatus: Nullable(Type.Integer()),
 });
 
@@ -458,22 +490,17 @@ export const Verdict = Type.Object({
 const RetrievalSummary = Type.Object({
   robotsUrl: Type.String(),
   finalUrl: Type.String(),
-  outcome: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
-  status: Nullable(Type.Integer()),
-  error: Nullable(Type.Object({ kind: Type.String(), message: Type.String() })),
-  summary: Nullable(
-    Type.String({
-      description:
-        "the outcome in plain words from the engine's catalogue (host not found, server error (HTTP 503), redirect " +
-        'loop…), as the command line says it; null when the file was fetched',
-    }),
-  ),
+  outcome: Outcome,
+  status: Nullable(Type.Integer({ description: 'the HTTP status; null when no answer came' })),
+  fetchStatus: ReportStatus,
+  error: Nullable(FetchError),
+  summary: StatusWords,
 });
 
 export const TestResult = Type.Object({
   source: Type.Object({
     kind: Type.Union([Type.Literal('text'), Type.Literal('url'), Type.Literal('version')]),
-    mode: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
+    mode: Outcome,
     versionId: Nullable(Type.Integer()),
     retrieval: Nullable(RetrievalSummary),
   }),
@@ -520,7 +547,7 @@ export const ImpactBody = Type.Object(
 const ImpactSide = Type.Object({
   versionId: Nullable(Type.Integer()),
   draft: Type.Boolean(),
-  mode: Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')]),
+  mode: Outcome,
 });
 
 const ExactRule = Type.Object({

@@ -7,7 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseRobotsTxt, RobotsUrlError } from 'robotskit';
-import { describeFetchOutcome, type RetrievalResult as EngineResult, robotsTxtOf } from 'robotskit/fetch';
+import { type RetrievalResult as EngineResult, fetchStatusOf, robotsTxtOf } from 'robotskit/fetch';
 import type { LoadedVersion } from '../alerts/store.js';
 import { exactComparison } from '../analysis/exact.js';
 import { compareVerdicts, type RulesSide } from '../analysis/impact.js';
@@ -98,10 +98,6 @@ function siteUrlOr400(typed: string): string {
   return url.href;
 }
 
-function modeOfOutcome(outcome: LoadedVersion['outcome']): RulesMode {
-  return outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all';
-}
-
 /** The rules of a robots.txt, text or bytes: bytes are parsed as bytes (the engine decides on them), text is for display. */
 function sideOfText(input: string | Uint8Array): RulesSide {
   const robots = parseRobotsTxt(input);
@@ -109,19 +105,21 @@ function sideOfText(input: string | Uint8Array): RulesSide {
 }
 
 function sideOfVersion(v: LoadedVersion): RulesSide {
-  const mode = modeOfOutcome(v.outcome);
+  const mode = v.outcome;
   if (mode !== 'rules') return { robots: null, mode, lines: null };
   return sideOfText(v.content ?? new Uint8Array());
 }
 
 function retrievalSummary(r: EngineResult) {
+  const status = fetchStatusOf(r);
   return {
     robotsUrl: r.robotsUrl,
     finalUrl: r.finalUrl,
     outcome: r.outcome,
     status: r.status,
-    error: r.error === null ? null : { kind: r.error.kind, message: r.error.message },
-    summary: r.outcome === 'rules' && r.error === null ? null : describeFetchOutcome(r).summary,
+    fetchStatus: status.status,
+    error: r.error === null ? null : { kind: r.error.kind, code: r.error.code, message: r.error.message },
+    summary: status.reason,
   };
 }
 
@@ -286,7 +284,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
           }
           fileId = Number(afterVersion.file_id);
         } else {
-          const file = files.find((f) => f.fetch_outcome === 'fetched') ?? files[0];
+          const file = files.find((f) => f.fetch_outcome === 'rules') ?? files[0];
           if (!file) throw new ApiError(400, 'invalid-request', `property ${propertyId} has no robots.txt files`);
           fileId = file.id;
         }

@@ -6,6 +6,7 @@
 import { type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
+import { engineVocabulary } from './migrations/engine-vocabulary.js';
 import { storageDialect } from './storage-dialect.js';
 
 /* Migration bodies get a `Kysely<any>` because they run against whatever schema exists at that point in history. */
@@ -214,7 +215,11 @@ const foreignKeyIndexes: Migration = {
 
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
-  return { '0001_initial': initial(dialect), '0002_foreign_key_indexes': foreignKeyIndexes };
+  return {
+    '0001_initial': initial(dialect),
+    '0002_foreign_key_indexes': foreignKeyIndexes,
+    '0003_engine_vocabulary': engineVocabulary,
+  };
 }
 
 /**

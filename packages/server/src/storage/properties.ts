@@ -4,9 +4,11 @@
  */
 
 import type { Kysely, Transaction } from 'kysely';
+import { fetchStatusOf } from 'robotskit/fetch';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
 import { deleteUnusedBodies } from './prune.js';
+import { storedErrorOf } from './rows.js';
 import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
@@ -229,10 +231,11 @@ export async function listProperties(
   return rows.map((r) => ({ ...r, host_count: Number(r.host_count ?? 0), file_count: Number(r.file_count ?? 0) }));
 }
 
-/** How a property's files stand, from their last fetches. */
+/** How a property's files stand: their last fetches counted by the engine's report status (`fetchStatusOf`). */
 export interface PropertyHealth {
   fetched: number;
   notFound: number;
+  /** Every other answer: failures, and the 4xx other than 404 and 410 (a 403 is an error here, crawled as allow-all). */
   error: number;
   /** Not fetched yet. */
   unchecked: number;
@@ -254,15 +257,19 @@ export async function propertiesHealth(
     .innerJoin('host_files as hf', 'hf.host_id', 'h.id')
     .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
     .leftJoin('fetches as lf', 'lf.id', 'f.last_fetch_id')
-    .leftJoin('bodies as b', (join) => join.onRef('b.hash', '=', 'lf.body_hash').on('lf.outcome', '=', 'fetched'))
+    .leftJoin('bodies as b', (join) => join.onRef('b.hash', '=', 'lf.body_hash').on('lf.outcome', '=', 'rules'))
     .select((eb) => [
       'h.property_id',
       'lf.outcome',
+      'lf.http_status',
+      'lf.error_kind',
+      'lf.error_code',
       eb.fn.countAll().as('n'),
       eb.fn.sum('b.lint_errors').as('lint_errors'),
       eb.fn.sum('b.lint_warnings').as('lint_warnings'),
     ])
-    .groupBy(['h.property_id', 'lf.outcome']);
+    // The facts the engine's report status reads, so each group has one status.
+    .groupBy(['h.property_id', 'lf.outcome', 'lf.http_status', 'lf.error_kind', 'lf.error_code']);
   if (propertyIds !== undefined) query = query.where('h.property_id', 'in', [...propertyIds]);
   const rows = await query.execute();
   const health = new Map<number, PropertyHealth>();
@@ -270,10 +277,14 @@ export async function propertiesHealth(
     const id = Number(row.property_id);
     const h = { ...(health.get(id) ?? NO_FILES) };
     const n = Number(row.n);
-    if (row.outcome === 'fetched') h.fetched += n;
-    else if (row.outcome === 'not-found') h.notFound += n;
-    else if (row.outcome === 'error') h.error += n;
-    else h.unchecked += n;
+    if (row.outcome === null) h.unchecked += n;
+    else {
+      const error = storedErrorOf({ ...row, error_phase: null, error_message: null });
+      const { status } = fetchStatusOf({ outcome: row.outcome, status: row.http_status, error });
+      if (status === 'fetched') h.fetched += n;
+      else if (status === 'not-found') h.notFound += n;
+      else h.error += n;
+    }
     h.lintErrors += Number(row.lint_errors ?? 0);
     h.lintWarnings += Number(row.lint_warnings ?? 0);
     health.set(id, h);

@@ -7,16 +7,17 @@
 
 import type { Kysely } from 'kysely';
 import type { RobotsTxt } from 'robotskit';
+import type { RetrievalOutcome } from 'robotskit/fetch';
 import type { ChangeContext, VersionSnapshot } from '../alerts/detect.js';
 import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
 import type { BodyAnalysis, FetchRow } from './rows.js';
-import type { FetchOutcome, Schema } from './schema.js';
+import type { Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
-/** What distinguishes one version from the next: the body for fetched files, the outcome for the others. */
-export function contentKeyOf(outcome: FetchOutcome, bodyHash: string | null): string {
-  return outcome === 'fetched' ? `sha256:${bodyHash ?? ''}` : outcome;
+/** What distinguishes one version from the next: the body when its rules apply, the outcome for the others. */
+export function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null): string {
+  return outcome === 'rules' ? `sha256:${bodyHash ?? ''}` : outcome;
 }
 
 /** Options of {@link recordFetch}. */
@@ -64,13 +65,13 @@ export interface NewVersionHook {
 
 /** A fetch as the alert detection reads it: the new version, before or as it is recorded. */
 export function versionSnapshotOf(result: FetchRow, parsed?: () => RobotsTxt): VersionSnapshot {
-  const body = result.outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
+  const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   return {
     outcome: result.outcome,
     httpStatus: result.httpStatus,
     body,
     contentType: result.headers['content-type'] ?? null,
-    errorMessage: result.error?.message ?? null,
+    error: result.error,
     bodyHash: body === null ? null : result.bodyHash,
     ...(body !== null && parsed ? { robots: parsed() } : {}),
   };
@@ -95,7 +96,7 @@ export async function recordFetch(
   result: FetchRow,
   options: RecordOptions,
 ): Promise<RecordResult> {
-  const body = result.outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
+  const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   const bodyHash = body === null ? null : result.bodyHash;
   const contentKey = contentKeyOf(result.outcome, bodyHash);
 
@@ -109,7 +110,7 @@ export async function recordFetch(
         'recrawl_requested_at',
         'consecutive_failures',
         'failing_since',
-        'not_found_since',
+        'allow_all_since',
       ])
       .where('id', '=', claim.id)
       .where('lease_token', '=', claim.leaseToken)
@@ -163,6 +164,8 @@ export async function recordFetch(
         redirects_json: JSON.stringify(result.redirects),
         final_url: result.finalUrl,
         error_kind: result.error?.kind ?? null,
+        error_code: result.error?.code ?? null,
+        error_phase: result.error?.phase ?? null,
         error_message: result.error?.message ?? null,
         timings_json: result.timings === null ? null : JSON.stringify(result.timings),
         worker: options.worker ?? null,
@@ -200,7 +203,7 @@ export async function recordFetch(
     // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.
     const recrawlPending =
       file.recrawl_requested_at !== null && file.leased_at !== null && file.recrawl_requested_at > file.leased_at;
-    const failed = result.outcome === 'error';
+    const failed = result.outcome === 'disallow-all';
     await trx
       .updateTable('robots_files')
       .set({
@@ -214,7 +217,7 @@ export async function recordFetch(
         lease_expires_at: null,
         consecutive_failures: failed ? file.consecutive_failures + 1 : 0,
         failing_since: failed ? (file.failing_since ?? result.startedAt) : null,
-        not_found_since: result.outcome === 'not-found' ? (file.not_found_since ?? result.startedAt) : null,
+        allow_all_since: result.outcome === 'allow-all' ? (file.allow_all_since ?? result.startedAt) : null,
       })
       .where('id', '=', claim.id)
       .execute();

@@ -233,7 +233,7 @@ export class Worker {
       // it is bounded, and a failure only leaves the alert without it.
       let prepared: ChangeContext | null = null;
       const prepare = o.onNewVersion?.prepare;
-      if (prepare && result.outcome !== 'error') {
+      if (prepare && result.outcome !== 'disallow-all') {
         try {
           // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
           const version = versionSnapshotOf(result, robots === undefined ? undefined : parsed);

@@ -8,7 +8,7 @@ const STATUS = {
   error: { label: 'Error', tone: 'bad' },
 } as const;
 
-/** `Fetched`, `Not found`, `Error`, or `Not checked yet` before the first fetch. */
+/** The engine's report status (`fetchStatusOf`): `Fetched`, `Not found`, `Error`; `Not checked yet` before a fetch. */
 export function FileStatusBadge({ file }: { file: Pick<RobotsFile, 'status'> }) {
   if (file.status === null) return <span class="badge badge-neutral">Not checked yet</span>;
   const { label, tone } = STATUS[file.status];
@@ -22,7 +22,7 @@ export function statusDetail(file: Pick<RobotsFile, 'status' | 'statusReason' | 
 }
 
 const POLICY = {
-  conditional: { label: 'Rules apply', tone: 'good' },
+  rules: { label: 'Rules apply', tone: 'good' },
   'allow-all': { label: 'Allow all', tone: 'neutral' },
   'disallow-all': { label: 'Disallow all', tone: 'bad' },
 } as const;
@@ -30,9 +30,9 @@ const POLICY = {
 /** The effective policy in two words, its reason as the tooltip. */
 export function PolicyBadge({ policy }: { policy: EffectivePolicy | null }) {
   if (policy === null) return <span class="muted">—</span>;
-  const { label, tone } = POLICY[policy.policy];
+  const { label, tone } = POLICY[policy.mode];
   return (
-    <span class={`badge badge-${tone}`} title={policy.reason}>
+    <span class={`badge badge-${tone}`} title={policy.message}>
       {label}
     </span>
   );
@@ -40,7 +40,7 @@ export function PolicyBadge({ policy }: { policy: EffectivePolicy | null }) {
 
 /** The label of a policy, for text. */
 export function policyLabel(policy: EffectivePolicy): string {
-  return POLICY[policy.policy].label;
+  return POLICY[policy.mode].label;
 }
 
 export function SeverityBadge({ severity }: { severity: Alert['severity'] | 'error' | 'warning' | 'info' }) {

@@ -49,7 +49,7 @@ export default function FilePage({ params }: RouteProps) {
 
   // Versions, as Search Console lists them: fetches whose content differed. Failed fetches stay on the timeline.
   const list = useMemo(() => contentVersions(versions.data?.versions ?? null), [versions.data]);
-  const latestContent = useMemo(() => list?.find((v) => v.outcome === 'fetched')?.id ?? null, [list]);
+  const latestContent = useMemo(() => list?.find((v) => v.outcome === 'rules')?.id ?? null, [list]);
   const shown = shownVersion ?? latestContent;
 
   // Versions arrive after the page (and again after a recrawl): compare the newest two unless a pair was chosen.
@@ -230,7 +230,7 @@ function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
           <p class="policy-line">
             <PolicyBadge policy={policy} />
           </p>
-          <p>{readableTimes(policy.reason)}</p>
+          <p>{readableTimes(policy.message)}</p>
           <dl class="facts">
             {policy.since && (
               <>
@@ -246,7 +246,7 @@ function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
                 </dd>
               </>
             )}
-            {policy.versionId !== null && policy.policy === 'conditional' && policy.code !== 'fetched' && (
+            {policy.versionId !== null && policy.mode === 'rules' && policy.reason !== 'fetched' && (
               <>
                 <dt>Rules of</dt>
                 <dd>the last good version, #{policy.versionId}</dd>
@@ -291,12 +291,12 @@ function LastFetchPanel({ file }: { file: FileDetail }) {
         <dt>Answer</dt>
         <dd>
           {fetch.httpStatus === null ? 'no HTTP answer' : `HTTP ${fetch.httpStatus}`}
-          {fetch.size !== null && fetch.outcome === 'fetched' && ` · ${formatBytes(fetch.size)}`}
+          {fetch.size !== null && fetch.outcome === 'rules' && ` · ${formatBytes(fetch.size)}`}
         </dd>
-        {fetch.summary !== null && fetch.outcome !== 'fetched' && (
+        {fetch.summary !== null && (
           <>
-            <dt>{fetch.outcome === 'not-found' ? 'Outcome' : 'Error'}</dt>
-            <dd class={fetch.outcome === 'error' ? 'error-text' : ''}>
+            <dt>{fetch.status === 'not-found' ? 'Outcome' : 'Error'}</dt>
+            <dd class={fetch.status === 'error' ? 'error-text' : ''}>
               {fetch.summary}
               {fetch.error && (
                 <details class="raw-error">

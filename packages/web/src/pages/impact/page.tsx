@@ -70,7 +70,7 @@ export default function ImpactPage({ params }: RouteProps) {
 }
 
 function ImpactForm({ file, versions }: { file: FileDetail; versions: readonly Version[] }) {
-  const fetched = versions.filter((v) => v.outcome === 'fetched');
+  const fetched = versions.filter((v) => v.outcome === 'rules');
   const current = versions[0] ?? null;
   const [source, setSource] = useState<Source>('draft');
   const [draft, setDraft] = useState<string | null>(null);
@@ -162,8 +162,7 @@ function ImpactForm({ file, versions }: { file: FileDetail; versions: readonly V
           </label>
           {current && (
             <p class="hint">
-              Current version: {formatTime(current.fetchedAt)} (
-              {current.outcome === 'fetched' ? 'fetched' : current.outcome}).
+              Current version: {formatTime(current.fetchedAt)} ({current.status}).
             </p>
           )}
         </fieldset>

@@ -21,7 +21,7 @@ import { Link, navigate, type RouteProps } from '../../router.js';
 type Column = 'url' | 'status' | 'checked' | 'size' | 'errors' | 'warnings' | 'policy';
 
 const STATUS_ORDER = { fetched: 0, 'not-found': 1, error: 2 } as const;
-const POLICY_ORDER = { conditional: 0, 'allow-all': 1, 'disallow-all': 2 } as const;
+const POLICY_ORDER = { rules: 0, 'allow-all': 1, 'disallow-all': 2 } as const;
 
 function sortValue(file: PropertyFile, key: Column): SortValue {
   switch (key) {
@@ -38,7 +38,7 @@ function sortValue(file: PropertyFile, key: Column): SortValue {
     case 'warnings':
       return file.warnings;
     case 'policy':
-      return file.effectivePolicy === null ? null : POLICY_ORDER[file.effectivePolicy.policy];
+      return file.effectivePolicy === null ? null : POLICY_ORDER[file.effectivePolicy.mode];
   }
 }
 
