@@ -65,7 +65,7 @@ export {
   describeDatabase,
 } from './storage/config.js';
 export { type Database, DatabaseOpenError, openDatabase } from './storage/connect.js';
-export { createPolicyResolver, type EffectivePolicyResolver } from './storage/history.js';
+export { createPolicyResolver, type FilePolicyResolver } from './storage/history.js';
 export { migrateToLatest } from './storage/migrations.js';
 export { DEFAULT_RETENTION_MS, pruneHistory } from './storage/prune.js';
 export { type NewVersionHook, type RecordResult, recordFetch } from './storage/record-fetch.js';
@@ -73,9 +73,9 @@ export {
   analyzeBody,
   type BodyAnalysis,
   contentHash,
-  type EffectivePolicy,
-  type FetchRow,
-  fetchRowOf,
+  type FetchRecord,
+  type FilePolicy,
+  fetchRecordOf,
   nextFetchAt,
   type StoredDiagnostic,
 } from './storage/rows.js';

@@ -9,7 +9,7 @@ import { buildApp } from '../src/http/app.js';
 import { checkServiceConfig, ServiceConfigError, startService } from '../src/service.js';
 import { claimDueFiles } from '../src/storage/claim.js';
 import type { Database } from '../src/storage/connect.js';
-import type { EffectivePolicyResolver } from '../src/storage/history.js';
+import type { FilePolicyResolver } from '../src/storage/history.js';
 import { recordFetch } from '../src/storage/record-fetch.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock, resultOf } from './helpers.js';
@@ -32,7 +32,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     let clock: ManualClock;
     let policyCalls = 0;
 
-    async function start(options: { token?: string; resolvePolicy?: EffectivePolicyResolver } = {}) {
+    async function start(options: { token?: string; resolvePolicy?: FilePolicyResolver } = {}) {
       await app?.close();
       app = await buildApp({ database, now: clock.now, ...options });
       await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,5 +1,5 @@
 import type { RetrievalOutcome } from 'robotskit/fetch';
-import { contentHash, type FetchRow } from '../src/storage/rows.js';
+import { contentHash, type FetchRecord } from '../src/storage/rows.js';
 
 const encoder = new TextEncoder();
 
@@ -7,7 +7,7 @@ const encoder = new TextEncoder();
 export function resultOf(
   outcome: RetrievalOutcome,
   options: { body?: string | Uint8Array; at?: number; status?: number; headers?: Record<string, string> } = {},
-): FetchRow {
+): FetchRecord {
   const at = options.at ?? 1_000;
   const body =
     outcome === 'rules'

@@ -21,7 +21,7 @@ const BODY = new TextEncoder().encode('User-agent: *\nDisallow: /a\n');
 const HASH = contentHash(BODY);
 
 /**
- * The fetches the code before 0003 stored: outcome, status, error kind and message, as `fetchRowOf` wrote them,
+ * The fetches the code before 0003 stored: outcome, status, error kind and message, as `fetchRecordOf` wrote them,
  * and what each reads as afterwards (outcome, error kind, code, report status and its words).
  */
 const OLD_FETCHES = [

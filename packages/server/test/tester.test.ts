@@ -4,11 +4,11 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { parseRobotsTxt } from 'robotskit';
+import { parseRobotsTxt, resolveCrawler } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exactComparison } from '../src/analysis/exact.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/analysis/impact.js';
-import { linesOf, resolveCrawlers, verdictOf } from '../src/analysis/verdicts.js';
+import { crawlersNamed, linesOf, verdictOf } from '../src/analysis/verdicts.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
@@ -39,7 +39,7 @@ describe('impact comparison', () => {
     const side = (text: string): RulesSide => ({ robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) });
     const before = side('User-agent: *\nDisallow: /a\n');
     const after = side('User-agent: *\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a/1\n');
-    const crawlers = resolveCrawlers(['*', 'Googlebot', 'GPTBot']);
+    const crawlers = crawlersNamed(['*', 'Googlebot', 'GPTBot']);
     const urls = Array.from({ length: QUESTIONS_PER_SLICE }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
     let otherWorkRan = false;
     let done = false;
@@ -90,7 +90,7 @@ describe('exact comparison for the impact check', () => {
   it('says when the bounds cut it short, and keeps the regions found', () => {
     const before = side('User-agent: *\nDisallow: /a\n');
     const after = side('User-agent: *\nDisallow: /a*b*c$\nDisallow: /x*y\nAllow: /a/*.php$\n');
-    const crawlers = resolveCrawlers(['*']);
+    const crawlers = crawlersNamed(['*']);
     const whole = exactComparison(before, after, crawlers, 'https://e.test');
     expect(whole).toMatchObject({ available: true, note: null, complete: true, equivalent: false });
     const cut = exactComparison(before, after, crawlers, 'https://e.test', { maxStates: 3 });
@@ -103,7 +103,7 @@ describe('exact comparison for the impact check', () => {
   });
 
   it('compares no robots.txt as the empty file, and has nothing to compare for an unreachable file', () => {
-    const crawlers = resolveCrawlers(['Googlebot']);
+    const crawlers = crawlersNamed(['Googlebot']);
     const none: RulesSide = { robots: null, mode: 'allow-all', lines: null };
     const unreachable: RulesSide = { robots: null, mode: 'disallow-all', lines: null };
     const draft = side('User-agent: *\nDisallow: /tmp/\n');
@@ -293,6 +293,10 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(results[1]!.rewrite).toContain("used 'Googlebot'");
       expect(results[2]!.rewrite).toContain('surrounding whitespace removed');
       expect(results[3]!.rewrite).toContain('names no crawler');
+      // The name used and the rewrite are the engine's reading of each name, word for word.
+      expect(results.map((r) => [r.userAgentUsed, r.rewrite])).toEqual(
+        results.map((r) => [resolveCrawler(r.userAgent).name, resolveCrawler(r.userAgent).rewrite]),
+      );
     });
 
     it('refuses bad tester input with clear errors', async () => {

@@ -30,4 +30,4 @@ export type ImpactResult = Static<typeof S.ImpactResult>;
 export type DiscoveredHosts = Static<typeof S.DiscoveredHosts>;
 
 /** A file's effective policy: what governs crawling now, and why. */
-export type EffectivePolicy = NonNullable<RobotsFile['effectivePolicy']>;
+export type FilePolicy = NonNullable<RobotsFile['effectivePolicy']>;

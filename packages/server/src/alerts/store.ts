@@ -29,11 +29,8 @@ import {
   type VersionSnapshot,
 } from './detect.js';
 
-/** A version with its body, lint results and the error of the fetch that saw it first. */
-export type LoadedVersion = StoredVersion;
-
 /** A stored version as the detection reads it. */
-export function snapshotOf(v: LoadedVersion): VersionSnapshot {
+export function snapshotOf(v: StoredVersion): VersionSnapshot {
   return {
     outcome: v.outcome,
     httpStatus: v.http_status,
@@ -45,7 +42,7 @@ export function snapshotOf(v: LoadedVersion): VersionSnapshot {
 
 const decoder = new TextDecoder();
 /** The text of a version (empty without a body). */
-export function textOf(v: LoadedVersion): string {
+export function textOf(v: StoredVersion): string {
   return v.outcome === 'rules' && v.content ? decoder.decode(v.content) : '';
 }
 

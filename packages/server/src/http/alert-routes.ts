@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AlertKind } from '../alerts/detect.js';
-import { type LoadedVersion, textOf } from '../alerts/store.js';
+import { textOf } from '../alerts/store.js';
 import { type LintResults, lineDiff, lintChanges } from '../analysis/diff.js';
 import {
   alertJsonOf,
@@ -17,7 +17,7 @@ import {
   listWebhookIds,
 } from '../storage/alerts.js';
 import { getProperty } from '../storage/properties.js';
-import { getVersion, versionBefore } from '../storage/report.js';
+import { getVersion, type StoredVersion, versionBefore } from '../storage/report.js';
 import type { StoredDiagnostic } from '../storage/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
@@ -27,7 +27,7 @@ import { Alert, AlertsQuery, CreateWebhookBody, DiffQuery, IdParams, VersionDiff
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
 
-function versionRef(v: LoadedVersion) {
+function versionRef(v: StoredVersion) {
   return {
     id: v.id,
     fileId: Number(v.file_id),
@@ -38,7 +38,7 @@ function versionRef(v: LoadedVersion) {
   };
 }
 
-function lintOf(v: LoadedVersion | null): LintResults {
+function lintOf(v: StoredVersion | null): LintResults {
   if (v === null || v.outcome !== 'rules') return { errors: null, warnings: null, diagnostics: null };
   return {
     errors: v.lint_errors,
@@ -217,7 +217,7 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
       const version = await getVersion(db, request.params.id);
       if (!version) throw new ApiError(404, 'not-found', `no version with id ${request.params.id}`);
       const againstId = request.query.against ?? (await versionBefore(db, Number(version.file_id), version.id));
-      let against: LoadedVersion | null = null;
+      let against: StoredVersion | null = null;
       if (againstId !== null) {
         against = (await getVersion(db, againstId)) ?? null;
         if (!against) throw new ApiError(404, 'not-found', `no version with id ${againstId} to compare against`);

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { RobotsStore } from 'robotskit/fetch';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
-import type { EffectivePolicyResolver } from '../storage/history.js';
+import type { FilePolicyResolver } from '../storage/history.js';
 import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
@@ -48,7 +48,7 @@ export interface AppOptions {
    */
   readonly now?: () => number;
   /** Computes files' effective policy (the availability timeline); without it the field is null. */
-  readonly resolvePolicy?: EffectivePolicyResolver;
+  readonly resolvePolicy?: FilePolicyResolver;
   /**
    * Files whose fetches have been `allow-all` (no robots.txt) for this long drop out of the list.
    * @default 30 days

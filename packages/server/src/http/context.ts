@@ -4,14 +4,14 @@
 
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
-import type { EffectivePolicyResolver } from '../storage/history.js';
+import type { FilePolicyResolver } from '../storage/history.js';
 
 /** The routes' view of the service. */
 export interface ApiContext {
   readonly database: Database;
   readonly now: () => number;
   /** Computes effective policies; without it they are null. */
-  readonly resolvePolicy: EffectivePolicyResolver | undefined;
+  readonly resolvePolicy: FilePolicyResolver | undefined;
   /** Files `allow-all` (no robots.txt) for at least this long drop out of a property's list (still checked). */
   readonly hideAllowAllAfterMs: number;
   /** Whether this process runs fetch workers (reported by the health route). */

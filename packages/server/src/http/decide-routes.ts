@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { type CrawlerInput, RobotsUrlError } from 'robotskit';
+import { type CrawlerInput, CrawlerInputError, type ResolvedCrawler, RobotsUrlError } from 'robotskit';
 import {
   crawlDelayOf,
   createRobotsClient,
@@ -20,7 +20,7 @@ import {
   type UrlVerdict,
 } from 'robotskit/fetch';
 import { type Static, Type } from 'typebox';
-import { CrawlerNameError, engineInput, resolveCrawlers } from '../analysis/verdicts.js';
+import { crawlersNamed } from '../analysis/verdicts.js';
 import { engineFetchOf, SERVICE_USER_AGENT } from '../net/robots-fetch.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
@@ -190,22 +190,22 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
     },
     async (request, reply) => {
       const { crawler: typed, urls } = request.body;
-      let crawler: ReturnType<typeof resolveCrawlers>[number];
+      let crawler: ResolvedCrawler;
       try {
-        crawler = resolveCrawlers([typed])[0]!;
+        crawler = crawlersNamed([typed])[0]!;
       } catch (error) {
-        if (error instanceof CrawlerNameError) throw new ApiError(400, 'invalid-request', error.message);
+        if (error instanceof CrawlerInputError) throw new ApiError(400, 'invalid-request', error.message);
         throw error;
       }
-      const input = engineInput(crawler);
+      const input = crawler.input;
       const delays = new Map<EffectivePolicy<RetrievalResult>, number | null>();
       const pending = urls.map((url) => decide(url, input, delays));
       // Rejections are awaited in order below; keep them from counting as unhandled meanwhile.
       for (const p of pending) if (p instanceof Promise) p.catch(() => {});
       if (!(request.headers.accept ?? '').includes('application/x-ndjson')) {
         return {
-          crawler: crawler.name,
-          crawlerUsed: crawler.used,
+          crawler: crawler.typed,
+          crawlerUsed: crawler.name,
           rewrite: crawler.rewrite,
           results: await Promise.all(pending),
         };
@@ -228,7 +228,7 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
       }
       reply.header('content-type', 'application/x-ndjson; charset=utf-8');
       // The name used travels in a header here (lines are verdicts only).
-      reply.header('x-robotskit-crawler-used', crawler.used);
+      reply.header('x-robotskit-crawler-used', crawler.name);
       // A stream is sent as it is (the 200 schema describes the JSON form).
       return reply.send(Readable.from(lines()) as unknown as Static<typeof DecideResult>);
     },

@@ -4,7 +4,7 @@
 
 import { type FetchStatus, fetchStatusOf, type RetrievalOutcome } from 'robotskit/fetch';
 import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../storage/report.js';
-import { type EffectivePolicy, type StoredError, storedErrorOf } from '../storage/rows.js';
+import { type FilePolicy, type StoredError, storedErrorOf } from '../storage/rows.js';
 import type { HostRow, PropertyRow } from '../storage/schema.js';
 
 export function isoTime(ms: number): string;
@@ -72,7 +72,7 @@ function lastFetchFacts(row: FileReportRow): StoredFacts | null {
  * A file as listed. `now` decides whether a worker holds it at this moment (`fetchingSince`): a lease that has run
  * out belongs to a worker that is gone.
  */
-export function fileJson(row: FileReportRow, policy: EffectivePolicy | null, now: number) {
+export function fileJson(row: FileReportRow, policy: FilePolicy | null, now: number) {
   const leased = row.leased_at !== null && row.lease_expires_at !== null && row.lease_expires_at > now;
   const facts = lastFetchFacts(row);
   const status = facts === null ? null : reportStatusOf(facts);
@@ -99,7 +99,7 @@ export function fileJson(row: FileReportRow, policy: EffectivePolicy | null, now
   };
 }
 
-export function propertyFileJson(row: PropertyFileRow, policy: EffectivePolicy | null, now: number) {
+export function propertyFileJson(row: PropertyFileRow, policy: FilePolicy | null, now: number) {
   return { ...fileJson(row, policy, now), hostSource: row.host_source, hostRank: row.host_rank };
 }
 

@@ -29,7 +29,7 @@ import {
   listVersions,
   propertiesOfFile,
 } from '../storage/report.js';
-import type { EffectivePolicy, StoredDiagnostic } from '../storage/rows.js';
+import type { FilePolicy, StoredDiagnostic } from '../storage/rows.js';
 import { privateAddressNotice } from './address-notice.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
@@ -72,7 +72,7 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
   const { database } = context;
   const { db, dialect } = database;
 
-  async function policyOf(row: FileReportRow): Promise<EffectivePolicy | null> {
+  async function policyOf(row: FileReportRow): Promise<FilePolicy | null> {
     return context.resolvePolicy ? await context.resolvePolicy(row, context.now()) : null;
   }
 

@@ -126,7 +126,7 @@ export const FilesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const EffectivePolicy = Type.Object(
+const FilePolicy = Type.Object(
   {
     mode: Outcome,
     reason: Type.String({
@@ -185,7 +185,7 @@ export const RobotsFile = Type.Object({
   size: Nullable(Type.Integer({ description: 'bytes of the last fetched file; null when the last fetch failed' })),
   errors: Nullable(Type.Integer({ description: 'lint errors of the last fetched content; null until linted' })),
   warnings: Nullable(Type.Integer({ description: 'lint warnings of the last fetched content; null until linted' })),
-  effectivePolicy: Nullable(EffectivePolicy),
+  effectivePolicy: Nullable(FilePolicy),
   latestVersionId: Nullable(Type.Integer()),
   allowAllSince: Nullable(
     Type.String({ format: 'date-time', description: 'start of the current run of allow-all fetches (no robots.txt)' }),

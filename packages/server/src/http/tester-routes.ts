@@ -6,23 +6,20 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { parseRobotsTxt, RobotsUrlError } from 'robotskit';
-import { type RetrievalResult as EngineResult, fetchStatusOf, robotsTxtOf } from 'robotskit/fetch';
-import type { LoadedVersion } from '../alerts/store.js';
+import { CrawlerInputError, parseRobotsTxt, type ResolvedCrawler, RobotsUrlError } from 'robotskit';
+import {
+  type RetrievalResult as EngineResult,
+  fetchStatusOf,
+  type RetrievalOutcome,
+  robotsTxtOf,
+} from 'robotskit/fetch';
 import { exactComparison } from '../analysis/exact.js';
 import { compareVerdicts, type RulesSide } from '../analysis/impact.js';
 import { originSitemapUrls } from '../analysis/sitemap-urls.js';
-import {
-  CrawlerNameError,
-  linesOf,
-  type RulesMode,
-  resolveCrawlers,
-  type TesterCrawler,
-  verdictOf,
-} from '../analysis/verdicts.js';
+import { crawlersNamed, linesOf, verdictOf } from '../analysis/verdicts.js';
 import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { getProperty } from '../storage/properties.js';
-import { getFileReport, getVersion, listPropertyFiles } from '../storage/report.js';
+import { getFileReport, getVersion, listPropertyFiles, type StoredVersion } from '../storage/report.js';
 import { discoverHosts } from '../worker/discover-hosts.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
@@ -59,11 +56,11 @@ export const DEFAULT_IMPACT_CRAWLERS = [
   'CCBot',
 ];
 
-function crawlersOr400(names: readonly string[]): TesterCrawler[] {
+function crawlersOr400(names: readonly string[]): ResolvedCrawler[] {
   try {
-    return resolveCrawlers(names);
+    return crawlersNamed(names);
   } catch (error) {
-    if (error instanceof CrawlerNameError) throw new ApiError(400, 'invalid-request', error.message);
+    if (error instanceof CrawlerInputError) throw new ApiError(400, 'invalid-request', error.message);
     throw error;
   }
 }
@@ -104,7 +101,7 @@ function sideOfText(input: string | Uint8Array): RulesSide {
   return { robots, mode: 'rules', lines: linesOf(typeof input === 'string' ? input : robots.source) };
 }
 
-function sideOfVersion(v: LoadedVersion): RulesSide {
+function sideOfVersion(v: StoredVersion): RulesSide {
   const mode = v.outcome;
   if (mode !== 'rules') return { robots: null, mode, lines: null };
   return sideOfText(v.content ?? new Uint8Array());
@@ -137,7 +134,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
     }
   }
 
-  async function versionOr404(id: number): Promise<LoadedVersion> {
+  async function versionOr404(id: number): Promise<StoredVersion> {
     const v = await getVersion(db, id);
     if (!v) throw new ApiError(404, 'not-found', `no version with id ${id}`);
     return v;
@@ -166,7 +163,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       let side: RulesSide;
       let source: {
         kind: 'text' | 'url' | 'version';
-        mode: RulesMode;
+        mode: RetrievalOutcome;
         versionId: number | null;
         retrieval: ReturnType<typeof retrievalSummary> | null;
       };
@@ -292,7 +289,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       const file = await getFileReport(db, fileId);
       if (!file) throw new ApiError(404, 'not-found', `no robots.txt file with id ${fileId}`);
       const origin = new URL(file.url).origin;
-      const ofThisFile = (v: LoadedVersion, field: string) => {
+      const ofThisFile = (v: StoredVersion, field: string) => {
         if (Number(v.file_id) !== Number(file.id)) {
           throw new ApiError(
             400,
@@ -363,7 +360,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         before: { versionId: beforeVersion.id, draft: false, mode: before.mode },
         after: { versionId: afterVersion?.id ?? null, draft: afterVersion === null, mode: after.mode },
         urls: { source, sitemaps, noSitemap, checked: urls.length, capped, problems },
-        userAgents: crawlers.map((c) => c.name),
+        userAgents: crawlers.map((c) => c.typed),
         summary: compared.summary,
         changesTotal: compared.total,
         changes: compared.changes,

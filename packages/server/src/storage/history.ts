@@ -10,19 +10,16 @@ import type { Kysely } from 'kysely';
 import { type AvailabilityOptions, effectivePolicy } from 'robotskit/fetch';
 import type { FileReportRow } from './report.js';
 import {
-  type EffectivePolicy,
+  type FilePolicy,
+  filePolicyOf,
   headersFromJson,
   type ObservedFetch as Observed,
   observationOf,
-  policyJsonOf,
 } from './rows.js';
 import type { Schema } from './schema.js';
 
 /** Computes a file's effective policy at `now`; null when it cannot be told. */
-export type EffectivePolicyResolver = (
-  file: FileReportRow,
-  now: number,
-) => Promise<EffectivePolicy | null> | EffectivePolicy | null;
+export type FilePolicyResolver = (file: FileReportRow, now: number) => Promise<FilePolicy | null> | FilePolicy | null;
 
 /** The newest good (`rules` or `allow-all`) fetch and version of a file before `before`. */
 async function lastGood(db: Kysely<Schema>, fileId: number, before: number): Promise<Observed | null> {
@@ -93,6 +90,6 @@ export async function historyOf(db: Kysely<Schema>, file: FileReportRow): Promis
 }
 
 /** The resolver the service runs: the engine's `effectivePolicy` over the file's stored history in `db`. */
-export function createPolicyResolver(db: Kysely<Schema>, options: AvailabilityOptions = {}): EffectivePolicyResolver {
-  return async (file, now) => policyJsonOf(effectivePolicy(await historyOf(db, file), now, options));
+export function createPolicyResolver(db: Kysely<Schema>, options: AvailabilityOptions = {}): FilePolicyResolver {
+  return async (file, now) => filePolicyOf(effectivePolicy(await historyOf(db, file), now, options));
 }

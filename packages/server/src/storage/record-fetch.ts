@@ -11,7 +11,7 @@ import type { RetrievalOutcome } from 'robotskit/fetch';
 import type { ChangeContext, VersionSnapshot } from '../alerts/detect.js';
 import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
-import type { BodyAnalysis, FetchRow } from './rows.js';
+import type { BodyAnalysis, FetchRecord } from './rows.js';
 import type { Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
@@ -64,7 +64,7 @@ export interface NewVersionHook {
 }
 
 /** A fetch as the alert detection reads it: the new version, before or as it is recorded. */
-export function versionSnapshotOf(result: FetchRow, parsed?: () => RobotsTxt): VersionSnapshot {
+export function versionSnapshotOf(result: FetchRecord, parsed?: () => RobotsTxt): VersionSnapshot {
   const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   return {
     outcome: result.outcome,
@@ -93,7 +93,7 @@ export async function recordFetch(
   db: Kysely<Schema>,
   dialect: DialectName,
   claim: Pick<ClaimedFile, 'id' | 'leaseToken'>,
-  result: FetchRow,
+  result: FetchRecord,
   options: RecordOptions,
 ): Promise<RecordResult> {
   const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;

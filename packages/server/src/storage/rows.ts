@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { RobotsTxt } from 'robotskit';
 import {
   type AvailabilityOptions,
-  type EffectivePolicy as EnginePolicy,
+  type EffectivePolicy,
   type FetchObservation,
   type PolicyReason,
   type RetrievalError,
@@ -51,7 +51,7 @@ export interface StoredRedirect {
 }
 
 /** One fetch as the service stores it (the columns of a `fetches` row, before ids). */
-export interface FetchRow {
+export interface FetchRecord {
   /** The engine's outcome: `rules` (a 2xx body), `allow-all` (no robots.txt), `disallow-all` (a failure). */
   readonly outcome: RetrievalOutcome;
   readonly startedAt: number;
@@ -87,7 +87,7 @@ const HEADER_NAMES = [
 ] as const;
 
 /** The row of a body-less fetch: `outcome` at `startedAt`, no response headers. */
-function emptyRow(outcome: RetrievalOutcome, startedAt: number, finishedAt: number): FetchRow {
+function emptyRecord(outcome: RetrievalOutcome, startedAt: number, finishedAt: number): FetchRecord {
   return {
     outcome,
     startedAt,
@@ -104,7 +104,7 @@ function emptyRow(outcome: RetrievalOutcome, startedAt: number, finishedAt: numb
 }
 
 /** The engine's retrieval result as a fetch row (the body hashed here, once). */
-export function fetchRowOf(result: RetrievalResult): FetchRow {
+export function fetchRecordOf(result: RetrievalResult): FetchRecord {
   const headers: Record<string, string> = {};
   for (const [key, name] of HEADER_NAMES) {
     const value = result.headers[key];
@@ -119,7 +119,7 @@ export function fetchRowOf(result: RetrievalResult): FetchRow {
   if (result.timings.headersMs !== null) timings.headers = result.timings.headersMs;
   const body = outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   return {
-    ...emptyRow(outcome, result.fetchedAt, result.fetchedAt + result.timings.totalMs),
+    ...emptyRecord(outcome, result.fetchedAt, result.fetchedAt + result.timings.totalMs),
     httpStatus: result.status,
     body,
     bodyHash: body === null ? null : contentHash(body),
@@ -135,10 +135,10 @@ export function fetchRowOf(result: RetrievalResult): FetchRow {
  * The row of a retrieval that threw (a bug in it): a failed fetch of the engine's kind `unknown` (what a fetch threw
  * that nothing classifies), its message saying the retrieval failed; retried with backoff.
  */
-export function failedRetrievalRow(startedAt: number, finishedAt: number, error: unknown): FetchRow {
+export function failedRetrievalRecord(startedAt: number, finishedAt: number, error: unknown): FetchRecord {
   const message = error instanceof Error ? error.message : String(error);
   return {
-    ...emptyRow('disallow-all', startedAt, finishedAt),
+    ...emptyRecord('disallow-all', startedAt, finishedAt),
     error: { kind: 'unknown', message: `the retrieval failed: ${message}`, code: null, phase: 'request' },
   };
 }
@@ -173,7 +173,7 @@ export function observationOf(facts: StoredFetchFacts): FetchObservation {
  * When a file is fetched next after `row`, by the engine's `refreshSchedule`, for a file whose current run of failed
  * fetches began at `failingSince` (null when the fetch before did not fail).
  */
-export function nextFetchAt(row: FetchRow, failingSince: number | null, options: AvailabilityOptions = {}): number {
+export function nextFetchAt(row: FetchRecord, failingSince: number | null, options: AvailabilityOptions = {}): number {
   const latest = observationOf({
     fetchedAt: row.startedAt,
     outcome: row.outcome,
@@ -255,8 +255,11 @@ export function storedAnalysis(diagnostics: readonly Diagnostic[]): BodyAnalysis
   return { errors, warnings, diagnostics: stored };
 }
 
-/** What governs crawling of a file's origin now, as the API shows it. */
-export interface EffectivePolicy {
+/**
+ * What governs crawling of a file's origin now: the engine's `EffectivePolicy` over the file's stored history, with
+ * the version whose rules apply instead of the fetch itself.
+ */
+export interface FilePolicy {
   /** The engine's mode: `rules` (the rules of `versionId` decide), `allow-all` or `disallow-all` (no rules apply). */
   readonly mode: RetrievalOutcome;
   /** Why, as the engine's stable code (`fetched`, `unreachable`, `last-good-version`…). */
@@ -276,8 +279,8 @@ export interface ObservedFetch extends FetchObservation {
   readonly versionId: number | null;
 }
 
-/** The engine's policy as the API shows it. */
-export function policyJsonOf(policy: EnginePolicy<ObservedFetch>): EffectivePolicy {
+/** The engine's policy of a file's history, with the version whose rules apply. */
+export function filePolicyOf(policy: EffectivePolicy<ObservedFetch>): FilePolicy {
   return {
     mode: policy.mode,
     reason: policy.reason,

@@ -3,11 +3,11 @@
  * 64-bit integers, bodies are bytes (BLOB / bytea), structured values are JSON text, flags are integers.
  */
 
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { RetrievalError, RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
 
 /** Epoch milliseconds. */
-export type EpochMs = number;
+type EpochMs = number;
 
 /** What a property is: a whole domain, or one origin given as a host-level URL prefix. */
 export type PropertyKind = 'domain' | 'url-prefix';
@@ -183,8 +183,3 @@ export interface Schema {
 
 export type PropertyRow = Selectable<PropertiesTable>;
 export type HostRow = Selectable<HostsTable>;
-export type RobotsFileRow = Selectable<RobotsFilesTable>;
-export type FetchRow = Selectable<FetchesTable>;
-export type VersionRow = Selectable<VersionsTable>;
-export type BodyRow = Selectable<BodiesTable>;
-export type NewFetch = Insertable<FetchesTable>;

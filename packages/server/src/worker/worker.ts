@@ -21,7 +21,13 @@ import {
   recordFetch,
   versionSnapshotOf,
 } from '../storage/record-fetch.js';
-import { type BodyAnalysis, type FetchRow, failedRetrievalRow, fetchRowOf, nextFetchAt } from '../storage/rows.js';
+import {
+  type BodyAnalysis,
+  type FetchRecord,
+  failedRetrievalRecord,
+  fetchRecordOf,
+  nextFetchAt,
+} from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import { analyzeFetchedBody } from './lint-thread.js';
 
@@ -85,7 +91,7 @@ export interface WorkerOptions {
    */
   readonly retentionMs?: number;
   /** Told about each recorded (or lost) fetch; for logs and tests. */
-  readonly onRecorded?: (file: ClaimedFile, result: FetchRow, record: RecordResult) => void;
+  readonly onRecorded?: (file: ClaimedFile, result: FetchRecord, record: RecordResult) => void;
   /** Told about failures of the worker itself (database unreachable…); the worker keeps going. */
   readonly onError?: (error: unknown) => void;
 }
@@ -259,12 +265,12 @@ export class Worker {
   }
 
   /** Runs the retrieval; a throw is a bug in it, recorded as a failed fetch so the file is retried with backoff. */
-  async #retrieve(file: ClaimedFile): Promise<FetchRow> {
+  async #retrieve(file: ClaimedFile): Promise<FetchRecord> {
     const startedAt = this.#now();
     try {
-      return fetchRowOf(await this.#options.retrieve(file, { signal: this.#stop.signal }));
+      return fetchRecordOf(await this.#options.retrieve(file, { signal: this.#stop.signal }));
     } catch (error) {
-      return failedRetrievalRow(startedAt, this.#now(), error);
+      return failedRetrievalRecord(startedAt, this.#now(), error);
     }
   }
 }

@@ -1,6 +1,6 @@
 /** Badges the report pages share: a file's fetch status, its effective policy, an alert's severity. */
 
-import type { Alert, EffectivePolicy, RobotsFile } from '../api-types.js';
+import type { Alert, FilePolicy, RobotsFile } from '../api-types.js';
 
 const STATUS = {
   fetched: { label: 'Fetched', tone: 'good' },
@@ -28,7 +28,7 @@ const POLICY = {
 } as const;
 
 /** The effective policy in two words, its reason as the tooltip. */
-export function PolicyBadge({ policy }: { policy: EffectivePolicy | null }) {
+export function PolicyBadge({ policy }: { policy: FilePolicy | null }) {
   if (policy === null) return <span class="muted">—</span>;
   const { label, tone } = POLICY[policy.mode];
   return (
@@ -39,7 +39,7 @@ export function PolicyBadge({ policy }: { policy: EffectivePolicy | null }) {
 }
 
 /** The label of a policy, for text. */
-export function policyLabel(policy: EffectivePolicy): string {
+export function policyLabel(policy: FilePolicy): string {
   return POLICY[policy.mode].label;
 }
 
