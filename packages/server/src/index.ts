@@ -44,7 +44,6 @@ export {
   retrieveRobotsTxt,
   SERVICE_USER_AGENT,
   type ServiceRetrievalOptions,
-  workerRetrieval,
 } from './net/robots-fetch.js';
 export {
   checkServiceConfig,
@@ -80,4 +79,5 @@ export {
   type StoredDiagnostic,
 } from './storage/rows.js';
 export type { HostSource, PropertyKind, Schema } from './storage/schema.js';
-export { type RobotsRetrieval, Worker, type WorkerOptions } from './worker/worker.js';
+export { type RobotsRetrieval, workerRetrieval } from './worker/retrieval.js';
+export { Worker, type WorkerOptions } from './worker/worker.js';

@@ -13,12 +13,12 @@ import { RobotskitServerError } from './errors.js';
 import { buildApp } from './http/app.js';
 import { isLoopbackHost } from './http/auth.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
-import { workerRetrieval } from './net/robots-fetch.js';
 import type { DatabaseConfig } from './storage/config.js';
 import { type Database, openDatabase } from './storage/connect.js';
 import { createPolicyResolver } from './storage/history.js';
 import { BackgroundTask } from './worker/background-task.js';
 import { discoverDueProperty } from './worker/discover-hosts.js';
+import { workerRetrieval } from './worker/retrieval.js';
 import { Worker } from './worker/worker.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */

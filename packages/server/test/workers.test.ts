@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claimDueFiles } from '../src/storage/claim.js';
 import type { DatabaseConfig } from '../src/storage/config.js';
 import { type Database, openDatabase } from '../src/storage/connect.js';
-import { type RobotsRetrieval, Worker } from '../src/worker/worker.js';
+import type { RobotsRetrieval } from '../src/worker/retrieval.js';
+import { Worker } from '../src/worker/worker.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 

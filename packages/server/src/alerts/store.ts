@@ -4,13 +4,14 @@
  */
 
 import type { Kysely } from 'kysely';
+import type { RobotsTxt } from 'robotskit';
 import { fetchStatusOf } from 'robotskit/fetch';
 import { lineDiff } from '../analysis/diff.js';
 import { describeMeaningChange } from '../analysis/meaning.js';
 import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from '../analysis/sitemap-impact.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../storage/alerts.js';
-import type { NewVersionHook } from '../storage/record-fetch.js';
+import type { NewVersion, NewVersionHook } from '../storage/record-fetch.js';
 import {
   getVersion,
   latestGoodVersion,
@@ -18,7 +19,7 @@ import {
   type StoredVersion,
   versionBefore,
 } from '../storage/report.js';
-import { headersFromJson, storedErrorOf } from '../storage/rows.js';
+import { type FetchRecord, headersFromJson, storedErrorOf } from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import {
   type ChangeContext,
@@ -28,6 +29,23 @@ import {
   rulesOf,
   type VersionSnapshot,
 } from './detect.js';
+
+/**
+ * A fetch as the detection reads it, before or as it is recorded: with its body parsed when `robots` is given (a
+ * parse already made, or one to make now).
+ */
+export function snapshotOfFetch(fetch: FetchRecord, robots?: RobotsTxt | (() => RobotsTxt)): VersionSnapshot {
+  const body = fetch.outcome === 'rules' ? (fetch.body ?? new Uint8Array()) : null;
+  return {
+    outcome: fetch.outcome,
+    httpStatus: fetch.httpStatus,
+    body,
+    contentType: fetch.headers['content-type'] ?? null,
+    error: fetch.error,
+    bodyHash: body === null ? null : fetch.bodyHash,
+    ...(body !== null && robots !== undefined ? { robots: typeof robots === 'function' ? robots() : robots } : {}),
+  };
+}
 
 /** A stored version as the detection reads it. */
 export function snapshotOf(v: StoredVersion): VersionSnapshot {
@@ -206,9 +224,15 @@ export interface AlertHookOptions {
 }
 
 /** The worker hook that creates alerts for each new version and writes a log line for each. */
-export function createAlertHook(log: (line: string) => void, options: AlertHookOptions = {}): NewVersionHook {
-  const hook = async (trx: Kysely<Schema>, info: Parameters<NewVersionHook>[1]) => {
-    for (const alert of await createAlertsForVersion(trx, info)) {
+export function createAlertHook(
+  log: (line: string) => void,
+  options: AlertHookOptions = {},
+): NewVersionHook<ChangeContext> {
+  const hook = async (trx: Kysely<Schema>, info: NewVersion<ChangeContext>) => {
+    const { fileId, versionId, now, prepared } = info;
+    const version = snapshotOfFetch(info.fetch, info.parsed);
+    const input = { fileId, versionId, now, version, ...(prepared === undefined ? {} : { prepared }) };
+    for (const alert of await createAlertsForVersion(trx, input)) {
       log(
         `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +
           (alert.diffUrl === null ? '' : ` (diff: ${alert.diffUrl})`),
@@ -222,7 +246,7 @@ export function createAlertHook(log: (line: string) => void, options: AlertHookO
     ...(options.maxUrls === undefined ? {} : { maxUrls: options.maxUrls }),
     ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
   };
-  const prepare: NonNullable<NewVersionHook['prepare']> = (db, file, version, signal) =>
-    prepareChange(db, file, version, count, signal);
+  const prepare: NonNullable<NewVersionHook<ChangeContext>['prepare']> = (db, file, fetch, robots, signal) =>
+    prepareChange(db, file, snapshotOfFetch(fetch, robots), count, signal);
   return Object.assign(hook, { prepare });
 }

@@ -11,7 +11,6 @@ import {
   type RetrievalResult,
   type RetrievalTimeouts,
 } from 'robotskit/fetch';
-import type { RobotsRetrieval } from '../worker/worker.js';
 import { AddressRefusedError } from './address-refused-error.js';
 import type { GuardedFetch } from './guarded-fetch.js';
 
@@ -54,9 +53,4 @@ export function retrieveRobotsTxt(url: string, options: ServiceRetrievalOptions)
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-}
-
-/** The workers' retrieval: the engine's, over the guarded fetch, for each claimed file. */
-export function workerRetrieval(fetch: GuardedFetch, now: () => number): RobotsRetrieval {
-  return (file, { signal }) => retrieveRobotsTxt(file.url, { fetch, now, signal });
 }

@@ -8,7 +8,6 @@
 import type { Kysely } from 'kysely';
 import type { RobotsTxt } from 'robotskit';
 import type { RetrievalOutcome } from 'robotskit/fetch';
-import type { ChangeContext, VersionSnapshot } from '../alerts/detect.js';
 import type { ClaimedFile } from './claim.js';
 import type { DialectName } from './config.js';
 import type { BodyAnalysis, FetchRecord } from './rows.js';
@@ -20,8 +19,8 @@ export function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null)
   return outcome === 'rules' ? `sha256:${bodyHash ?? ''}` : outcome;
 }
 
-/** Options of {@link recordFetch}. */
-export interface RecordOptions {
+/** Options of {@link recordFetch}; `Prepared` is what the new-version hook prepares before the transaction. */
+export interface RecordOptions<Prepared> {
   /** When the file is due next (see `nextFetchAt`). */
   readonly nextFetchAt: number;
   /** Name of the worker, stored with the fetch. */
@@ -29,52 +28,44 @@ export interface RecordOptions {
   /** Lint results for the body, stored with it when the body is new. */
   readonly analysis?: BodyAnalysis;
   /** Runs in the same transaction when the fetch made a new version (alerts are created here). */
-  readonly onNewVersion?: NewVersionHook;
+  readonly onNewVersion?: NewVersionHook<Prepared>;
   /** The body parsed, asked for only when the hook runs (so a body is parsed at most once per fetch). */
   readonly parsed?: () => RobotsTxt;
   /** What the hook's `prepare` worked out before this transaction, handed to the hook. */
-  readonly prepared?: ChangeContext;
+  readonly prepared?: Prepared;
 }
 
-/** Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. */
-export interface NewVersionHook {
-  (
-    trx: Kysely<Schema>,
-    info: {
-      readonly fileId: number;
-      readonly versionId: number;
-      readonly now: number;
-      /** The new version as just recorded (so the hook need not read it back). */
-      readonly version: VersionSnapshot;
-      /** What `prepare` returned for this fetch, if it ran. */
-      readonly prepared?: ChangeContext;
-    },
-  ): Promise<void>;
+/** A new version as the hook is told about it, inside the transaction that records it. */
+export interface NewVersion<Prepared> {
+  readonly fileId: number;
+  readonly versionId: number;
+  readonly now: number;
+  /** The fetch as just recorded (so the hook need not read it back). */
+  readonly fetch: FetchRecord;
+  /** Its body parsed, once, when the hook asks. */
+  readonly parsed?: () => RobotsTxt;
+  /** What `prepare` returned for this fetch, if it ran. */
+  readonly prepared?: Prepared;
+}
+
+/**
+ * Told about a new version inside the transaction that records it; a throw rolls the whole fetch back. Storage knows
+ * nothing of what the hook does (the service's creates alerts); `Prepared` is whatever its `prepare` hands over.
+ */
+export interface NewVersionHook<Prepared> {
+  (trx: Kysely<Schema>, info: NewVersion<Prepared>): Promise<void>;
   /**
    * Work for a fetch that may make a new version and needs the network or time (the sitemap URLs an edit changes),
-   * run by the worker before the recording transaction, never inside it. Its answer reaches the hook as `prepared`;
-   * a throw or null leaves the hook to do without.
+   * run by the worker before the recording transaction, never inside it, with the body as parsed already (if it
+   * was). Its answer reaches the hook as `prepared`; a throw or null leaves the hook to do without.
    */
   readonly prepare?: (
     db: Kysely<Schema>,
     file: { readonly id: number; readonly url: string },
-    version: VersionSnapshot,
+    fetch: FetchRecord,
+    robots: RobotsTxt | undefined,
     signal: AbortSignal,
-  ) => Promise<ChangeContext | null>;
-}
-
-/** A fetch as the alert detection reads it: the new version, before or as it is recorded. */
-export function versionSnapshotOf(result: FetchRecord, parsed?: () => RobotsTxt): VersionSnapshot {
-  const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
-  return {
-    outcome: result.outcome,
-    httpStatus: result.httpStatus,
-    body,
-    contentType: result.headers['content-type'] ?? null,
-    error: result.error,
-    bodyHash: body === null ? null : result.bodyHash,
-    ...(body !== null && parsed ? { robots: parsed() } : {}),
-  };
+  ) => Promise<Prepared | null>;
 }
 
 /** What {@link recordFetch} did. */
@@ -89,12 +80,12 @@ export type RecordResult =
   | { readonly recorded: false; readonly reason: 'lease-lost' };
 
 /** Stores the result of fetching a claimed file. */
-export async function recordFetch(
+export async function recordFetch<Prepared>(
   db: Kysely<Schema>,
   dialect: DialectName,
   claim: Pick<ClaimedFile, 'id' | 'leaseToken'>,
   result: FetchRecord,
-  options: RecordOptions,
+  options: RecordOptions<Prepared>,
 ): Promise<RecordResult> {
   const body = result.outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   const bodyHash = body === null ? null : result.bodyHash;
@@ -195,8 +186,9 @@ export async function recordFetch(
         fileId: claim.id,
         versionId,
         now: result.finishedAt,
-        version: versionSnapshotOf(result, options.parsed),
-        ...(options.prepared ? { prepared: options.prepared } : {}),
+        fetch: result,
+        ...(options.parsed ? { parsed: options.parsed } : {}),
+        ...(options.prepared === undefined ? {} : { prepared: options.prepared }),
       });
     }
 

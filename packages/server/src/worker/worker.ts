@@ -8,19 +8,13 @@
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import type { AvailabilityOptions, RetrievalResult } from 'robotskit/fetch';
+import type { AvailabilityOptions } from 'robotskit/fetch';
 import type { ChangeContext } from '../alerts/detect.js';
 import { type ClaimedFile, claimDueFiles, releaseClaim } from '../storage/claim.js';
 import type { DialectName } from '../storage/config.js';
 import { acquireJobLease } from '../storage/job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from '../storage/prune.js';
-import {
-  bodyIsAnalysed,
-  type NewVersionHook,
-  type RecordResult,
-  recordFetch,
-  versionSnapshotOf,
-} from '../storage/record-fetch.js';
+import { bodyIsAnalysed, type NewVersionHook, type RecordResult, recordFetch } from '../storage/record-fetch.js';
 import {
   type BodyAnalysis,
   type FetchRecord,
@@ -30,16 +24,7 @@ import {
 } from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import { analyzeFetchedBody } from './lint-thread.js';
-
-/**
- * Fetches one claimed file: the engine's `fetchRobotsTxt` (the service passes `retrieveRobotsTxt` over its guarded
- * fetch). It must not throw for what the network or a server does; a throw is a bug, recorded as a failed fetch of
- * kind `retrieval-failed`.
- */
-export type RobotsRetrieval = (
-  file: ClaimedFile,
-  context: { readonly signal: AbortSignal },
-) => Promise<RetrievalResult>;
+import type { RobotsRetrieval } from './retrieval.js';
 
 /** Options of {@link Worker}. */
 export interface WorkerOptions {
@@ -80,7 +65,7 @@ export interface WorkerOptions {
   /** Options of the engine's refresh schedule (cache lifetime bounds, retry backoff). */
   readonly schedule?: AvailabilityOptions;
   /** Runs in the recording transaction when a fetch makes a new version (alerts). */
-  readonly onNewVersion?: NewVersionHook;
+  readonly onNewVersion?: NewVersionHook<ChangeContext>;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
   /** Called by {@link Worker.stop}, before it waits for the current round: to stop work started beside the rounds. */
@@ -242,8 +227,7 @@ export class Worker {
       if (prepare && result.outcome !== 'disallow-all') {
         try {
           // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
-          const version = versionSnapshotOf(result, robots === undefined ? undefined : parsed);
-          prepared = await prepare(o.db, file, version, this.#stop.signal);
+          prepared = await prepare(o.db, file, result, robots, this.#stop.signal);
         } catch (error) {
           o.onError?.(error);
         }
