@@ -5,9 +5,6 @@
  */
 
 export {
-  ALERT_KINDS,
-  type AlertKind,
-  type AlertSeverity,
   type ChangeContext,
   type DetectedAlert,
   detectAlerts,
@@ -55,6 +52,7 @@ export {
   startService,
   type WorkersOptions,
 } from './service.js';
+export { ALERT_KINDS, type AlertKind, type AlertSeverity } from './storage/alert-kinds.js';
 export { type ClaimedFile, claimDueFiles, releaseClaim, requestRecrawl } from './storage/claim.js';
 export {
   type DatabaseConfig,

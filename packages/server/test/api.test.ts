@@ -4,6 +4,7 @@
 
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { type AvailabilityOptions, availabilityRules } from 'robotskit/fetch';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.js';
 import { checkServiceConfig, ServiceConfigError, startService } from '../src/service.js';
@@ -32,7 +33,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     let clock: ManualClock;
     let policyCalls = 0;
 
-    async function start(options: { token?: string; resolvePolicy?: FilePolicyResolver } = {}) {
+    async function start(
+      options: { token?: string; resolvePolicy?: FilePolicyResolver; availability?: AvailabilityOptions } = {},
+    ) {
       await app?.close();
       app = await buildApp({ database, now: clock.now, ...options });
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -725,7 +728,18 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
         database: target.dialect,
         fetching: 'not-configured',
+        availability: availabilityRules(),
+        hideAllowAllAfterMs: 30 * DAY,
       });
+    });
+
+    it('says its availability timeline in the engine’s words, with the periods it was given', async () => {
+      const availability = { disallowPeriod: 6 * 3_600_000, lastGoodVersionPeriod: 10 * DAY };
+      await start({ availability });
+      const health = (await call('GET', '/api/health')).body as { availability: { words: unknown; summary: string } };
+      expect(health.availability.words).toEqual({ disallowPeriod: '6 h', lastGoodVersionPeriod: '10 days' });
+      expect(health.availability).toEqual(availabilityRules(availability));
+      expect(health.availability.summary).toContain('crawling stops for 6 h');
     });
   });
 });

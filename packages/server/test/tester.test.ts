@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exactComparison } from '../src/analysis/exact.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/analysis/impact.js';
 import { crawlersNamed, linesOf, verdictOf } from '../src/analysis/verdicts.js';
+import { WATCHED_CRAWLER_NAMES } from '../src/analysis/watched-crawlers.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
@@ -516,6 +517,12 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(bare.urls).toMatchObject({ noSitemap: true, checked: 1, problems: [] });
       expect(bare.changesTotal).toBe(1);
       expect(bare.changes).toMatchObject([{ url: `${origin.url}/`, userAgent: 'Googlebot' }]);
+      // Without crawlers named, the impact check asks about the service's one list of watched crawlers.
+      const watched = await post<{ userAgents: string[] }>('/api/impact', {
+        fileId,
+        draft: 'User-agent: *\nDisallow: /\n',
+      });
+      expect(watched.userAgents).toEqual(WATCHED_CRAWLER_NAMES);
 
       for (const [payload, status] of [
         [{ draft }, 400],

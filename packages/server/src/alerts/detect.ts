@@ -4,42 +4,26 @@
  * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
  */
 
-import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import { describeFetchOutcome, type RetrievalOutcome } from 'robotskit/fetch';
+import {
+  ANY_CRAWLER,
+  type CrawlerInput,
+  isHtmlContentType,
+  looksLikeHtml,
+  parseRobotsTxt,
+  type RobotsTxt,
+  resolveCrawler,
+} from 'robotskit';
+import {
+  type AvailabilityRules,
+  availabilityRules,
+  describeFetchOutcome,
+  type RetrievalOutcome,
+} from 'robotskit/fetch';
 import { describeMeaningChange, type MeaningChange } from '../analysis/meaning.js';
 import { type SitemapUrlsAffected, sitemapUrlsText } from '../analysis/sitemap-impact.js';
+import { BLOCKING_ALERT_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
+import { ALERT_KINDS, type AlertKind, type AlertSeverity } from '../storage/alert-kinds.js';
 import type { StoredError } from '../storage/rows.js';
-
-/**
- * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
- * lost for every page (the file cannot be fetched, `/` newly disallowed). `warning`: worth a look today, but crawling
- * goes on (a sitemap line removed, the file turned into HTML, stylesheets or scripts blocked). `info`: a change or a
- * recovery.
- */
-export const ALERT_KINDS = {
-  /** The content changed (or the file appeared or went 404). */
-  'file-changed': 'info',
-  /**
-   * A fetch failed after a good one (crawling stops for 12 hours, then the last good version applies), or the file
-   * has failed from its very first fetch (crawling stays stopped until a fetch succeeds).
-   */
-  'file-unreachable': 'critical',
-  /** A good fetch after failures. */
-  'file-recovered': 'info',
-  /** `/` is newly disallowed for every crawler (`*`) or for Googlebot: the whole site is blocked. */
-  'disallow-all-added': 'critical',
-  /** A `Sitemap:` line was removed: crawlers find pages by links and other sitemaps meanwhile. */
-  'sitemap-removed': 'warning',
-  /** The file is now an HTML page (a misconfigured server or a soft 404); Google reads whatever lines parse. */
-  'became-html': 'warning',
-  /** A stylesheet or script path is newly disallowed: Google cannot render the pages as people see them. */
-  'assets-blocked': 'warning',
-} as const;
-
-/** An alert kind. */
-export type AlertKind = keyof typeof ALERT_KINDS;
-/** How serious an alert is. */
-export type AlertSeverity = (typeof ALERT_KINDS)[AlertKind];
 
 /** One version as the detection reads it. */
 export interface VersionSnapshot {
@@ -64,12 +48,15 @@ export interface DetectedAlert {
   readonly details: Record<string, unknown>;
 }
 
-/** The crawlers whose blocking is critical: any crawler (the `*` group), and Googlebot. */
-const WATCHED = [
-  // A token no file names, so only the `*` group applies to it.
-  { label: 'every crawler (*)', token: 'robotskit-any-crawler' },
-  { label: 'Googlebot', token: 'Googlebot' },
-] as const;
+/** The crawlers whose blocking is an alert of its own (`watched-crawlers.ts`), as the engine reads their names. */
+let blockingCrawlers: { readonly label: string; readonly token: CrawlerInput }[] | null = null;
+function blockingWatched() {
+  blockingCrawlers ??= BLOCKING_ALERT_CRAWLER_NAMES.map((name) => ({
+    label: name === ANY_CRAWLER ? 'every crawler (*)' : name,
+    token: resolveCrawler(name).input,
+  }));
+  return blockingCrawlers;
+}
 
 const ASSET_DIR =
   /(^|\/)(css|js|javascripts?|scripts?|styles?|stylesheets?|static|assets|wp-includes|wp-content\/(themes|plugins)|_next\/static)(\/|\*|\$|$)/i;
@@ -130,7 +117,8 @@ function alert(kind: AlertKind, message: string, details: Record<string, unknown
 /**
  * The alerts for `next`, the new version of a file, against `previous` (the version before it; null for the first)
  * and `lastGood` (the newest version before `next` that was not a failure, for comparing rules across an outage).
- * `origin` is the file's origin (`https://example.com`), for the URLs asked about.
+ * `origin` is the file's origin (`https://example.com`), for the URLs asked about; `availability`, the service's
+ * availability timeline, for what a failure means.
  */
 export function detectAlerts(
   origin: string,
@@ -139,6 +127,7 @@ export function detectAlerts(
   lastGood: VersionSnapshot | null,
   lineChanges?: { added: number; removed: number },
   context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
+  availability: AvailabilityRules = availabilityRules(),
 ): DetectedAlert[] {
   if (previous === null) {
     // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
@@ -159,7 +148,8 @@ export function detectAlerts(
         alert(
           'file-unreachable',
           `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
-            'site for 12 hours, then uses the last good version for up to 30 days',
+            `site for ${availability.words.disallowPeriod}, then uses the last good version for up to ` +
+            availability.words.lastGoodVersionPeriod,
         ),
       );
     }
@@ -210,9 +200,9 @@ export function detectAlerts(
 
   if (oldRules === null || newRules === null) return alerts;
   const home = `${origin}/`;
-  const blockedHome = WATCHED.filter(
-    (crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token),
-  ).map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
+  const blockedHome = blockingWatched()
+    .filter((crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token))
+    .map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
   if (blockedHome.length > 0) {
     const lines = [...new Set(blockedHome.map((b) => b.line))];
     alerts.push(
@@ -235,7 +225,7 @@ export function detectAlerts(
   }
 
   const blocked: { crawler: string; pattern: string; line: number }[] = [];
-  for (const crawler of WATCHED) {
+  for (const crawler of blockingWatched()) {
     for (const group of newRules.selectGroups(crawler.token).groups) {
       for (const rule of group.rules) {
         if (rule.kind !== 'disallow' || rule.pattern === '' || !looksLikeAssetPattern(rule.pattern)) continue;

@@ -5,7 +5,7 @@
 
 import type { Kysely } from 'kysely';
 import type { RobotsTxt } from 'robotskit';
-import { fetchStatusOf } from 'robotskit/fetch';
+import { type AvailabilityOptions, type AvailabilityRules, availabilityRules, fetchStatusOf } from 'robotskit/fetch';
 import { lineDiff } from '../analysis/diff.js';
 import { describeMeaningChange } from '../analysis/meaning.js';
 import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from '../analysis/sitemap-impact.js';
@@ -88,6 +88,8 @@ export async function createAlertsForVersion(
     readonly version?: VersionSnapshot;
     /** What {@link prepareChange} found before the transaction (used when it compared with the same version). */
     readonly prepared?: ChangeContext;
+    /** The service's availability timeline, for what a failure means (default: the engine's). */
+    readonly availability?: AvailabilityRules;
   },
 ): Promise<CreatedAlert[]> {
   const { fileId, versionId, now } = input;
@@ -120,6 +122,7 @@ export async function createAlertsForVersion(
     input.prepared !== undefined && lastGood !== null && input.prepared.againstVersionId === lastGood.id
       ? input.prepared
       : undefined,
+    input.availability,
   );
   if (detected.length === 0) return [];
 
@@ -221,6 +224,8 @@ export interface AlertHookOptions {
   /** Sitemap URLs read at most, and the walk's time budget (defaults: `ALERT_SITEMAP_MAX_URLS`, `…_BUDGET_MS`). */
   readonly maxUrls?: number;
   readonly budgetMs?: number;
+  /** The service's availability timeline (the engine's options), for what a failure means in the alert's words. */
+  readonly availability?: AvailabilityOptions;
 }
 
 /** The worker hook that creates alerts for each new version and writes a log line for each. */
@@ -228,10 +233,11 @@ export function createAlertHook(
   log: (line: string) => void,
   options: AlertHookOptions = {},
 ): NewVersionHook<ChangeContext> {
+  const availability = availabilityRules(options.availability);
   const hook = async (trx: Kysely<Schema>, info: NewVersion<ChangeContext>) => {
     const { fileId, versionId, now, prepared } = info;
     const version = snapshotOfFetch(info.fetch, info.parsed);
-    const input = { fileId, versionId, now, version, ...(prepared === undefined ? {} : { prepared }) };
+    const input = { fileId, versionId, now, version, availability, ...(prepared === undefined ? {} : { prepared }) };
     for (const alert of await createAlertsForVersion(trx, input)) {
       log(
         `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +

@@ -10,9 +10,9 @@
 import type { RobotsTxt } from 'robotskit';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { compareVerdicts, type RulesSide } from './impact.js';
-import { MEANING_CRAWLER_NAMES } from './meaning.js';
 import { originSitemapUrls } from './sitemap-urls.js';
 import { crawlersNamed } from './verdicts.js';
+import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 
 /** Sitemap URLs read at most for one alert. */
 export const ALERT_SITEMAP_MAX_URLS = 10_000;
@@ -93,7 +93,7 @@ export async function affectedSitemapUrls(
   if (walk.urls.length === 0 && walk.unreachable > 0) {
     return { status: 'unreachable', affected: null, crawlers: [], reason: 'sitemap unreachable', ...base };
   }
-  const crawlers = crawlersNamed(MEANING_CRAWLER_NAMES);
+  const crawlers = crawlersNamed(ALERT_CRAWLER_NAMES);
   const compared = await compareVerdicts(rulesSide(before), rulesSide(after), walk.urls, crawlers, 0, options.signal);
   const partial = walk.unreachable > 0;
   return {

@@ -5,9 +5,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AlertKind } from '../alerts/detect.js';
 import { textOf } from '../alerts/store.js';
 import { type LintResults, lineDiff, lintChanges } from '../analysis/diff.js';
+import type { AlertKind } from '../storage/alert-kinds.js';
 import {
   alertJsonOf,
   deleteWebhook,
@@ -125,7 +125,7 @@ export function registerAlertRoutes(app: FastifyInstance, context: ApiContext): 
         ...(q.before === undefined ? {} : { before: q.before }),
         ...(since === undefined ? {} : { since }),
       });
-      return { alerts: rows.map((r) => ({ ...alertJsonOf(r), kind: r.kind as AlertKind })) };
+      return { alerts: rows.map(alertJsonOf) };
     },
   );
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RobotsStore } from 'robotskit/fetch';
+import { type AvailabilityOptions, availabilityRules, type RobotsStore } from 'robotskit/fetch';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
 import type { FilePolicyResolver } from '../storage/history.js';
@@ -49,6 +49,13 @@ export interface AppOptions {
   readonly now?: () => number;
   /** Computes files' effective policy (the availability timeline); without it the field is null. */
   readonly resolvePolicy?: FilePolicyResolver;
+  /**
+   * The availability timeline the service applies (the engine's `AvailabilityOptions`: how long failures stop
+   * crawling, how long the last good version applies…): `POST /api/decide` uses it, and `GET /api/health` says it
+   * in words for the UI. Pass the same options to `createPolicyResolver`.
+   * @default the engine's (12 h, 30 days)
+   */
+  readonly availability?: AvailabilityOptions;
   /**
    * Files whose fetches have been `allow-all` (no robots.txt) for this long drop out of the list.
    * @default 30 days
@@ -114,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? Date.now,
     resolvePolicy: options.resolvePolicy,
     hideAllowAllAfterMs: options.hideAllowAllAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    availability: options.availability ?? {},
+    availabilityRules: availabilityRules(options.availability),
     fetching: options.fetching ?? false,
     version,
     fetch: options.fetch ?? createGuardedFetch(),

@@ -106,6 +106,7 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
     userAgent: SERVICE_USER_AGENT,
     fetch: engineFetchOf(context.fetch),
     clock: { now: context.now },
+    availability: context.availability,
     ...(options.store === undefined
       ? {}
       : {
@@ -179,8 +180,9 @@ export function registerDecideRoutes(app: FastifyInstance, context: ApiContext, 
       schema: {
         summary: 'Decide many URLs for a crawler: verdict, deciding line, policy in force and crawl delay per URL',
         description:
-          'robots.txt is fetched per Google’s rules (cached 24 h or per Cache-Control, failures retried, the 12 h / ' +
-          '30 day rules) through the SSRF guard, each origin once. Send `Accept: application/x-ndjson` for one JSON ' +
+          'robots.txt is fetched per Google’s rules (cached 24 h or per Cache-Control, failures retried, the ' +
+          'availability timeline of GET /api/health) through the SSRF guard, each origin once. Send ' +
+          '`Accept: application/x-ndjson` for one JSON ' +
           'line per URL in input order, streamed; otherwise one JSON document. Needs the token when the service has one.',
         tags: ['decide'],
         security: [{ bearer: [] }],

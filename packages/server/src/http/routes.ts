@@ -110,6 +110,8 @@ export function registerRoutes(app: FastifyInstance, context: ApiContext): void 
       version: context.version,
       database: dialect,
       fetching: context.fetching ? ('running' as const) : ('not-configured' as const),
+      availability: context.availabilityRules,
+      hideAllowAllAfterMs: context.hideAllowAllAfterMs,
     }),
   );
 

@@ -5,6 +5,7 @@
 
 import { RETRIEVAL_ERROR_KINDS } from 'robotskit/fetch';
 import { type TSchema, Type } from 'typebox';
+import { ALERT_KIND_NAMES, ALERT_SEVERITIES } from '../storage/alert-kinds.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -120,7 +121,11 @@ export const AddHostBody = Type.Object(
 export const FilesQuery = Type.Object(
   {
     all: Type.Optional(
-      Type.Boolean({ description: 'include files not found for 30 days or more (hidden by default), and every host' }),
+      Type.Boolean({
+        description:
+          'include every host, and the files whose fetches have found no robots.txt (allow-all) for longer than ' +
+          'GET /api/health says (hideAllowAllAfterMs), which are hidden by default',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -137,7 +142,11 @@ const FilePolicy = Type.Object(
     since: Nullable(Time),
     until: Nullable(Time),
   },
-  { description: 'what governs crawling now (the 12 h / 30 day availability timeline); null without a resolver' },
+  {
+    description:
+      "what governs crawling now: the engine's availability timeline with this service's periods (GET /api/health: " +
+      'availability); null without a resolver',
+  },
 );
 
 const Headers = Type.Record(Type.String(), Type.String(), { description: 'the response headers that matter' });
@@ -294,31 +303,31 @@ export const Health = Type.Object({
   fetching: Type.Union([Type.Literal('running'), Type.Literal('not-configured')], {
     description: 'whether this process runs fetch workers',
   }),
+  availability: Type.Object(
+    {
+      disallowPeriod: Type.Integer({ description: 'how long failures stop crawling, ms' }),
+      lastGoodVersionPeriod: Type.Integer({
+        description: 'until when after the first failure the last good version applies, ms',
+      }),
+      afterLastGoodPeriod: Type.Union([
+        Type.Literal('allow-if-site-reachable'),
+        Type.Literal('keep-last-good-version'),
+      ]),
+      words: Type.Object({ disallowPeriod: Type.String(), lastGoodVersionPeriod: Type.String() }),
+      summary: Type.String({ description: 'the whole timeline in one paragraph, with these periods' }),
+    },
+    {
+      description:
+        "what applies while robots.txt cannot be fetched, with this service's periods (the engine's availabilityRules)",
+    },
+  ),
+  hideAllowAllAfterMs: Type.Integer({
+    description: 'files whose fetches have found no robots.txt (allow-all) this long leave the files list, ms',
+  }),
 });
 
-const ALERT_KIND_NAMES = [
-  'file-changed',
-  'file-unreachable',
-  'file-recovered',
-  'disallow-all-added',
-  'sitemap-removed',
-  'became-html',
-  'assets-blocked',
-] as const;
-
-export const AlertKind = Type.Union(
-  [
-    Type.Literal(ALERT_KIND_NAMES[0]),
-    Type.Literal(ALERT_KIND_NAMES[1]),
-    Type.Literal(ALERT_KIND_NAMES[2]),
-    Type.Literal(ALERT_KIND_NAMES[3]),
-    Type.Literal(ALERT_KIND_NAMES[4]),
-    Type.Literal(ALERT_KIND_NAMES[5]),
-    Type.Literal(ALERT_KIND_NAMES[6]),
-  ],
-  { description: 'what happened' },
-);
-export const AlertSeverity = Type.Union([Type.Literal('critical'), Type.Literal('warning'), Type.Literal('info')]);
+export const AlertKind = Type.Enum(ALERT_KIND_NAMES, { description: 'what happened' });
+export const AlertSeverity = Type.Enum(ALERT_SEVERITIES);
 
 export const Alert = Type.Object({
   id: Type.Integer(),
@@ -671,7 +680,7 @@ export const AlertSummary = Type.Object({
 export const WebhookDelivery = Type.Object({
   id: Type.Integer(),
   alertId: Type.Integer(),
-  alertKind: Nullable(Type.String()),
+  alertKind: Nullable(AlertKind),
   alertMessage: Nullable(Type.String()),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),

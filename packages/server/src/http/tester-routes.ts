@@ -17,6 +17,7 @@ import { exactComparison } from '../analysis/exact.js';
 import { compareVerdicts, type RulesSide } from '../analysis/impact.js';
 import { originSitemapUrls } from '../analysis/sitemap-urls.js';
 import { crawlersNamed, linesOf, verdictOf } from '../analysis/verdicts.js';
+import { WATCHED_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
 import { retrieveRobotsTxt } from '../net/robots-fetch.js';
 import { getProperty } from '../storage/properties.js';
 import { getFileReport, getVersion, listPropertyFiles, type StoredVersion } from '../storage/report.js';
@@ -39,22 +40,6 @@ import { checkVerdictCount, clientGone, MAX_TEST_ANSWER_BYTES, WorkSlicer } from
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
-
-/** The crawlers the impact check asks about when the request names none. */
-export const DEFAULT_IMPACT_CRAWLERS = [
-  '*',
-  'Googlebot',
-  'Googlebot-Image',
-  'bingbot',
-  'Applebot',
-  'DuckDuckBot',
-  'YandexBot',
-  'Baiduspider',
-  'GPTBot',
-  'ClaudeBot',
-  'PerplexityBot',
-  'CCBot',
-];
 
 function crawlersOr400(names: readonly string[]): ResolvedCrawler[] {
   try {
@@ -323,7 +308,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       }
       const beforeVersion = ofThisFile(await versionOr404(beforeId), 'against');
       const before = sideOfVersion(beforeVersion);
-      const crawlers = crawlersOr400(body.userAgents ?? DEFAULT_IMPACT_CRAWLERS);
+      const crawlers = crawlersOr400(body.userAgents ?? WATCHED_CRAWLER_NAMES);
 
       let urls: string[];
       let capped = false;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FetchStatus } from 'robotskit/fetch';
+import type { AlertKind, AlertSeverity } from './alert-kinds.js';
 import type { DialectName } from './config.js';
 import type { AlertsTable, Schema, WebhookDeliveriesTable } from './schema.js';
 import { storageDialect } from './storage-dialect.js';
@@ -15,8 +16,8 @@ export interface AlertFilter {
   readonly limit: number;
   readonly propertyId?: number;
   readonly fileId?: number;
-  readonly kind?: string;
-  readonly severity?: AlertsTable['severity'];
+  readonly kind?: AlertKind;
+  readonly severity?: AlertSeverity;
   /** Only alerts with a smaller id (paging). */
   readonly before?: number;
   /** Only alerts created at or after this time, epoch ms. */

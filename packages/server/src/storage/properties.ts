@@ -4,6 +4,7 @@
  */
 
 import type { Kysely, Transaction } from 'kysely';
+import { robotsTxtUrl } from 'robotskit';
 import { fetchStatusOf } from 'robotskit/fetch';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
@@ -33,11 +34,6 @@ export class PropertyExistsError extends RobotskitServerError {
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
-/** The robots.txt URL of a scheme and host. */
-export function robotsUrl(scheme: 'http' | 'https', host: string): string {
-  return `${scheme}://${host}/robots.txt`;
-}
-
 /** Adds a host to a property with its files (created when new, due at once); returns the host row. */
 async function addHost(
   trx: Db,
@@ -54,7 +50,8 @@ async function addHost(
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const scheme of schemes) {
-    const url = robotsUrl(scheme, host);
+    // The engine says where an origin's robots.txt is (default ports dropped, as the WHATWG parser writes them).
+    const url = robotsTxtUrl(`${scheme}://${host}/`);
     await trx
       .insertInto('robots_files')
       .values({ url, scheme, host, created_at: now, next_fetch_at: now, priority: 1, consecutive_failures: 0 })

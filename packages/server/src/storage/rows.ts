@@ -171,7 +171,8 @@ export function observationOf(facts: StoredFetchFacts): FetchObservation {
 
 /**
  * When a file is fetched next after `row`, by the engine's `refreshSchedule`, for a file whose current run of failed
- * fetches began at `failingSince` (null when the fetch before did not fail).
+ * fetches began at `failingSince` (null when the fetch before did not fail): the engine counts the retry backoff from
+ * there.
  */
 export function nextFetchAt(row: FetchRecord, failingSince: number | null, options: AvailabilityOptions = {}): number {
   const latest = observationOf({
@@ -181,17 +182,7 @@ export function nextFetchAt(row: FetchRecord, failingSince: number | null, optio
     errorKind: row.error?.kind ?? null,
     headers: row.headers,
   });
-  const history: FetchObservation[] = [];
-  if (row.outcome === 'disallow-all' && failingSince !== null && failingSince < row.startedAt) {
-    history.push({
-      ...latest,
-      fetchedAt: failingSince,
-      status: null,
-      headers: { cacheControl: null, retryAfter: null, date: null },
-    });
-  }
-  history.push(latest);
-  return refreshSchedule(history, options).at;
+  return refreshSchedule([latest], { ...options, failingSince }).at;
 }
 
 /** Parses a stored header map, tolerating anything odd (an empty map then). */

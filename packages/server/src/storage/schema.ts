@@ -5,6 +5,7 @@
 
 import type { Generated, Selectable } from 'kysely';
 import type { RetrievalError, RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
+import type { AlertKind, AlertSeverity } from './alert-kinds.js';
 
 /** Epoch milliseconds. */
 type EpochMs = number;
@@ -123,9 +124,8 @@ export interface AlertsTable {
   id: Generated<number>;
   property_id: number | null;
   file_id: number | null;
-  /** Stable kebab-case code: `file-changed`, `file-unreachable`, `disallow-all-added`, `sitemap-removed`… */
-  kind: string;
-  severity: 'critical' | 'warning' | 'info';
+  kind: AlertKind;
+  severity: AlertSeverity;
   /** What changed, in words. */
   message: string;
   details_json: string | null;
@@ -140,7 +140,7 @@ export interface WebhooksTable {
   property_id: number | null;
   url: string;
   secret: string | null;
-  /** JSON array of alert kinds, or null for all. */
+  /** JSON array of alert kinds (`AlertKind`), or null for all. */
   kinds_json: string | null;
   created_at: EpochMs;
   disabled_at: EpochMs | null;

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { fetchRobotsTxt, fetchStatusOf } from 'robotskit/fetch';
+import { availabilityRules, fetchRobotsTxt, fetchStatusOf } from 'robotskit/fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
@@ -695,10 +695,13 @@ describe.skipIf(missingChromium !== null)('a robots.txt answering 403, everywher
     await expect.poll(() => textOf(row.getByRole('cell').nth(0)), EVENTUALLY).toMatch(/^Error/);
     expect(await textOf(row.getByRole('cell').nth(0))).toContain('access denied (HTTP 403)');
     expect(await textOf(row.getByRole('cell').nth(5))).toBe('Allow all');
+    // What the list hides, and the availability timeline below, are the service's settings in the engine's words.
+    expect(await textOf(page.locator('.hint'))).toContain('Files with no robots.txt for 30 days');
     await page.goto(new URL(`/files/${fileId}`, h.service.url).href);
     await expect
       .poll(() => textOf(page.locator('.status-line')), EVENTUALLY)
       .toMatch(/^Erroraccess denied \(HTTP 403\)checked/);
+    await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toContain(availabilityRules().summary);
     await screenshots(page, 'report-file-403');
     await page.close();
 

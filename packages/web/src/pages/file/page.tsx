@@ -117,7 +117,7 @@ export default function FilePage({ params }: RouteProps) {
 
       {f && (
         <div class="report-grid">
-          <PolicyPanel file={f} now={now} />
+          <PolicyPanel file={f} now={now} timeline={health.data?.availability.summary ?? null} />
           <LastFetchPanel file={f} />
         </div>
       )}
@@ -218,7 +218,8 @@ function readableTimes(text: string): string {
   return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => formatTime(iso));
 }
 
-function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
+/** The file's policy now; `timeline` is the service's availability timeline in the engine's words. */
+function PolicyPanel({ file, now, timeline }: { file: FileDetail; now: number; timeline: string | null }) {
   const policy = file.effectivePolicy;
   return (
     <div class="panel policy-panel">
@@ -253,10 +254,7 @@ function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
               </>
             )}
           </dl>
-          <p class="hint">
-            Google keeps a failed robots.txt's last answer: it stops crawling for 12 hours after a server error, then
-            uses the last good version for up to 30 days.
-          </p>
+          {timeline !== null && <p class="hint">{timeline}</p>}
         </>
       )}
     </div>
