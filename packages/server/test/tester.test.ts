@@ -4,7 +4,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { parseRobotsTxt, resolveCrawler } from 'robotskit';
+import { DEFAULT_MAX_BYTES, parseRobotsTxt, resolveCrawler } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exactComparison } from '../src/analysis/exact.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/analysis/impact.js';
@@ -12,6 +12,7 @@ import { crawlersNamed, linesOf, verdictOf } from '../src/analysis/verdicts.js';
 import { WATCHED_CRAWLER_NAMES } from '../src/analysis/watched-crawlers.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
+import { MAX_ROBOTS_BODY_BYTES } from '../src/http/work-limits.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
 import type { Database } from '../src/storage/connect.js';
 import { createProperty } from '../src/storage/properties.js';
@@ -205,6 +206,63 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       ]);
       expect(results[1]).toMatchObject({ crawler: 'GPTBot', rule: { kind: 'disallow', pattern: '/' } });
       expect(results[0]).toMatchObject({ crawler: 'Googlebot', rule: { kind: 'disallow', pattern: '/private' } });
+    });
+
+    it('reads the first 500 KiB of a larger file, in bytes, as Google does, and says the rest was left out', async () => {
+      type Tested = {
+        source: { size: number | null; parsedSize: number | null; truncated: boolean };
+        results: Verdict[];
+      };
+      const early = 'User-agent: *\nDisallow: /early\n';
+      // About 700 KB of ASCII: a comment line of 100 bytes repeated, then a rule past byte 512,000.
+      const filler = `#${'x'.repeat(98)}\n`.repeat(7_000);
+      const large = `${early}${filler}Disallow: /late\n`;
+      expect(large.length).toBeGreaterThan(700_000);
+      const ascii = await post<Tested>('/api/test', {
+        robots: large,
+        urls: ['/early', '/late'],
+        userAgents: ['Googlebot'],
+      });
+      expect(ascii.source).toEqual(
+        expect.objectContaining({ size: large.length, parsedSize: DEFAULT_MAX_BYTES, truncated: true }),
+      );
+      expect(ascii.results.map((r) => [r.url, r.allowed, r.line])).toEqual([
+        ['/early', false, 2],
+        ['/late', true, 0],
+      ]);
+      // The engine's own answer on the same text.
+      expect(parseRobotsTxt(large).isAllowed('https://example.com/late', 'Googlebot')).toBe(true);
+
+      // Characters are not bytes: 300,000 two-byte characters are 600,000 bytes, so the rule after them is past the cut.
+      const wide = `${early}#${'é'.repeat(300_000)}\nDisallow: /late\n`;
+      expect(wide.length).toBeLessThan(DEFAULT_MAX_BYTES);
+      const utf8 = await post<Tested>('/api/test', { robots: wide, urls: ['/late'], userAgents: ['Googlebot'] });
+      expect(utf8.source).toEqual(
+        expect.objectContaining({
+          size: new TextEncoder().encode(wide).length,
+          parsedSize: DEFAULT_MAX_BYTES,
+          truncated: true,
+        }),
+      );
+      expect(utf8.results.map((r) => [r.url, r.allowed, r.line])).toEqual([['/late', true, 0]]);
+      const small = await post<Tested>('/api/test', { robots: early, urls: ['/early'], userAgents: ['Googlebot'] });
+      expect(small.source).toEqual(
+        expect.objectContaining({ size: early.length, parsedSize: early.length, truncated: false }),
+      );
+
+      // The request body's limit is in bytes and generous; past it, a 413 says how many bytes the route accepts.
+      const huge = await app.inject({
+        method: 'POST',
+        url: '/api/test',
+        payload: { robots: 'x'.repeat(MAX_ROBOTS_BODY_BYTES), urls: ['/'], userAgents: ['Googlebot'] },
+      });
+      expect([huge.statusCode, huge.json().error]).toEqual([
+        413,
+        {
+          code: 'payload-too-large',
+          message: `the request body is larger than the ${MAX_ROBOTS_BODY_BYTES} bytes this route accepts`,
+        },
+      ]);
     });
 
     it('tests a live robots.txt fetched through the guarded fetch, and a stored version', async () => {
@@ -523,6 +581,13 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         draft: 'User-agent: *\nDisallow: /\n',
       });
       expect(watched.userAgents).toEqual(WATCHED_CRAWLER_NAMES);
+      // A draft longer than Google reads is read as Google reads it, and the answer says so.
+      const longDraft = await post<{ after: { truncated: boolean }; before: { truncated: boolean } }>('/api/impact', {
+        fileId,
+        draft: `User-agent: *\n${'#x\n'.repeat(200_000)}Disallow: /\n`,
+        userAgents: ['Googlebot'],
+      });
+      expect([longDraft.before.truncated, longDraft.after.truncated]).toEqual([false, true]);
 
       for (const [payload, status] of [
         [{ draft }, 400],

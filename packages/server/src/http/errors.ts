@@ -68,7 +68,11 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   if (mapped) {
     const [status, code] = mapped;
     const message =
-      code === 'invalid-json' ? `the request body is not valid JSON: ${fastifyError.message}` : fastifyError.message;
+      code === 'invalid-json'
+        ? `the request body is not valid JSON: ${fastifyError.message}`
+        : code === 'payload-too-large'
+          ? `the request body is larger than the ${request.routeOptions.bodyLimit ?? ''} bytes this route accepts`
+          : fastifyError.message;
     return reply.status(status).send(errorBody(code, message));
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {

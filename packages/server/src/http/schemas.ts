@@ -3,11 +3,15 @@
  * them, and the OpenAPI document is generated from them, so the three cannot drift apart.
  */
 
+import { DEFAULT_MAX_BYTES } from 'robotskit';
 import { RETRIEVAL_ERROR_KINDS } from 'robotskit/fetch';
 import { type TSchema, Type } from 'typebox';
 import { ALERT_KIND_NAMES, ALERT_SEVERITIES } from '../storage/alert-kinds.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** What Google parses of a robots.txt, as the engine does: `the first 500 KiB (512,000 bytes)`. */
+const PARSED_PART = `the first ${DEFAULT_MAX_BYTES / 1024} KiB (${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes)`;
 
 /** A timestamp: ISO 8601 in UTC. */
 const Time = Type.String({ format: 'date-time' });
@@ -458,7 +462,13 @@ const UserAgentName = Type.String({
 
 export const TestBody = Type.Object(
   {
-    robots: Type.Optional(Type.String({ maxLength: 512_000, description: 'robots.txt text to test' })),
+    robots: Type.Optional(
+      Type.String({
+        description:
+          `robots.txt text to test, whole: the engine parses ${PARSED_PART} of its UTF-8, as Google does, and the ` +
+          'answer says when the rest was left out (the request body may be 8 MiB)',
+      }),
+    ),
     robotsUrl: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2000, description: 'any URL of a site: its live robots.txt is fetched' }),
     ),
@@ -512,6 +522,11 @@ export const TestResult = Type.Object({
     mode: Outcome,
     versionId: Nullable(Type.Integer()),
     retrieval: Nullable(RetrievalSummary),
+    size: Nullable(Type.Integer({ description: 'bytes of the file (UTF-8 bytes of text); null without one' })),
+    parsedSize: Nullable(Type.Integer({ description: `bytes the engine parsed: ${PARSED_PART} at most, as Google` })),
+    truncated: Type.Boolean({
+      description: `the file is longer: only ${PARSED_PART} were parsed, and rules after them do not count`,
+    }),
   }),
   results: Type.Array(Verdict),
 });
@@ -533,7 +548,7 @@ export const LiveRobots = Type.Object({
     Type.String({ description: 'the exact bytes of the body (base64), what a crawler decides on, for a 2xx answer' }),
   ),
   size: Type.Integer(),
-  truncated: Type.Boolean({ description: 'longer than 500 KiB: only the first 500 KiB were kept' }),
+  truncated: Type.Boolean({ description: `longer than Google reads: only ${PARSED_PART} were kept` }),
   html: Type.Boolean({ description: 'an HTML page served as robots.txt' }),
 });
 
@@ -541,7 +556,11 @@ export const ImpactBody = Type.Object(
   {
     propertyId: Type.Optional(Type.Integer({ minimum: 1 })),
     fileId: Type.Optional(Type.Integer({ minimum: 1 })),
-    draft: Type.Optional(Type.String({ maxLength: 512_000, description: 'the robots.txt being considered' })),
+    draft: Type.Optional(
+      Type.String({
+        description: `the robots.txt being considered (${PARSED_PART} count, as for Google: see truncated)`,
+      }),
+    ),
     versionId: Type.Optional(Type.Integer({ minimum: 1, description: 'or a stored version' })),
     against: Type.Optional(
       Type.Integer({ minimum: 1, description: 'the version compared with (default: the current one)' }),
@@ -557,6 +576,7 @@ const ImpactSide = Type.Object({
   versionId: Nullable(Type.Integer()),
   draft: Type.Boolean(),
   mode: Outcome,
+  truncated: Type.Boolean({ description: `longer than Google reads: only ${PARSED_PART} count` }),
 });
 
 const ExactRule = Type.Object({

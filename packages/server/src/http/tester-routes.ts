@@ -6,7 +6,7 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { CrawlerInputError, parseRobotsTxt, type ResolvedCrawler, RobotsUrlError } from 'robotskit';
+import { CrawlerInputError, parseRobotsTxt, type ResolvedCrawler, type RobotsTxt, RobotsUrlError } from 'robotskit';
 import {
   type RetrievalResult as EngineResult,
   fetchStatusOf,
@@ -36,7 +36,13 @@ import {
   TestBody,
   TestResult,
 } from './schemas.js';
-import { checkVerdictCount, clientGone, MAX_TEST_ANSWER_BYTES, WorkSlicer } from './work-limits.js';
+import {
+  checkVerdictCount,
+  clientGone,
+  MAX_ROBOTS_BODY_BYTES,
+  MAX_TEST_ANSWER_BYTES,
+  WorkSlicer,
+} from './work-limits.js';
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
 const WRITE_SECURITY = [{ bearer: [] }];
@@ -80,10 +86,24 @@ function siteUrlOr400(typed: string): string {
   return url.href;
 }
 
-/** The rules of a robots.txt, text or bytes: bytes are parsed as bytes (the engine decides on them), text is for display. */
+/**
+ * The rules of a robots.txt, text or bytes: bytes are parsed as bytes (the engine decides on them), text is for
+ * display. The engine parses the first 500 KiB in bytes, as Google does; the lines quoted are those it parsed.
+ */
 function sideOfText(input: string | Uint8Array): RulesSide {
   const robots = parseRobotsTxt(input);
-  return { robots, mode: 'rules', lines: linesOf(typeof input === 'string' ? input : robots.source) };
+  return { robots, mode: 'rules', lines: linesOf(robots.source) };
+}
+
+/** How much of a file the engine read: its size and the bytes parsed, in bytes; `truncated` past 500 KiB. */
+function extentOf(robots: RobotsTxt | null, retrieval?: EngineResult) {
+  if (robots === null) return { size: retrieval?.size ?? null, parsedSize: null, truncated: false };
+  // A live file was cut by the retrieval already (it keeps the first 500 KiB): its size is the answer's.
+  return {
+    size: retrieval?.size ?? robots.size,
+    parsedSize: robots.parsedSize,
+    truncated: (retrieval?.truncated ?? false) || robots.truncated,
+  };
 }
 
 function sideOfVersion(v: StoredVersion): RulesSide {
@@ -135,6 +155,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         body: TestBody,
         response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
       },
+      bodyLimit: MAX_ROBOTS_BODY_BYTES,
     },
     async (request, reply) => {
       const body = request.body;
@@ -151,23 +172,24 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         mode: RetrievalOutcome;
         versionId: number | null;
         retrieval: ReturnType<typeof retrievalSummary> | null;
-      };
+      } & ReturnType<typeof extentOf>;
       let base: string | null = null;
       if (body.robots !== undefined) {
         side = sideOfText(body.robots);
-        source = { kind: 'text', mode: 'rules', versionId: null, retrieval: null };
+        source = { kind: 'text', mode: 'rules', versionId: null, retrieval: null, ...extentOf(side.robots) };
       } else if (body.robotsUrl !== undefined) {
         const result = await live(siteUrlOr400(body.robotsUrl));
         const robots = robotsTxtOf(result);
         side = { robots, mode: result.outcome, lines: robots === null ? null : linesOf(robots.source) };
         base = result.origin;
-        source = { kind: 'url', mode: result.outcome, versionId: null, retrieval: retrievalSummary(result) };
+        const retrieval = retrievalSummary(result);
+        source = { kind: 'url', mode: result.outcome, versionId: null, retrieval, ...extentOf(robots, result) };
       } else {
         const v = await versionOr404(body.versionId as number);
         side = sideOfVersion(v);
         const file = await getFileReport(db, Number(v.file_id));
         base = file ? new URL(file.url).origin : null;
-        source = { kind: 'version', mode: side.mode, versionId: v.id, retrieval: null };
+        source = { kind: 'version', mode: side.mode, versionId: v.id, retrieval: null, ...extentOf(side.robots) };
       }
       const urls = body.urls.map((u) => checkTestUrl(u, base));
       const results = [];
@@ -235,6 +257,7 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
         body: ImpactBody,
         response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
       },
+      bodyLimit: MAX_ROBOTS_BODY_BYTES,
     },
     async (request, reply) => {
       const body = request.body;
@@ -342,8 +365,18 @@ export function registerTesterRoutes(app: FastifyInstance, context: ApiContext):
       return {
         fileId: file.id,
         origin,
-        before: { versionId: beforeVersion.id, draft: false, mode: before.mode },
-        after: { versionId: afterVersion?.id ?? null, draft: afterVersion === null, mode: after.mode },
+        before: {
+          versionId: beforeVersion.id,
+          draft: false,
+          mode: before.mode,
+          truncated: before.robots?.truncated ?? false,
+        },
+        after: {
+          versionId: afterVersion?.id ?? null,
+          draft: afterVersion === null,
+          mode: after.mode,
+          truncated: after.robots?.truncated ?? false,
+        },
         urls: { source, sitemaps, noSitemap, checked: urls.length, capped, problems },
         userAgents: crawlers.map((c) => c.typed),
         summary: compared.summary,

@@ -6,6 +6,12 @@
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './errors.js';
 
+/**
+ * `POST /api/test` and `POST /api/impact`: the request body, in bytes. Generous, so a robots.txt of any size Google
+ * meets can be sent whole: the engine parses its first 500 KiB (512,000 bytes, as Google does) and the answer says
+ * when it left the rest out.
+ */
+export const MAX_ROBOTS_BODY_BYTES = 8 * 1024 * 1024;
 /** `POST /api/test`: verdicts (URLs × crawlers) per request. */
 export const MAX_TEST_VERDICTS = 10_000;
 /** `POST /api/test`: the answer's size, estimated while the verdicts are computed (long quoted lines add up). */
