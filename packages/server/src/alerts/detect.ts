@@ -114,6 +114,114 @@ function alert(kind: AlertKind, message: string, details: Record<string, unknown
   return { kind, severity: ALERT_KINDS[kind], message, details };
 }
 
+/** The alerts of a failure (`next` failed) or of a recovery; null when `next` is neither. */
+function availabilityAlerts(
+  next: VersionSnapshot,
+  previous: VersionSnapshot | null,
+  availability: AvailabilityRules,
+): DetectedAlert[] | null {
+  if (previous === null) {
+    // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
+    if (next.outcome !== 'disallow-all') return [];
+    const message =
+      `robots.txt could not be fetched from its first fetch on: ${describe(next)}. Google does not crawl the ` +
+      'site until a fetch succeeds';
+    return [alert('file-unreachable', message, { firstFetch: true })];
+  }
+  if (next.outcome === 'disallow-all') {
+    if (previous.outcome === 'disallow-all') return [];
+    const message =
+      `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
+      `site for ${availability.words.disallowPeriod}, then uses the last good version for up to ` +
+      availability.words.lastGoodVersionPeriod;
+    return [alert('file-unreachable', message)];
+  }
+  if (previous.outcome !== 'disallow-all') return null;
+  return [alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`)];
+}
+
+/** The `file-changed` alert: the outcome or lines that changed, what that means, how many sitemap URLs it touches. */
+function changeAlert(
+  before: VersionSnapshot,
+  next: VersionSnapshot,
+  rules: readonly [RobotsTxt | null, RobotsTxt | null],
+  lineChanges?: { added: number; removed: number },
+  context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
+): DetectedAlert {
+  const [oldRules, newRules] = rules;
+  const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
+  // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
+  const meaning =
+    context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
+  // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
+  const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
+  const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);
+  return alert(
+    'file-changed',
+    (before.outcome === next.outcome
+      ? `robots.txt changed${lines}`
+      : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
+      (meaning === null ? '' : `: ${meaning.sentence}`) +
+      (counted === null ? '' : `; ${counted}`),
+    {
+      ...(lineChanges ? { ...lineChanges } : {}),
+      ...(meaning === null ? {} : { meaning: meaning.details }),
+      ...(sitemapUrls === null ? {} : { sitemapUrls }),
+    },
+  );
+}
+
+/** `/` newly disallowed for a crawler whose blocking is an alert of its own. */
+function blockedHomeAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
+  const home = `${origin}/`;
+  const blockedHome = blockingWatched()
+    .filter((crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token))
+    .map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
+  if (blockedHome.length === 0) return null;
+  const lines = [...new Set(blockedHome.map((b) => b.line))];
+  return alert(
+    'disallow-all-added',
+    `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
+      `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
+    { crawlers: blockedHome },
+  );
+}
+
+/** `Sitemap:` lines gone. */
+function sitemapsRemovedAlert(oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
+  const removed = oldRules.sitemaps.filter((s) => !newRules.sitemaps.includes(s));
+  if (removed.length === 0) return null;
+  return alert('sitemap-removed', `Sitemap line${removed.length === 1 ? '' : 's'} removed: ${removed.join(', ')}`, {
+    sitemaps: removed,
+  });
+}
+
+/** Stylesheet or script paths newly disallowed for a crawler whose blocking is an alert of its own. */
+function assetsBlockedAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
+  const blocked: { crawler: string; pattern: string; line: number }[] = [];
+  for (const crawler of blockingWatched()) {
+    for (const group of newRules.selectGroups(crawler.token).groups) {
+      for (const rule of group.rules) {
+        if (rule.kind !== 'disallow' || rule.pattern === '' || !looksLikeAssetPattern(rule.pattern)) continue;
+        const sample = `${origin}${sampleOf(rule.pattern)}`;
+        if (!newRules.isAllowed(sample, crawler.token) && oldRules.isAllowed(sample, crawler.token)) {
+          if (!blocked.some((b) => b.pattern === rule.pattern)) {
+            blocked.push({ crawler: crawler.label, pattern: rule.pattern, line: rule.line });
+          }
+        }
+      }
+    }
+  }
+  if (blocked.length === 0) return null;
+  return alert(
+    'assets-blocked',
+    `Stylesheet or script paths newly disallowed: ${blocked
+      .map((b) => `${b.pattern} (line ${b.line}, ${b.crawler})`)
+      .join(', ')}. Google needs CSS and JavaScript to render pages`,
+    { rules: blocked },
+  );
+}
+
 /**
  * The alerts for `next`, the new version of a file, against `previous` (the version before it; null for the first)
  * and `lastGood` (the newest version before `next` that was not a failure, for comparing rules across an outage).
@@ -129,64 +237,14 @@ export function detectAlerts(
   context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
   availability: AvailabilityRules = availabilityRules(),
 ): DetectedAlert[] {
-  if (previous === null) {
-    // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
-    if (next.outcome !== 'disallow-all') return [];
-    return [
-      alert(
-        'file-unreachable',
-        `robots.txt could not be fetched from its first fetch on: ${describe(next)}. Google does not crawl the ` +
-          'site until a fetch succeeds',
-        { firstFetch: true },
-      ),
-    ];
-  }
-  const alerts: DetectedAlert[] = [];
-  if (next.outcome === 'disallow-all') {
-    if (previous.outcome !== 'disallow-all') {
-      alerts.push(
-        alert(
-          'file-unreachable',
-          `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
-            `site for ${availability.words.disallowPeriod}, then uses the last good version for up to ` +
-            availability.words.lastGoodVersionPeriod,
-        ),
-      );
-    }
-    return alerts;
-  }
-  if (previous.outcome === 'disallow-all') {
-    alerts.push(alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`));
-  }
-
+  const availabilityChange = availabilityAlerts(next, previous, availability);
+  if (previous === null || next.outcome === 'disallow-all') return availabilityChange ?? [];
+  const alerts: DetectedAlert[] = [...(availabilityChange ?? [])];
   const before = lastGood ?? (previous.outcome === 'disallow-all' ? null : previous);
-  if (before === null) return alerts;
-  if (!contentChanged(before, next)) return alerts;
-  const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
+  if (before === null || !contentChanged(before, next)) return alerts;
   const oldRules = rulesOf(before);
   const newRules = rulesOf(next);
-  // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
-  const meaning =
-    context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
-  // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
-  const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
-  const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);
-  alerts.push(
-    alert(
-      'file-changed',
-      (before.outcome === next.outcome
-        ? `robots.txt changed${lines}`
-        : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
-        (meaning === null ? '' : `: ${meaning.sentence}`) +
-        (counted === null ? '' : `; ${counted}`),
-      {
-        ...(lineChanges ? { ...lineChanges } : {}),
-        ...(meaning === null ? {} : { meaning: meaning.details }),
-        ...(sitemapUrls === null ? {} : { sitemapUrls }),
-      },
-    ),
-  );
-
+  alerts.push(changeAlert(before, next, [oldRules, newRules], lineChanges, context));
   if (isHtml(next) && !isHtml(before)) {
     alerts.push(
       alert(
@@ -197,57 +255,13 @@ export function detectAlerts(
       ),
     );
   }
-
   if (oldRules === null || newRules === null) return alerts;
-  const home = `${origin}/`;
-  const blockedHome = blockingWatched()
-    .filter((crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token))
-    .map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
-  if (blockedHome.length > 0) {
-    const lines = [...new Set(blockedHome.map((b) => b.line))];
-    alerts.push(
-      alert(
-        'disallow-all-added',
-        `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
-          `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
-        { crawlers: blockedHome },
-      ),
-    );
-  }
-
-  const removed = oldRules.sitemaps.filter((s) => !newRules.sitemaps.includes(s));
-  if (removed.length > 0) {
-    alerts.push(
-      alert('sitemap-removed', `Sitemap line${removed.length === 1 ? '' : 's'} removed: ${removed.join(', ')}`, {
-        sitemaps: removed,
-      }),
-    );
-  }
-
-  const blocked: { crawler: string; pattern: string; line: number }[] = [];
-  for (const crawler of blockingWatched()) {
-    for (const group of newRules.selectGroups(crawler.token).groups) {
-      for (const rule of group.rules) {
-        if (rule.kind !== 'disallow' || rule.pattern === '' || !looksLikeAssetPattern(rule.pattern)) continue;
-        const sample = `${origin}${sampleOf(rule.pattern)}`;
-        if (!newRules.isAllowed(sample, crawler.token) && oldRules.isAllowed(sample, crawler.token)) {
-          if (!blocked.some((b) => b.pattern === rule.pattern)) {
-            blocked.push({ crawler: crawler.label, pattern: rule.pattern, line: rule.line });
-          }
-        }
-      }
-    }
-  }
-  if (blocked.length > 0) {
-    alerts.push(
-      alert(
-        'assets-blocked',
-        `Stylesheet or script paths newly disallowed: ${blocked
-          .map((b) => `${b.pattern} (line ${b.line}, ${b.crawler})`)
-          .join(', ')}. Google needs CSS and JavaScript to render pages`,
-        { rules: blocked },
-      ),
-    );
+  for (const found of [
+    blockedHomeAlert(origin, oldRules, newRules),
+    sitemapsRemovedAlert(oldRules, newRules),
+    assetsBlockedAlert(origin, oldRules, newRules),
+  ]) {
+    if (found !== null) alerts.push(found);
   }
   return alerts;
 }

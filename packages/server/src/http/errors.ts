@@ -36,6 +36,14 @@ export class ApiError extends RobotskitServerError {
   }
 }
 
+/** A `since` date the client typed (ISO 8601), or a 400 naming it; undefined when none was given. */
+export function sinceOr400(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const since = Date.parse(text);
+  if (Number.isNaN(since)) throw new ApiError(400, 'invalid-request', `since is not a date: ${text}`);
+  return since;
+}
+
 /** The body of every error response. */
 export function errorBody(code: ApiErrorCode, message: string) {
   return { error: { code, message } };

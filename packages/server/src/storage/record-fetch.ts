@@ -79,6 +79,124 @@ export type RecordResult =
   /** The claim's lease had been taken over (it expired and another worker claimed the file): nothing was stored. */
   | { readonly recorded: false; readonly reason: 'lease-lost' };
 
+type Trx = Kysely<Schema>;
+
+/** The claimed file's row as recording reads it, or undefined when the claim's lease was taken over. */
+function claimedFile(trx: Trx, claim: Pick<ClaimedFile, 'id' | 'leaseToken'>) {
+  return trx
+    .selectFrom('robots_files')
+    .select([
+      'id',
+      'last_fetch_id',
+      'leased_at',
+      'recrawl_requested_at',
+      'consecutive_failures',
+      'failing_since',
+      'allow_all_since',
+    ])
+    .where('id', '=', claim.id)
+    .where('lease_token', '=', claim.leaseToken)
+    .executeTakeFirst();
+}
+type FileState = NonNullable<Awaited<ReturnType<typeof claimedFile>>>;
+
+/** Stores a body once (by hash), with its lint results when given (they replace none stored before). */
+async function storeBody(trx: Trx, body: Uint8Array, hash: string, at: number, analysis?: BodyAnalysis) {
+  await trx
+    .insertInto('bodies')
+    .values({
+      hash,
+      content: body,
+      size: body.byteLength,
+      created_at: at,
+      lint_errors: analysis?.errors ?? null,
+      lint_warnings: analysis?.warnings ?? null,
+      lint_json: analysis ? JSON.stringify(analysis.diagnostics) : null,
+    })
+    .onConflict((oc) =>
+      analysis
+        ? oc.column('hash').doUpdateSet({
+            lint_errors: analysis.errors,
+            lint_warnings: analysis.warnings,
+            lint_json: JSON.stringify(analysis.diagnostics),
+          })
+        : oc.column('hash').doNothing(),
+    )
+    .execute();
+}
+
+/** Inserts the fetch row; returns its id. */
+async function insertFetch(trx: Trx, fileId: number, result: FetchRecord, contentKey: string, worker?: string) {
+  const inserted = await trx
+    .insertInto('fetches')
+    .values({
+      file_id: fileId,
+      started_at: result.startedAt,
+      finished_at: result.finishedAt,
+      outcome: result.outcome,
+      http_status: result.httpStatus,
+      size: result.outcome === 'rules' ? (result.body?.byteLength ?? 0) : null,
+      body_hash: result.outcome === 'rules' ? result.bodyHash : null,
+      content_key: contentKey,
+      headers_json: JSON.stringify(result.headers),
+      redirects_json: JSON.stringify(result.redirects),
+      final_url: result.finalUrl,
+      error_kind: result.error?.kind ?? null,
+      error_code: result.error?.code ?? null,
+      error_phase: result.error?.phase ?? null,
+      error_message: result.error?.message ?? null,
+      timings_json: result.timings === null ? null : JSON.stringify(result.timings),
+      worker: worker ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(inserted.id);
+}
+
+/** Inserts the version a fetch starts; returns its id. */
+async function insertVersion(trx: Trx, fileId: number, fetchId: number, result: FetchRecord) {
+  const version = await trx
+    .insertInto('versions')
+    .values({
+      file_id: fileId,
+      fetch_id: fetchId,
+      fetched_at: result.startedAt,
+      outcome: result.outcome,
+      http_status: result.httpStatus,
+      size: result.outcome === 'rules' ? (result.body?.byteLength ?? 0) : null,
+      body_hash: result.outcome === 'rules' ? result.bodyHash : null,
+      headers_json: JSON.stringify(result.headers),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(version.id);
+}
+
+/** The file after the fetch: its last fetch, when it is due next, its lease released, its current runs of outcomes. */
+async function updateFile(trx: Trx, file: FileState, fetchId: number, result: FetchRecord, nextFetchAt: number) {
+  // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.
+  const recrawlPending =
+    file.recrawl_requested_at !== null && file.leased_at !== null && file.recrawl_requested_at > file.leased_at;
+  const failed = result.outcome === 'disallow-all';
+  await trx
+    .updateTable('robots_files')
+    .set({
+      last_fetch_id: fetchId,
+      next_fetch_at: recrawlPending ? (file.recrawl_requested_at as number) : nextFetchAt,
+      priority: recrawlPending ? 0 : 1,
+      recrawl_requested_at: recrawlPending ? file.recrawl_requested_at : null,
+      lease_owner: null,
+      lease_token: null,
+      leased_at: null,
+      lease_expires_at: null,
+      consecutive_failures: failed ? file.consecutive_failures + 1 : 0,
+      failing_since: failed ? (file.failing_since ?? result.startedAt) : null,
+      allow_all_since: result.outcome === 'allow-all' ? (file.allow_all_since ?? result.startedAt) : null,
+    })
+    .where('id', '=', file.id)
+    .execute();
+}
+
 /** Stores the result of fetching a claimed file. */
 export async function recordFetch<Prepared>(
   db: Kysely<Schema>,
@@ -92,96 +210,17 @@ export async function recordFetch<Prepared>(
   const contentKey = contentKeyOf(result.outcome, bodyHash);
 
   return writeTransaction(db, dialect, async (trx) => {
-    const file = await trx
-      .selectFrom('robots_files')
-      .select([
-        'id',
-        'last_fetch_id',
-        'leased_at',
-        'recrawl_requested_at',
-        'consecutive_failures',
-        'failing_since',
-        'allow_all_since',
-      ])
-      .where('id', '=', claim.id)
-      .where('lease_token', '=', claim.leaseToken)
-      .executeTakeFirst();
+    const file = await claimedFile(trx, claim);
     if (!file) return { recorded: false, reason: 'lease-lost' } as const;
-
-    if (body !== null && bodyHash !== null) {
-      const analysis = options.analysis;
-      await trx
-        .insertInto('bodies')
-        .values({
-          hash: bodyHash,
-          content: body,
-          size: body.byteLength,
-          created_at: result.finishedAt,
-          lint_errors: analysis?.errors ?? null,
-          lint_warnings: analysis?.warnings ?? null,
-          lint_json: analysis ? JSON.stringify(analysis.diagnostics) : null,
-        })
-        .onConflict((oc) =>
-          analysis
-            ? oc.column('hash').doUpdateSet({
-                lint_errors: analysis.errors,
-                lint_warnings: analysis.warnings,
-                lint_json: JSON.stringify(analysis.diagnostics),
-              })
-            : oc.column('hash').doNothing(),
-        )
-        .execute();
-    }
-
+    if (body !== null && bodyHash !== null) await storeBody(trx, body, bodyHash, result.finishedAt, options.analysis);
     const previous =
       file.last_fetch_id === null
         ? undefined
         : await trx.selectFrom('fetches').select('content_key').where('id', '=', file.last_fetch_id).executeTakeFirst();
-
-    const headersJson = JSON.stringify(result.headers);
-    const size = body === null ? null : body.byteLength;
-    const inserted = await trx
-      .insertInto('fetches')
-      .values({
-        file_id: claim.id,
-        started_at: result.startedAt,
-        finished_at: result.finishedAt,
-        outcome: result.outcome,
-        http_status: result.httpStatus,
-        size,
-        body_hash: bodyHash,
-        content_key: contentKey,
-        headers_json: headersJson,
-        redirects_json: JSON.stringify(result.redirects),
-        final_url: result.finalUrl,
-        error_kind: result.error?.kind ?? null,
-        error_code: result.error?.code ?? null,
-        error_phase: result.error?.phase ?? null,
-        error_message: result.error?.message ?? null,
-        timings_json: result.timings === null ? null : JSON.stringify(result.timings),
-        worker: options.worker ?? null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const fetchId = Number(inserted.id);
-
+    const fetchId = await insertFetch(trx, claim.id, result, contentKey, options.worker);
     let versionId: number | null = null;
     if (previous?.content_key !== contentKey) {
-      const version = await trx
-        .insertInto('versions')
-        .values({
-          file_id: claim.id,
-          fetch_id: fetchId,
-          fetched_at: result.startedAt,
-          outcome: result.outcome,
-          http_status: result.httpStatus,
-          size,
-          body_hash: bodyHash,
-          headers_json: headersJson,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      versionId = Number(version.id);
+      versionId = await insertVersion(trx, claim.id, fetchId, result);
       await options.onNewVersion?.(trx, {
         fileId: claim.id,
         versionId,
@@ -191,29 +230,7 @@ export async function recordFetch<Prepared>(
         ...(options.prepared === undefined ? {} : { prepared: options.prepared }),
       });
     }
-
-    // A recrawl requested while this fetch was running asks for a fetch that sees changes made after it started.
-    const recrawlPending =
-      file.recrawl_requested_at !== null && file.leased_at !== null && file.recrawl_requested_at > file.leased_at;
-    const failed = result.outcome === 'disallow-all';
-    await trx
-      .updateTable('robots_files')
-      .set({
-        last_fetch_id: fetchId,
-        next_fetch_at: recrawlPending ? (file.recrawl_requested_at as number) : options.nextFetchAt,
-        priority: recrawlPending ? 0 : 1,
-        recrawl_requested_at: recrawlPending ? file.recrawl_requested_at : null,
-        lease_owner: null,
-        lease_token: null,
-        leased_at: null,
-        lease_expires_at: null,
-        consecutive_failures: failed ? file.consecutive_failures + 1 : 0,
-        failing_since: failed ? (file.failing_since ?? result.startedAt) : null,
-        allow_all_since: result.outcome === 'allow-all' ? (file.allow_all_since ?? result.startedAt) : null,
-      })
-      .where('id', '=', claim.id)
-      .execute();
-
+    await updateFile(trx, file, fetchId, result, options.nextFetchAt);
     return { recorded: true, fetchId, versionId, bodyHash } as const;
   });
 }
