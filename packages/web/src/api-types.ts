@@ -4,7 +4,7 @@
  * the API is a type error here. Type-only: nothing of the server reaches the bundle.
  */
 
-import type * as Api from '../../server/src/http/api-types.js';
+import type * as Api from 'robotskit-server/api-types';
 
 export type ListedProperty = Api.ListedPropertyJson;
 export type PropertyDetail = Api.PropertyDetailJson;

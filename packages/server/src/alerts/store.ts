@@ -34,7 +34,7 @@ import {
  * A fetch as the detection reads it, before or as it is recorded: with its body parsed when `robots` is given (a
  * parse already made, or one to make now).
  */
-export function snapshotOfFetch(fetch: FetchRecord, robots?: RobotsTxt | (() => RobotsTxt)): VersionSnapshot {
+function snapshotOfFetch(fetch: FetchRecord, robots?: RobotsTxt | (() => RobotsTxt)): VersionSnapshot {
   const body = fetch.outcome === 'rules' ? (fetch.body ?? new Uint8Array()) : null;
   return {
     outcome: fetch.outcome,
@@ -48,7 +48,7 @@ export function snapshotOfFetch(fetch: FetchRecord, robots?: RobotsTxt | (() => 
 }
 
 /** A stored version as the detection reads it. */
-export function snapshotOf(v: StoredVersion): VersionSnapshot {
+function snapshotOf(v: StoredVersion): VersionSnapshot {
   return {
     outcome: v.outcome,
     httpStatus: v.http_status,
@@ -65,7 +65,7 @@ export function textOf(v: StoredVersion): string {
 }
 
 /** An alert as stored. */
-export interface CreatedAlert extends DetectedAlert {
+interface CreatedAlert extends DetectedAlert {
   readonly id: number;
   readonly fileId: number;
   readonly fileUrl: string;
@@ -78,7 +78,7 @@ export interface CreatedAlert extends DetectedAlert {
  * Detects and stores the alerts for a new version of a file, and queues a delivery to each webhook that wants them.
  * Runs in the caller's transaction.
  */
-export async function createAlertsForVersion(
+async function createAlertsForVersion(
   trx: Kysely<Schema>,
   input: {
     readonly fileId: number;
@@ -176,7 +176,7 @@ export async function createAlertsForVersion(
  * bounded walk over `options.fetch`). Null when there is nothing to prepare. Never throws for what a server does; a
  * count that fails is said in the details.
  */
-export async function prepareChange(
+async function prepareChange(
   db: Kysely<Schema>,
   file: { readonly id: number; readonly url: string },
   next: VersionSnapshot,

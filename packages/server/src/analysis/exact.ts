@@ -12,7 +12,7 @@ import type { RulesSide } from './impact.js';
 import { MEANING_MAX_STATES, MEANING_TIMEOUT_MS } from './meaning.js';
 
 /** Regions listed per crawler (the total is always given). */
-export const EXACT_REGIONS_LISTED = 100;
+const EXACT_REGIONS_LISTED = 100;
 
 /** A deciding rule as the impact check shows it: the rule, its line and the line as written. */
 export interface ExactRule {
@@ -36,7 +36,7 @@ export interface ExactRegion {
 }
 
 /** The exact comparison for one crawler. */
-export interface ExactCrawler {
+interface ExactCrawler {
   /** As asked for. */
   readonly userAgent: string;
   readonly equivalent: boolean;

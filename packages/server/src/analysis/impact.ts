@@ -18,7 +18,7 @@ export interface RulesSide {
 }
 
 /** A verdict that changed. */
-export interface VerdictChange {
+interface VerdictChange {
   readonly url: string;
   readonly userAgent: string;
   readonly before: VerdictSide;

@@ -17,14 +17,14 @@ import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 /** Sitemap URLs read at most for one alert. */
 export const ALERT_SITEMAP_MAX_URLS = 10_000;
 /** The walk's time budget for one alert (every sitemap file included). */
-export const ALERT_SITEMAP_BUDGET_MS = 20_000;
+const ALERT_SITEMAP_BUDGET_MS = 20_000;
 
 /**
  * What the count is: `counted` (every URL read was compared), `partial` (some sitemaps could not be read; the URLs
  * of the others were), `unreachable` (no sitemap could be read: unknown), `no-sitemap` (the file lists none and
  * /sitemap.xml has no URLs: nothing to count, left out of the sentence), `failed` (the count itself failed: left out).
  */
-export type SitemapCountStatus = 'counted' | 'partial' | 'unreachable' | 'no-sitemap' | 'failed';
+type SitemapCountStatus = 'counted' | 'partial' | 'unreachable' | 'no-sitemap' | 'failed';
 
 /** The sitemap URLs an edit changes, as the alert's details keep it. */
 export interface SitemapUrlsAffected {

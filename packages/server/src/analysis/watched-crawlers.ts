@@ -8,7 +8,7 @@
 import { ANY_CRAWLER } from 'robotskit';
 
 /** A watched crawler. */
-export interface WatchedCrawler {
+interface WatchedCrawler {
   /** A catalogue name, or `*` for any crawler without a group of its own. */
   readonly name: string;
   /** Why it is watched. */

@@ -29,7 +29,7 @@ import { isoTime } from './json.js';
 import { errors, Nullable, Outcome, WRITE_SECURITY } from './shapes.js';
 
 /** URLs one request may ask about. */
-export const DECIDE_MAX_URLS = 10_000;
+const DECIDE_MAX_URLS = 10_000;
 
 const DecideBody = Type.Object(
   {
@@ -92,7 +92,7 @@ const DecideResult = Type.Object({
 type DecisionJson = Static<typeof Decision>;
 
 /** Options of {@link registerDecideRoutes}. */
-export interface DecideOptions {
+interface DecideOptions {
   /** A store shared with other instances (see robotskit-stores), so a fleet of services fetches each origin once. */
   readonly store?: RobotsStore;
 }

@@ -9,7 +9,7 @@ import { RobotskitServerError } from '../errors.js';
 import { isDatabaseUnavailable } from '../storage/connection-errors.js';
 
 /** The error codes of the API. */
-export type ApiErrorCode =
+type ApiErrorCode =
   | 'invalid-request'
   | 'invalid-json'
   | 'invalid-property'

@@ -17,7 +17,7 @@ export const MAX_TEST_VERDICTS = 10_000;
 /** `POST /api/test`: the answer's size, estimated while the verdicts are computed (long quoted lines add up). */
 export const MAX_TEST_ANSWER_BYTES = 16 * 1024 * 1024;
 /** CPU time between two yields to the event loop. */
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 
 /** Refuses more verdicts than {@link MAX_TEST_VERDICTS}, saying how many were asked for. */
 export function checkVerdictCount(urls: number, crawlers: number): void {

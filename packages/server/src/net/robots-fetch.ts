@@ -18,7 +18,7 @@ import type { GuardedFetch } from './guarded-fetch.js';
 export const SERVICE_USER_AGENT = 'robotskit-server/0.1 (robots.txt monitor)';
 
 /** Options of {@link retrieveRobotsTxt}. */
-export interface ServiceRetrievalOptions {
+interface ServiceRetrievalOptions {
   /** The SSRF-guarded fetch. */
   readonly fetch: GuardedFetch;
   /** The clock, epoch ms. */

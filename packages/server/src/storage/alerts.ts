@@ -12,7 +12,7 @@ import type { AlertsTable, Schema, WebhookDeliveriesTable } from './schema.js';
 import { storageDialect } from './storage-dialect.js';
 
 /** Which alerts to list, newest first. */
-export interface AlertFilter {
+interface AlertFilter {
   readonly limit: number;
   readonly propertyId?: number;
   readonly fileId?: number;

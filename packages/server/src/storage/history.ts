@@ -56,7 +56,7 @@ async function lastGood(db: Kysely<Schema>, fileId: number, before: number): Pro
 }
 
 /** The fetches the timeline needs for `file` (at most three, in time order). */
-export async function historyOf(db: Kysely<Schema>, file: FileReportRow): Promise<Observed[]> {
+async function historyOf(db: Kysely<Schema>, file: FileReportRow): Promise<Observed[]> {
   if (file.fetch_outcome === null || file.fetch_started_at === null) return [];
   const latest: Observed = {
     ...observationOf({

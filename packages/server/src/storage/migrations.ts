@@ -65,7 +65,7 @@ function scopedToSchema(db: AnyDb): AnyDb {
 }
 
 /** Thrown when migrating fails; says which migration and why. */
-export class MigrationError extends RobotskitServerError {
+class MigrationError extends RobotskitServerError {
   constructor(message: string, options?: ErrorOptions) {
     super('migration-failed', message, options);
   }

@@ -14,7 +14,7 @@ import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './s
 import { writeTransaction } from './storage-dialect.js';
 
 /** A property to create. */
-export interface NewProperty {
+interface NewProperty {
   readonly kind: PropertyKind;
   readonly name: string;
   readonly hosts: readonly { readonly host: string; readonly source: HostSource }[];
@@ -195,7 +195,7 @@ export async function deleteProperty(db: Kysely<Schema>, dialect: DialectName, p
 }
 
 /** A property with how many files it watches. */
-export interface PropertySummary extends PropertyRow {
+interface PropertySummary extends PropertyRow {
   readonly host_count: number;
   readonly file_count: number;
 }
@@ -229,7 +229,7 @@ export async function listProperties(
 }
 
 /** How a property's files stand: their last fetches counted by the engine's report status (`fetchStatusOf`). */
-export interface PropertyHealth {
+interface PropertyHealth {
   fetched: number;
   notFound: number;
   /** Every other answer: failures, and the 4xx other than 404 and 410 (a 403 is an error here, crawled as allow-all). */

@@ -16,7 +16,7 @@ import { writeTransaction } from './storage-dialect.js';
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** What one pruning pass deleted. */
-export interface PruneResult {
+interface PruneResult {
   readonly fetches: number;
   readonly versions: number;
   readonly bodies: number;

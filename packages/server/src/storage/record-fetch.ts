@@ -15,12 +15,12 @@ import type { Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
 /** What distinguishes one version from the next: the body when its rules apply, the outcome for the others. */
-export function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null): string {
+function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null): string {
   return outcome === 'rules' ? `sha256:${bodyHash ?? ''}` : outcome;
 }
 
 /** Options of {@link recordFetch}; `Prepared` is what the new-version hook prepares before the transaction. */
-export interface RecordOptions<Prepared> {
+interface RecordOptions<Prepared> {
   /** When the file is due next (see `nextFetchAt`). */
   readonly nextFetchAt: number;
   /** Name of the worker, stored with the fetch. */

@@ -95,7 +95,7 @@ function fileReportQuery(db: Kysely<Schema>) {
 }
 
 /** Options of {@link listPropertyFiles}. */
-export interface PropertyFilesOptions {
+interface PropertyFilesOptions {
   /**
    * Hosts shown, most important first (Search Console shows 20, so up to 40 files).
    * @default 20
@@ -313,7 +313,7 @@ export interface FetchPointRow {
 }
 
 /** Options of {@link listFetches}. */
-export interface FetchListOptions {
+interface FetchListOptions {
   /**
    * At most this many, newest first.
    * @default 500

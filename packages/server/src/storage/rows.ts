@@ -45,7 +45,7 @@ export function storedErrorOf(row: {
 }
 
 /** One redirect hop as stored. */
-export interface StoredRedirect {
+interface StoredRedirect {
   readonly url: string;
   readonly status: number;
 }
@@ -144,7 +144,7 @@ export function failedRetrievalRecord(startedAt: number, finishedAt: number, err
 }
 
 /** The stored facts of one fetch the timeline needs. */
-export interface StoredFetchFacts {
+interface StoredFetchFacts {
   readonly fetchedAt: number;
   readonly outcome: RetrievalOutcome;
   readonly status: number | null;

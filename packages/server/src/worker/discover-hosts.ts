@@ -24,7 +24,7 @@ import { getFileReport, getVersion } from '../storage/report.js';
 import type { PropertyRow } from '../storage/schema.js';
 
 /** Options of {@link discoverHosts}. */
-export interface DiscoverOptions {
+interface DiscoverOptions {
   readonly fetch: GuardedFetch;
   readonly now: number;
   /**
