@@ -93,9 +93,7 @@ export const RobotsFile = Type.Object({
   url: Type.String(),
   scheme: Type.Union([Type.Literal('http'), Type.Literal('https')]),
   host: Type.String(),
-  status: Type.Union([ReportStatus, Type.Null()], {
-    description: 'the report status of the last fetch; null before the first fetch',
-  }),
+  status: Nullable(ReportStatus, { description: 'the report status of the last fetch; null before the first fetch' }),
   statusReason: StatusWords,
   httpStatus: Nullable(Type.Integer()),
   lastCheckedAt: Nullable(Time),

@@ -14,7 +14,7 @@ import type {
 } from 'fastify';
 import { DEFAULT_MAX_BYTES } from 'robotskit';
 import { RETRIEVAL_ERROR_KINDS } from 'robotskit/fetch';
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /** The app as route modules register on it: request types follow from the routes' schemas. */
 export type Api = FastifyInstance<
@@ -31,8 +31,28 @@ export const errors = (...statuses: number[]) => Object.fromEntries(statuses.map
 /** The security of routes that need the token when the service has one. */
 export const WRITE_SECURITY = [{ bearer: [] }];
 
-/** A schema or null. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean']);
+
+/**
+ * A schema or null. A primitive (a string, a number, an enum of strings) becomes one schema with the type `[type,
+ * "null"]`: the response serialiser writes it directly, where it would validate every value against each branch of
+ * an `anyOf`. Other schemas are an `anyOf` with null.
+ */
+export function Nullable<T extends TSchema>(
+  schema: T,
+  options: { readonly description?: string } = {},
+): TUnsafe<Static<T> | null> {
+  const json = JSON.parse(JSON.stringify(schema)) as { type?: unknown; enum?: unknown[] };
+  if (typeof json.type === 'string' && PRIMITIVES.has(json.type)) {
+    return Type.Unsafe<Static<T> | null>({
+      ...json,
+      ...options,
+      type: [json.type, 'null'],
+      ...(json.enum ? { enum: [...json.enum, null] } : {}),
+    });
+  }
+  return Type.Union([schema, Type.Null()], options) as unknown as TUnsafe<Static<T> | null>;
+}
 
 /** A timestamp: ISO 8601 in UTC. */
 export const Time = Type.String({ format: 'date-time' });
@@ -55,14 +75,18 @@ export const IdParams = Type.Object({
 });
 
 /** The engine's `RetrievalOutcome`: what a fetch means for crawling. */
-export const Outcome = Type.Union([Type.Literal('rules'), Type.Literal('allow-all'), Type.Literal('disallow-all')], {
+export const Outcome = Type.Unsafe<'rules' | 'allow-all' | 'disallow-all'>({
+  type: 'string',
+  enum: ['rules', 'allow-all', 'disallow-all'],
   description:
     "the engine's outcome: rules (a 2xx answer; its rules apply), allow-all (no robots.txt: 4xx but 429, redirects " +
     'that lead nowhere), disallow-all (5xx, 429, network failures, refused addresses)',
 });
 
 /** The engine's `fetchStatusOf(…).status`: the report status, as Search Console's robots.txt report words it. */
-export const ReportStatus = Type.Union([Type.Literal('fetched'), Type.Literal('not-found'), Type.Literal('error')], {
+export const ReportStatus = Type.Unsafe<'fetched' | 'not-found' | 'error'>({
+  type: 'string',
+  enum: ['fetched', 'not-found', 'error'],
   description:
     "the report status by the engine's fetchStatusOf: fetched (2xx), not-found (404, 410, FTP 550), error (any " +
     'other reason, a 403 included, which crawlers read as allow-all)',

@@ -5,7 +5,7 @@
 
 import type { Kysely, Transaction } from 'kysely';
 import { robotsTxtUrl } from 'robotskit';
-import { fetchStatusOf } from 'robotskit/fetch';
+import { type FetchStatus, fetchStatusOf } from 'robotskit/fetch';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
 import { deleteUnusedBodies } from './prune.js';
@@ -270,14 +270,21 @@ export async function propertiesHealth(
   if (propertyIds !== undefined) query = query.where('h.property_id', 'in', [...propertyIds]);
   const rows = await query.execute();
   const health = new Map<number, PropertyHealth>();
+  const statuses = new Map<string, FetchStatus['status']>();
   for (const row of rows) {
     const id = Number(row.property_id);
     const h = { ...(health.get(id) ?? NO_FILES) };
     const n = Number(row.n);
     if (row.outcome === null) h.unchecked += n;
     else {
-      const error = storedErrorOf({ ...row, error_phase: null, error_message: null });
-      const { status } = fetchStatusOf({ outcome: row.outcome, status: row.http_status, error });
+      // Few distinct facts across many groups: the engine is asked once for each.
+      const key = `${row.outcome} ${row.http_status} ${row.error_kind} ${row.error_code}`;
+      let status = statuses.get(key);
+      if (status === undefined) {
+        const error = storedErrorOf({ ...row, error_phase: null, error_message: null });
+        status = fetchStatusOf({ outcome: row.outcome, status: row.http_status, error }).status;
+        statuses.set(key, status);
+      }
       if (status === 'fetched') h.fetched += n;
       else if (status === 'not-found') h.notFound += n;
       else h.error += n;

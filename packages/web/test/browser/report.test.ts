@@ -370,7 +370,7 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     const listed = rowsOf(page, 'Properties');
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
     // The failing site says so in the list.
-    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 failing/);
+    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 not fetched/);
     // It failed from its first fetch: a critical alert, as a badge on the list that leads to it.
     await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 critical alert/);
     // The first site's alerts: one critical (everything disallowed), and warnings are counted apart.
