@@ -21,15 +21,10 @@
 
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import {
-  claimDueFiles,
-  createAlertHook,
-  createGuardedFetch,
-  openDatabase,
-  pruneHistory,
-  Worker,
-  workerRetrieval,
-} from 'robotskit-server';
+import { createAlertHook, createGuardedFetch, openDatabase, Worker, workerRetrieval } from 'robotskit-server';
+// Claims and pruning alone are measured below the package's face: the built modules of the storage layer.
+import { claimDueFiles } from '../packages/server/dist/storage/claim.js';
+import { pruneHistory } from '../packages/server/dist/storage/prune.js';
 import { fmt, startHelperProcess, table } from './harness.js';
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -137,7 +132,7 @@ async function simulate(config, origins, fetch) {
       // The farm answers max-age=86400: everything is due again a day later.
       clock += DAY_MS + 60_000;
     }
-    results.failed = await count(db, 'fetches', ['outcome', '!=', 'fetched']);
+    results.failed = await count(db, 'fetches', ['outcome', '!=', 'rules']);
     results.rows = {
       fetches: await count(db, 'fetches'),
       versions: await count(db, 'versions'),

@@ -24,15 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import {
-  buildApp,
-  claimDueFiles,
-  createAlertHook,
-  createGuardedFetch,
-  openDatabase,
-  Worker,
-  workerRetrieval,
-} from 'robotskit-server';
+import { buildApp, createAlertHook, createGuardedFetch, openDatabase, Worker, workerRetrieval } from 'robotskit-server';
+// Claims alone are measured below the package's face: the built module of the storage layer.
+import { claimDueFiles } from '../packages/server/dist/storage/claim.js';
 import { fmt, startHelperProcess, table } from './harness.js';
 
 const PG_URL = process.env.ROBOTSKIT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -66,16 +60,23 @@ function noIoRetrieval(claims) {
   return async (file) => {
     claims.set(file.id, (claims.get(file.id) ?? 0) + 1);
     const t = Date.now();
+    // The engine's RetrievalResult of a 200 with a small body, as fetchRobotsTxt would give it.
+    const headers = { cacheControl: null, contentType: 'text/plain', retryAfter: null, lastModified: null };
     return {
-      outcome: 'fetched',
-      startedAt: t,
-      finishedAt: t,
-      httpStatus: 200,
-      body,
-      headers: {},
-      redirects: [],
+      origin: new URL(file.url).origin,
+      robotsUrl: file.url,
       finalUrl: file.url,
+      outcome: 'rules',
+      status: 200,
+      redirects: [],
+      headers: { ...headers, etag: null, contentLength: null, date: null },
+      body,
+      size: body.byteLength,
+      truncated: false,
+      html: false,
       error: null,
+      fetchedAt: t,
+      timings: { headersMs: 0, totalMs: 0 },
     };
   };
 }
@@ -132,7 +133,7 @@ async function run({ config, connections, makeRetrieval, ports, full = false, fe
       await first.db
         .selectFrom('fetches')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('outcome', '=', 'fetched')
+        .where('outcome', '=', 'rules')
         .executeTakeFirstOrThrow()
     ).n,
   );

@@ -183,7 +183,7 @@ describe('robotskit worker', () => {
       });
       children.push(worker);
       const workerExit = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
-      let files: { status: string | null; errors: number | null; effectivePolicy: { policy: string } | null }[] = [];
+      let files: { status: string | null; errors: number | null; effectivePolicy: { mode: string } | null }[] = [];
       for (let i = 0; i < 200; i++) {
         files = ((await (await fetch(`${serve.url}/api/properties/${id}/files`)).json()) as { files: typeof files })
           .files;
@@ -194,7 +194,7 @@ describe('robotskit worker', () => {
         expect.objectContaining({
           status: 'fetched',
           errors: 0,
-          effectivePolicy: expect.objectContaining({ policy: 'conditional' }),
+          effectivePolicy: expect.objectContaining({ mode: 'rules' }),
         }),
       ]);
       worker.kill('SIGTERM');

@@ -1,53 +1,25 @@
 /**
- * robotskit-server: the report service. Storage (SQLite or PostgreSQL through Kysely), fetch workers that claim due
- * robots.txt files with leases, the JSON API, and a fetch that refuses private addresses.
+ * robotskit-server: the report service. `startService` runs it (the JSON API, the web UI and fetch workers over
+ * SQLite or PostgreSQL), `runWorkers` runs fetch workers alone; the CLI's `serve` and `worker` are these two. Its
+ * parts can be assembled by hand (the README's "Programmatic use"): the database, the app, the workers with their
+ * retrieval and alert hook, the SSRF-guarded fetch. The API's answers as TypeScript types are the types-only entry
+ * `robotskit-server/api-types`.
  * @packageDocumentation
  */
 
+export { type AlertHookOptions, createAlertHook } from './alerts/store.js';
 export {
-  ALERT_KINDS,
-  type AlertKind,
-  type AlertSeverity,
-  type ChangeContext,
-  type DetectedAlert,
-  detectAlerts,
-  looksLikeAssetPattern,
-  type VersionSnapshot,
-} from './alerts/detect.js';
-export {
-  type AlertHookOptions,
-  type CreatedAlert,
-  createAlertHook,
-  createAlertsForVersion,
-  prepareChange,
-} from './alerts/store.js';
-export {
-  type DeliveryAttempt,
-  type DeliveryOptions,
-  deliverDueWebhooks,
   ID_HEADER,
   SIGNATURE_HEADER,
   signatureOf,
   signingKey,
   TIMESTAMP_HEADER,
 } from './alerts/webhooks.js';
-export { type DiffHunk, type DiffLine, type LineDiff, lineDiff, lintChanges } from './analysis/diff.js';
-export type { SitemapCountStatus, SitemapUrlsAffected } from './analysis/sitemap-impact.js';
 export { RobotskitServerError } from './errors.js';
 export { type AppOptions, buildApp } from './http/app.js';
-export { type PropertyInput, PropertyInputError, parsePropertyInput } from './http/property-input.js';
-export { AddressPolicy, type AddressPolicyOptions } from './net/address-policy.js';
 export { AddressRefusedError } from './net/address-refused-error.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
 export {
-  engineFetchOf,
-  retrieveRobotsTxt,
-  SERVICE_USER_AGENT,
-  type ServiceRetrievalOptions,
-  workerRetrieval,
-} from './net/robots-fetch.js';
-export {
-  checkServiceConfig,
   type FetchingOptions,
   type RunningService,
   runWorkers,
@@ -56,7 +28,7 @@ export {
   startService,
   type WorkersOptions,
 } from './service.js';
-export { type ClaimedFile, claimDueFiles, releaseClaim, requestRecrawl } from './storage/claim.js';
+export { ALERT_KINDS, type AlertKind, type AlertSeverity } from './storage/alert-kinds.js';
 export {
   type DatabaseConfig,
   DatabaseConfigError,
@@ -64,20 +36,8 @@ export {
   databaseConfigFrom,
   describeDatabase,
 } from './storage/config.js';
-export { type Database, DatabaseOpenError, openDatabase } from './storage/connect.js';
-export { createPolicyResolver, type EffectivePolicyResolver } from './storage/history.js';
-export { migrateToLatest } from './storage/migrations.js';
-export { DEFAULT_RETENTION_MS, pruneHistory } from './storage/prune.js';
-export { type NewVersionHook, type RecordResult, recordFetch } from './storage/record-fetch.js';
-export {
-  analyzeBody,
-  type BodyAnalysis,
-  contentHash,
-  type EffectivePolicy,
-  type FetchRow,
-  fetchRowOf,
-  nextFetchAt,
-  type StoredDiagnostic,
-} from './storage/rows.js';
-export type { FetchOutcome, HostSource, PropertyKind, Schema } from './storage/schema.js';
-export { type RobotsRetrieval, Worker, type WorkerOptions } from './worker/worker.js';
+export { type Database, DatabaseOpenError, type OpenOptions, openDatabase } from './storage/connect.js';
+export { createPolicyResolver, type FilePolicyResolver } from './storage/history.js';
+export type { FilePolicy } from './storage/rows.js';
+export { type RobotsRetrieval, workerRetrieval } from './worker/retrieval.js';
+export { Worker, type WorkerOptions } from './worker/worker.js';

@@ -6,19 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { RobotsStore } from 'robotskit/fetch';
+import type { AvailabilityOptions, RobotsStore } from 'robotskit/fetch';
 import { createAlertHook } from './alerts/store.js';
 import { deliverDueWebhooks } from './alerts/webhooks.js';
 import { RobotskitServerError } from './errors.js';
 import { buildApp } from './http/app.js';
 import { isLoopbackHost } from './http/auth.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
-import { workerRetrieval } from './net/robots-fetch.js';
 import type { DatabaseConfig } from './storage/config.js';
 import { type Database, openDatabase } from './storage/connect.js';
 import { createPolicyResolver } from './storage/history.js';
 import { BackgroundTask } from './worker/background-task.js';
 import { discoverDueProperty } from './worker/discover-hosts.js';
+import { workerRetrieval } from './worker/retrieval.js';
 import { Worker } from './worker/worker.js';
 
 /** A configuration the service refuses to start with; the message says what to change. */
@@ -41,6 +41,13 @@ export interface FetchingOptions {
    * @default 30 days
    */
   readonly retentionMs?: number;
+  /**
+   * The availability timeline (the engine's `AvailabilityOptions`: how long failures stop crawling, how long the last
+   * good version applies, cache lifetimes and retries): the refresh schedule, effective policies, alerts and
+   * `POST /api/decide` all follow it, and the API says it in words (`GET /api/health`).
+   * @default the engine's (12 h, 30 days)
+   */
+  readonly availability?: AvailabilityOptions;
   /** Where log lines go. */
   readonly log?: (line: string) => void;
 }
@@ -114,12 +121,16 @@ function startWorkers(
   count: number,
   deps: WorkerDependencies,
   log: (line: string) => void,
-  retentionMs: number | undefined,
+  options: Pick<FetchingOptions, 'retentionMs' | 'availability'>,
 ): Worker[] {
   if (count === 0) return [];
   const { database } = deps;
+  const { retentionMs, availability } = options;
   // Alerts count the sitemap URLs an edit changes, read through the same guarded fetch.
-  const onNewVersion = createAlertHook(log, { fetch: deps.fetch });
+  const onNewVersion = createAlertHook(log, {
+    fetch: deps.fetch,
+    ...(availability === undefined ? {} : { availability }),
+  });
   let lastDiscovery = Number.NEGATIVE_INFINITY;
   const discovery = new BackgroundTask();
   return Array.from({ length: count }, (_, i) => {
@@ -155,6 +166,7 @@ function startWorkers(
       dialect: database.dialect,
       retrieve: workerRetrieval(deps.fetch, deps.now),
       now: deps.now,
+      ...(availability === undefined ? {} : { schedule: availability }),
       ...(retentionMs === undefined ? {} : { retentionMs }),
       onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
     });
@@ -175,7 +187,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   let app: FastifyInstance | undefined;
   try {
     // SQLite: the workers share this process's one connection (better-sqlite3 is synchronous; see the package README).
-    workers = startWorkers(options.workers ?? 1, deps, log, options.retentionMs);
+    workers = startWorkers(options.workers ?? 1, deps, log, options);
     app = await buildApp({
       database,
       token: options.token,
@@ -184,7 +196,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       onFilesDue: () => {
         for (const worker of workers) worker.wake();
       },
-      resolvePolicy: createPolicyResolver(database.db),
+      resolvePolicy: createPolicyResolver(database.db, options.availability),
+      ...(options.availability === undefined ? {} : { availability: options.availability }),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
@@ -239,7 +252,7 @@ export async function runWorkers(options: WorkersOptions): Promise<{ close(): Pr
   const database = await openDatabase(options.database);
   const fetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
   const deps = { fetch, database, now: Date.now };
-  const workers = startWorkers(options.count ?? 1, deps, log, options.retentionMs);
+  const workers = startWorkers(options.count ?? 1, deps, log, options);
   return {
     async close() {
       await Promise.all(workers.map((w) => w.stop()));

@@ -1,18 +1,21 @@
 /** Alert detection between two versions, as a pure function (the engine decides every rules question). */
 
+import { ANY_CRAWLER, resolveCrawler } from 'robotskit';
+import { availabilityRules } from 'robotskit/fetch';
 import { describe, expect, it } from 'vitest';
 import { detectAlerts, looksLikeAssetPattern, type VersionSnapshot } from '../src/alerts/detect.js';
+import { WATCHED_CRAWLERS } from '../src/analysis/watched-crawlers.js';
 
 const ORIGIN = 'https://example.com';
 const enc = new TextEncoder();
 const fetched = (body: string, contentType = 'text/plain'): VersionSnapshot => ({
-  outcome: 'fetched',
+  outcome: 'rules',
   httpStatus: 200,
   body: enc.encode(body),
   contentType,
 });
-const notFound: VersionSnapshot = { outcome: 'not-found', httpStatus: 404, body: null, contentType: null };
-const failed: VersionSnapshot = { outcome: 'error', httpStatus: 503, body: null, contentType: null };
+const notFound: VersionSnapshot = { outcome: 'allow-all', httpStatus: 404, body: null, contentType: null };
+const failed: VersionSnapshot = { outcome: 'disallow-all', httpStatus: 503, body: null, contentType: null };
 const kinds = (next: VersionSnapshot, previous: VersionSnapshot | null, lastGood: VersionSnapshot | null = null) =>
   detectAlerts(ORIGIN, next, previous, lastGood)
     .map((a) => a.kind)
@@ -133,5 +136,28 @@ describe('detectAlerts', () => {
       'file-recovered',
       'sitemap-removed',
     ]);
+  });
+});
+
+describe('the watched crawlers and the availability timeline in alerts', () => {
+  it('watches catalogue crawlers and any crawler (*), each for a reason', () => {
+    for (const crawler of WATCHED_CRAWLERS) {
+      const read = resolveCrawler(crawler.name);
+      expect(read.kind, crawler.name).toBe(crawler.name === ANY_CRAWLER ? 'any' : 'profile');
+      expect(crawler.why.length, crawler.name).toBeGreaterThan(10);
+    }
+    expect(new Set(WATCHED_CRAWLERS.map((c) => c.name)).size).toBe(WATCHED_CRAWLERS.length);
+  });
+
+  it('says what a failure means with the periods the service applies', () => {
+    const failure = (rules?: ReturnType<typeof availabilityRules>) =>
+      detectAlerts(ORIGIN, failed, fetched('User-agent: *\nDisallow:\n'), null, undefined, undefined, rules)[0]
+        ?.message;
+    expect(failure()).toContain(
+      'Google stops crawling the site for 12 h, then uses the last good version for up to 30 days',
+    );
+    expect(
+      failure(availabilityRules({ disallowPeriod: 6 * 3_600_000, lastGoodVersionPeriod: 10 * 86_400_000 })),
+    ).toContain('for 6 h, then uses the last good version for up to 10 days');
   });
 });

@@ -13,9 +13,9 @@ import { deliverDueWebhooks, retryDelayAfter, signatureOf, signingKey } from '..
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { workerRetrieval } from '../src/net/robots-fetch.js';
 import { type Database, openDatabase } from '../src/storage/connect.js';
 import { createProperty } from '../src/storage/properties.js';
+import { workerRetrieval } from '../src/worker/retrieval.js';
 import { Worker } from '../src/worker/worker.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';

@@ -4,12 +4,13 @@
 
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { type AvailabilityOptions, availabilityRules } from 'robotskit/fetch';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.js';
 import { checkServiceConfig, ServiceConfigError, startService } from '../src/service.js';
 import { claimDueFiles } from '../src/storage/claim.js';
 import type { Database } from '../src/storage/connect.js';
-import type { EffectivePolicyResolver } from '../src/storage/history.js';
+import type { FilePolicyResolver } from '../src/storage/history.js';
 import { recordFetch } from '../src/storage/record-fetch.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock, resultOf } from './helpers.js';
@@ -32,7 +33,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
     let clock: ManualClock;
     let policyCalls = 0;
 
-    async function start(options: { token?: string; resolvePolicy?: EffectivePolicyResolver } = {}) {
+    async function start(
+      options: { token?: string; resolvePolicy?: FilePolicyResolver; availability?: AvailabilityOptions } = {},
+    ) {
       await app?.close();
       app = await buildApp({ database, now: clock.now, ...options });
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -340,7 +343,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         warnings: null,
         effectivePolicy: null,
         latestVersionId: null,
-        notFoundSince: null,
+        allowAllSince: null,
         failingSince: null,
         hostSource: 'property',
         hostRank: 0,
@@ -349,14 +352,14 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const t = clock.now();
       await fetchAndRecord(
         https!.id,
-        resultOf('fetched', {
+        resultOf('rules', {
           body: 'User-agent: *\nDisallow: /a\n',
           at: t,
           headers: { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' },
         }),
       );
-      await fetchAndRecord(http!.id, resultOf('error', { at: t }));
-      await fetchAndRecord(wwwHttps!.id, resultOf('fetched', { body: 'User-agent: *\nDisalow: /b\n', at: t }), {
+      await fetchAndRecord(http!.id, resultOf('disallow-all', { at: t }));
+      await fetchAndRecord(wwwHttps!.id, resultOf('rules', { body: 'User-agent: *\nDisalow: /b\n', at: t }), {
         errors: 1,
         warnings: 2,
       });
@@ -377,7 +380,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       };
       const [otherFile] = ((await call('GET', `/api/properties/${other.id}/files`)).body as { files: { id: number }[] })
         .files;
-      await fetchAndRecord(otherFile!.id, resultOf('not-found', { at: t }));
+      await fetchAndRecord(otherFile!.id, resultOf('allow-all', { at: t }));
       const list = (await call('GET', '/api/properties')).body as { properties: Record<string, unknown>[] };
       expect(list.properties.map((p) => [p.name, p.health])).toEqual([
         ['example.com', { fetched: 2, notFound: 0, error: 1, unchecked: 1, lintErrors: 1, lintWarnings: 2 }],
@@ -390,7 +393,8 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         status: 'fetched',
         properties: [{ id: property.id, name: 'example.com' }],
         lastFetch: {
-          outcome: 'fetched',
+          outcome: 'rules',
+          status: 'fetched',
           httpStatus: 200,
           size: 27,
           headers: { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' },
@@ -409,8 +413,11 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         status: 'error',
         failingSince: new Date(t).toISOString(),
         lastFetch: {
-          outcome: 'error',
-          error: { kind: 'http-status', message: 'HTTP 503' },
+          outcome: 'disallow-all',
+          status: 'error',
+          httpStatus: 503,
+          error: null,
+          summary: 'server error (HTTP 503)',
           size: null,
           content: null,
         },
@@ -427,9 +434,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         .files;
       const t = clock.now();
       const bytes = new Uint8Array([...new TextEncoder().encode('User-agent: *\nDisallow: /caf'), 0xe9, 0x0a]);
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t }));
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t + 1000 }));
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: bytes, at: t + 2000 }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: 'User-agent: *\nDisallow:\n', at: t }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: 'User-agent: *\nDisallow:\n', at: t + 1000 }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: bytes, at: t + 2000 }));
       const versions = (
         (await call('GET', `/api/files/${file!.id}/versions`)).body as { versions: Record<string, unknown>[] }
       ).versions;
@@ -478,10 +485,10 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       const [file] = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
         .files;
       const t = clock.now();
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t }));
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: t + DAY }));
-      await fetchAndRecord(file!.id, resultOf('error', { at: t + 2 * DAY }));
-      await fetchAndRecord(file!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow: /x\n', at: t + 3 * DAY }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: 'User-agent: *\nDisallow:\n', at: t }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: 'User-agent: *\nDisallow:\n', at: t + DAY }));
+      await fetchAndRecord(file!.id, resultOf('disallow-all', { at: t + 2 * DAY }));
+      await fetchAndRecord(file!.id, resultOf('rules', { body: 'User-agent: *\nDisallow: /x\n', at: t + 3 * DAY }));
       const versions = (
         (await call('GET', `/api/files/${file!.id}/versions`)).body as { versions: { id: number; fetchId: number }[] }
       ).versions;
@@ -491,15 +498,13 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       expect(reply.status).toBe(200);
       const fetches = (reply.body as { fetches: Record<string, unknown>[] }).fetches;
       expect(fetches.map((f) => [f.startedAt, f.outcome, f.httpStatus, f.size])).toEqual([
-        [new Date(t + 3 * DAY).toISOString(), 'fetched', 200, 27],
-        [new Date(t + 2 * DAY).toISOString(), 'error', 503, null],
-        [new Date(t + DAY).toISOString(), 'fetched', 200, 24],
-        [new Date(t).toISOString(), 'fetched', 200, 24],
+        [new Date(t + 3 * DAY).toISOString(), 'rules', 200, 27],
+        [new Date(t + 2 * DAY).toISOString(), 'disallow-all', 503, null],
+        [new Date(t + DAY).toISOString(), 'rules', 200, 24],
+        [new Date(t).toISOString(), 'rules', 200, 24],
       ]);
-      expect(fetches[1]).toMatchObject({
-        error: { kind: 'http-status', message: 'HTTP 503' },
-        summary: 'server error (HTTP 503)',
-      });
+      expect(fetches.map((f) => f.status)).toEqual(['fetched', 'error', 'fetched', 'fetched']);
+      expect(fetches[1]).toMatchObject({ error: null, summary: 'server error (HTTP 503)' });
       expect(fetches.map((f) => f.versionId)).toEqual([versions[0]!.id, versions[1]!.id, null, versions[2]!.id]);
       for (const version of versions) {
         expect(fetches.find((f) => f.versionId === version.id)?.id).toBe(version.fetchId);
@@ -552,7 +557,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       };
       const [file] = ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: { id: number }[] })
         .files;
-      await fetchAndRecord(file!.id, resultOf('not-found', { at: clock.now() }));
+      await fetchAndRecord(file!.id, resultOf('allow-all', { at: clock.now() }));
       clock.advance(30 * DAY - 1);
       expect(
         ((await call('GET', `/api/properties/${property.id}/files`)).body as { files: unknown[] }).files,
@@ -593,9 +598,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         resolvePolicy: (file, now) => {
           policyCalls++;
           return {
-            policy: 'disallow-all',
-            code: 'unreachable',
-            reason: `test ${file.id} at ${now}`,
+            mode: 'disallow-all',
+            reason: 'unreachable',
+            message: `test ${file.id} at ${now}`,
             versionId: null,
             since: now - 1000,
             until: now + 1000,
@@ -609,9 +614,9 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         (await call('GET', `/api/properties/${property.id}/files`)).body as { files: Record<string, unknown>[] }
       ).files;
       expect(file!.effectivePolicy).toEqual({
-        policy: 'disallow-all',
-        code: 'unreachable',
-        reason: `test ${file!.id} at ${clock.now()}`,
+        mode: 'disallow-all',
+        reason: 'unreachable',
+        message: `test ${file!.id} at ${clock.now()}`,
         versionId: null,
         since: new Date(clock.now() - 1000).toISOString(),
         until: new Date(clock.now() + 1000).toISOString(),
@@ -723,7 +728,18 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
         database: target.dialect,
         fetching: 'not-configured',
+        availability: availabilityRules(),
+        hideAllowAllAfterMs: 30 * DAY,
       });
+    });
+
+    it('says its availability timeline in the engine’s words, with the periods it was given', async () => {
+      const availability = { disallowPeriod: 6 * 3_600_000, lastGoodVersionPeriod: 10 * DAY };
+      await start({ availability });
+      const health = (await call('GET', '/api/health')).body as { availability: { words: unknown; summary: string } };
+      expect(health.availability.words).toEqual({ disallowPeriod: '6 h', lastGoodVersionPeriod: '10 days' });
+      expect(health.availability).toEqual(availabilityRules(availability));
+      expect(health.availability.summary).toContain('crawling stops for 6 h');
     });
   });
 });

@@ -18,9 +18,9 @@ import {
 import { type CaseOrigins, serveCases } from '../../robotskit/test/contract/serve.js';
 import { buildApp } from '../src/http/app.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { workerRetrieval } from '../src/net/robots-fetch.js';
 import type { Database } from '../src/storage/connect.js';
 import { createProperty } from '../src/storage/properties.js';
+import { workerRetrieval } from '../src/worker/retrieval.js';
 import { Worker } from '../src/worker/worker.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';

@@ -9,10 +9,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { workerRetrieval } from '../src/net/robots-fetch.js';
 import type { Database } from '../src/storage/connect.js';
 import { createPolicyResolver } from '../src/storage/history.js';
 import { createProperty } from '../src/storage/properties.js';
+import { workerRetrieval } from '../src/worker/retrieval.js';
 import { Worker } from '../src/worker/worker.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
@@ -22,7 +22,7 @@ import { type LocalOrigin, startOrigin } from './origins.js';
 interface FileJson {
   readonly latestVersionId: number | null;
   readonly nextCheckAt: string;
-  readonly effectivePolicy: { readonly reason: string };
+  readonly effectivePolicy: { readonly message: string };
   readonly lastFetch: { readonly headers: Record<string, string>; readonly error: { message: string } | null };
   readonly [key: string]: unknown;
 }
@@ -101,7 +101,7 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         warnings: 1,
         lastCheckedAt: new Date(clock.now()).toISOString(),
         nextCheckAt: new Date(clock.now() + 2 * HOUR).toISOString(),
-        effectivePolicy: { policy: 'conditional', code: 'fetched', versionId: f.latestVersionId, until: null },
+        effectivePolicy: { mode: 'rules', reason: 'fetched', versionId: f.latestVersionId, until: null },
       });
       expect(f.lastFetch.headers).toMatchObject({ 'cache-control': 'max-age=7200', 'content-type': 'text/plain' });
       const body = await database.db.selectFrom('bodies').select('lint_json').executeTakeFirstOrThrow();
@@ -167,25 +167,25 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         failingSince: new Date(firstFailure).toISOString(),
         nextCheckAt: new Date(clock.now() + 10 * MIN).toISOString(),
         effectivePolicy: {
-          policy: 'disallow-all',
-          code: 'unreachable',
+          mode: 'disallow-all',
+          reason: 'unreachable',
           versionId: null,
           since: new Date(firstFailure).toISOString(),
           until: new Date(firstFailure + 12 * HOUR).toISOString(),
         },
       });
-      expect(failing.effectivePolicy.reason).toContain('crawling stops for the first 12 h');
+      expect(failing.effectivePolicy.message).toContain('crawling stops for the first 12 h');
       // In the engine's words: not "latest: HTTP 503, then http-status".
-      expect(failing.effectivePolicy.reason).toContain('(latest: server error (HTTP 503))');
-      expect(failing.effectivePolicy.reason).not.toContain('http-status');
+      expect(failing.effectivePolicy.message).toContain('(latest: server error (HTTP 503))');
+      expect(failing.effectivePolicy.message).not.toContain('http-status');
 
       // 13 h later, still failing (no Retry-After): the last good version applies; backoff doubles from the first failure.
       clock.time = firstFailure + 13 * HOUR;
       origin.answer = { status: 503 };
       const later = await fetchNow();
       expect(later.effectivePolicy).toMatchObject({
-        policy: 'conditional',
-        code: 'last-good-version',
+        mode: 'rules',
+        reason: 'last-good-version',
         versionId: goodVersion,
         until: new Date(firstFailure + 30 * DAY).toISOString(),
       });
@@ -194,12 +194,12 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
 
       // Time alone moves the policy: over 30 days, the server still answering, it counts as having no robots.txt.
       clock.time = firstFailure + 31 * DAY;
-      expect((await file()).effectivePolicy).toMatchObject({ policy: 'allow-all', code: 'long-unreachable-site-up' });
+      expect((await file()).effectivePolicy).toMatchObject({ mode: 'allow-all', reason: 'long-unreachable-site-up' });
 
       // Recovery: the new fetch decides again.
       origin.answer = { status: 200, body: 'User-agent: *\nDisallow: /\n' };
       const back = await fetchNow();
-      expect(back).toMatchObject({ status: 'fetched', failingSince: null, effectivePolicy: { code: 'fetched' } });
+      expect(back).toMatchObject({ status: 'fetched', failingSince: null, effectivePolicy: { reason: 'fetched' } });
     });
 
     it('reads a 404 as no robots.txt (allow all), and a 429 as a failure', async () => {
@@ -210,14 +210,14 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         size: null,
         errors: null,
         nextCheckAt: new Date(clock.now() + DAY).toISOString(),
-        effectivePolicy: { policy: 'allow-all', code: 'not-found', versionId: null },
+        effectivePolicy: { mode: 'allow-all', reason: 'not-found', versionId: null },
       });
       origin.answer = { status: 429 };
       clock.advance(DAY);
       expect(await fetchNow()).toMatchObject({
         status: 'error',
         httpStatus: 429,
-        effectivePolicy: { code: 'unreachable' },
+        effectivePolicy: { reason: 'unreachable' },
       });
     });
 
@@ -230,22 +230,24 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       await fetchNow();
       clock.time = firstFailure + 13 * HOUR;
       expect((await file()).effectivePolicy).toMatchObject({
-        policy: 'allow-all',
-        code: 'last-good-not-found',
+        mode: 'allow-all',
+        reason: 'last-good-not-found',
         versionId: null,
         until: new Date(firstFailure + 30 * DAY).toISOString(),
       });
     });
 
     it('says a redirect loop and a refused hop in the engine\'s words, not as "Not found (302)"', async () => {
+      // The report status is the engine's fetchStatusOf: a redirect that leads nowhere is "not fetched, any other
+      // reason" (error), while crawlers read it as allow-all.
       origin.answer = (request) =>
         request.url === '/robots.txt'
           ? { status: 302, headers: { location: '/a.txt' } }
           : { status: 302, headers: { location: '/robots.txt' } };
       expect(await fetchNow()).toMatchObject({
-        status: 'not-found',
+        status: 'error',
         statusReason: 'redirect loop',
-        effectivePolicy: { policy: 'allow-all' },
+        effectivePolicy: { mode: 'allow-all' },
         lastFetch: { summary: 'redirect loop' },
       });
       origin.answer = () => ({ status: 301, headers: { location: 'http://169.254.169.254/robots.txt' } });
@@ -265,13 +267,13 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
       expect(origin.requests).toEqual(['/robots.txt', '/moved.txt']);
       expect(f).toMatchObject({
         status: 'error',
-        effectivePolicy: { policy: 'disallow-all' },
+        effectivePolicy: { mode: 'disallow-all' },
         lastFetch: {
           redirects: [
             { url: `${origin.url}/robots.txt`, status: 301 },
             { url: `${origin.url}/moved.txt`, status: 301 },
           ],
-          error: { kind: 'address-refused' },
+          error: { kind: 'blocked' },
         },
       });
       expect(f.lastFetch.error?.message).toContain('169.254.169.254');
@@ -288,7 +290,7 @@ describe.each(testDatabases)('engine wired in, on $dialect', (target) => {
         });
         expect(await strictWorker.runUntilIdle()).toBe(1);
         expect(origin.requests).toEqual([]);
-        expect((await file()).lastFetch.error).toMatchObject({ kind: 'address-refused' });
+        expect((await file()).lastFetch.error).toMatchObject({ kind: 'blocked' });
       } finally {
         await strict.close();
       }

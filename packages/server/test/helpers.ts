@@ -1,16 +1,16 @@
-import { contentHash, type FetchRow } from '../src/storage/rows.js';
-import type { FetchOutcome } from '../src/storage/schema.js';
+import type { RetrievalOutcome } from 'robotskit/fetch';
+import { contentHash, type FetchRecord } from '../src/storage/rows.js';
 
 const encoder = new TextEncoder();
 
-/** A fetch row for tests: `fetched` with `body`, or another outcome. */
+/** A fetch row for tests: `rules` with `body` (HTTP 200), or another outcome (404, 503 by default). */
 export function resultOf(
-  outcome: FetchOutcome,
+  outcome: RetrievalOutcome,
   options: { body?: string | Uint8Array; at?: number; status?: number; headers?: Record<string, string> } = {},
-): FetchRow {
+): FetchRecord {
   const at = options.at ?? 1_000;
   const body =
-    outcome === 'fetched'
+    outcome === 'rules'
       ? typeof options.body === 'string'
         ? encoder.encode(options.body)
         : (options.body ?? new Uint8Array())
@@ -19,13 +19,14 @@ export function resultOf(
     outcome,
     startedAt: at,
     finishedAt: at + 5,
-    httpStatus: options.status ?? (outcome === 'fetched' ? 200 : outcome === 'not-found' ? 404 : 503),
+    httpStatus: options.status ?? (outcome === 'rules' ? 200 : outcome === 'allow-all' ? 404 : 503),
     body,
     bodyHash: body === null ? null : contentHash(body),
     headers: options.headers ?? { 'content-type': 'text/plain' },
     redirects: [],
-    finalUrl: outcome === 'fetched' ? 'https://example.com/robots.txt' : null,
-    error: outcome === 'error' ? { kind: 'http-status', message: 'HTTP 503' } : null,
+    finalUrl: outcome === 'rules' ? 'https://example.com/robots.txt' : null,
+    // An HTTP status is no error in the engine's words: a 503 is `disallow-all` with its status.
+    error: null,
     timings: { total: 5 },
   };
 }

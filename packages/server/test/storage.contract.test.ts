@@ -124,7 +124,7 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       expect(shared?.url).toBe('https://example.com/robots.txt');
       const domainFiles = await listPropertyFiles(database.db, domain.id);
       expect(domainFiles.find((f) => f.url === shared?.url)?.id).toBe(shared?.id);
-      await fetchOnce(shared!.id, resultOf('fetched', { body: 'User-agent: *\nDisallow:\n', at: 2_000 }));
+      await fetchOnce(shared!.id, resultOf('rules', { body: 'User-agent: *\nDisallow:\n', at: 2_000 }));
 
       expect(await deleteProperty(database.db, dialect, domain.id)).toBe(true);
       expect(await getFileReport(database.db, shared!.id)).toBeDefined();
@@ -146,14 +146,14 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const a = 'User-agent: *\nDisallow: /a\n';
       const b = 'User-agent: *\nDisallow: /b\n';
       const steps = [
-        [resultOf('fetched', { body: a, at: 10_000 }), true],
-        [resultOf('fetched', { body: a, at: 20_000 }), false],
-        [resultOf('fetched', { body: b, at: 30_000 }), true],
-        [resultOf('error', { at: 40_000 }), true],
-        [resultOf('error', { at: 50_000 }), false],
-        [resultOf('fetched', { body: a, at: 60_000 }), true],
-        [resultOf('not-found', { at: 70_000 }), true],
-        [resultOf('not-found', { at: 80_000 }), false],
+        [resultOf('rules', { body: a, at: 10_000 }), true],
+        [resultOf('rules', { body: a, at: 20_000 }), false],
+        [resultOf('rules', { body: b, at: 30_000 }), true],
+        [resultOf('disallow-all', { at: 40_000 }), true],
+        [resultOf('disallow-all', { at: 50_000 }), false],
+        [resultOf('rules', { body: a, at: 60_000 }), true],
+        [resultOf('allow-all', { at: 70_000 }), true],
+        [resultOf('allow-all', { at: 80_000 }), false],
       ] as const;
       for (const [result, newVersion] of steps) {
         const recorded = await fetchOnce(id, result);
@@ -161,11 +161,11 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       }
       const versions = await listVersions(database.db, id);
       expect(versions.map((v) => [v.fetched_at, v.outcome, v.http_status, v.size])).toEqual([
-        [70_000, 'not-found', 404, null],
-        [60_000, 'fetched', 200, a.length],
-        [40_000, 'error', 503, null],
-        [30_000, 'fetched', 200, b.length],
-        [10_000, 'fetched', 200, a.length],
+        [70_000, 'allow-all', 404, null],
+        [60_000, 'rules', 200, a.length],
+        [40_000, 'disallow-all', 503, null],
+        [30_000, 'rules', 200, b.length],
+        [10_000, 'rules', 200, a.length],
       ]);
       expect(JSON.parse(versions[1]!.headers_json)).toEqual({ 'content-type': 'text/plain' });
       const bodies = await database.db.selectFrom('bodies').select(['hash', 'size']).orderBy('size').execute();
@@ -174,9 +174,9 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
 
       const report = await getFileReport(database.db, id);
       expect(report).toMatchObject({
-        fetch_outcome: 'not-found',
+        fetch_outcome: 'allow-all',
         fetch_http_status: 404,
-        not_found_since: 70_000,
+        allow_all_since: 70_000,
         failing_since: null,
         consecutive_failures: 0,
         latest_version_id: versions[0]!.id,
@@ -192,29 +192,41 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const property = await addProperty('https://example.com/');
       const [file] = await listPropertyFiles(database.db, property.id);
       const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x55, 0x00, 0xff, 0xfe, 0x0d, 0x0a, 0x80, 0xc3]);
-      const recorded = await fetchOnce(file!.id, resultOf('fetched', { body: bytes }));
+      const recorded = await fetchOnce(file!.id, resultOf('rules', { body: bytes }));
       const version = await getVersion(database.db, recorded.versionId!);
       expect([...(version?.content ?? [])]).toEqual([...bytes]);
       expect(recorded.bodyHash).toBe(contentHash(bytes));
-      const empty = await fetchOnce(file!.id, resultOf('fetched', { body: '', at: 5_000 }));
+      const empty = await fetchOnce(file!.id, resultOf('rules', { body: '', at: 5_000 }));
       expect([...((await getVersion(database.db, empty.versionId!))?.content ?? [1])]).toEqual([]);
     });
 
     it('records failures with their kind and counts them for the backoff', async () => {
       const property = await addProperty('https://example.com/');
       const [file] = await listPropertyFiles(database.db, property.id);
-      await fetchOnce(file!.id, resultOf('error', { at: 1_000 }));
-      await fetchOnce(file!.id, resultOf('error', { at: 2_000 }));
+      await fetchOnce(file!.id, resultOf('disallow-all', { at: 1_000 }));
+      await fetchOnce(file!.id, resultOf('disallow-all', { at: 2_000 }));
       const report = await getFileReport(database.db, file!.id);
+      // A 503 is the engine's disallow-all with its status, and no error.
       expect(report).toMatchObject({
-        fetch_outcome: 'error',
-        fetch_error_kind: 'http-status',
-        fetch_error_message: 'HTTP 503',
+        fetch_outcome: 'disallow-all',
+        fetch_http_status: 503,
+        fetch_error_kind: null,
+        fetch_error_message: null,
         consecutive_failures: 2,
         failing_since: 1_000,
         fetch_size: null,
       });
-      await fetchOnce(file!.id, resultOf('fetched', { body: 'x', at: 3_000 }));
+      const dns = { kind: 'dns', code: 'ENOTFOUND', phase: 'request', message: 'getaddrinfo ENOTFOUND x' } as const;
+      await fetchOnce(file!.id, { ...resultOf('disallow-all', { at: 2_500 }), httpStatus: null, error: dns });
+      expect(await getFileReport(database.db, file!.id)).toMatchObject({
+        fetch_error_kind: 'dns',
+        fetch_error_code: 'ENOTFOUND',
+        fetch_error_phase: 'request',
+        fetch_error_message: 'getaddrinfo ENOTFOUND x',
+        consecutive_failures: 3,
+        failing_since: 1_000,
+      });
+      await fetchOnce(file!.id, resultOf('rules', { body: 'x', at: 3_000 }));
       expect(await getFileReport(database.db, file!.id)).toMatchObject({
         consecutive_failures: 0,
         failing_since: null,
@@ -253,11 +265,11 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       );
       const [taken] = await claimDueFiles(database.db, dialect, { owner: 'b', limit: 1, leaseMs: 1_000, now: 3_000 });
       expect(taken?.id).toBe(file!.id);
-      const late = await recordFetch(database.db, dialect, crashed!, resultOf('fetched', { body: 'x' }), {
+      const late = await recordFetch(database.db, dialect, crashed!, resultOf('rules', { body: 'x' }), {
         nextFetchAt: 10_000,
       });
       expect(late).toEqual({ recorded: false, reason: 'lease-lost' });
-      const ok = await recordFetch(database.db, dialect, taken!, resultOf('fetched', { body: 'y', at: 3_000 }), {
+      const ok = await recordFetch(database.db, dialect, taken!, resultOf('rules', { body: 'y', at: 3_000 }), {
         nextFetchAt: 90_000,
       });
       expect(ok.recorded).toBe(true);
@@ -271,7 +283,7 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const [file] = await listPropertyFiles(database.db, property.id);
       const [claim] = await claimDueFiles(database.db, dialect, { owner: 'a', limit: 1, leaseMs: 60_000, now: 2_000 });
       await requestRecrawl(database.db, file!.id, 2_500);
-      await recordFetch(database.db, dialect, claim!, resultOf('fetched', { body: 'x', at: 2_000 }), {
+      await recordFetch(database.db, dialect, claim!, resultOf('rules', { body: 'x', at: 2_000 }), {
         nextFetchAt: 99_000,
       });
       const row = await database.db.selectFrom('robots_files').selectAll().executeTakeFirstOrThrow();
@@ -283,18 +295,18 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const [file] = await listPropertyFiles(database.db, property.id);
       const id = file!.id;
       const t0 = 100 * DAY;
-      await fetchOnce(id, resultOf('fetched', { body: 'old good', at: t0 }));
-      await fetchOnce(id, resultOf('fetched', { body: 'older replaced', at: t0 + DAY }));
-      await fetchOnce(id, resultOf('fetched', { body: 'last good', at: t0 + 2 * DAY }));
-      await fetchOnce(id, resultOf('error', { at: t0 + 3 * DAY }));
-      await fetchOnce(id, resultOf('error', { at: t0 + 4 * DAY }));
+      await fetchOnce(id, resultOf('rules', { body: 'old good', at: t0 }));
+      await fetchOnce(id, resultOf('rules', { body: 'older replaced', at: t0 + DAY }));
+      await fetchOnce(id, resultOf('rules', { body: 'last good', at: t0 + 2 * DAY }));
+      await fetchOnce(id, resultOf('disallow-all', { at: t0 + 3 * DAY }));
+      await fetchOnce(id, resultOf('disallow-all', { at: t0 + 4 * DAY }));
       const result = await pruneHistory(database.db, dialect, { now: t0 + 40 * DAY, retentionMs: 30 * DAY });
       // Fetches: all but the newest are older than the window.
       expect(result.fetches).toBe(4);
       const versions = await listVersions(database.db, id);
       expect(versions.map((v) => [v.outcome, v.fetched_at])).toEqual([
-        ['error', t0 + 3 * DAY],
-        ['fetched', t0 + 2 * DAY],
+        ['disallow-all', t0 + 3 * DAY],
+        ['rules', t0 + 2 * DAY],
       ]);
       expect(versions.map((v) => v.fetch_id)).toEqual([null, null]);
       const kept = await getVersion(database.db, versions[1]!.id);
@@ -316,9 +328,9 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const [file] = await listPropertyFiles(database.db, property.id);
       const id = file!.id;
       const t0 = 100 * DAY;
-      await fetchOnce(id, resultOf('fetched', { body: 'rules long ago', at: t0 }));
-      await fetchOnce(id, resultOf('not-found', { at: t0 + DAY }));
-      await fetchOnce(id, resultOf('error', { at: t0 + 35 * DAY }));
+      await fetchOnce(id, resultOf('rules', { body: 'rules long ago', at: t0 }));
+      await fetchOnce(id, resultOf('allow-all', { at: t0 + DAY }));
+      await fetchOnce(id, resultOf('disallow-all', { at: t0 + 35 * DAY }));
       await database.db
         .insertInto('alerts')
         .values([
@@ -329,7 +341,7 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
       const result = await pruneHistory(database.db, dialect, { now: t0 + 40 * DAY, retentionMs: 30 * DAY });
       const versions = await listVersions(database.db, id);
       // The 404 is what applies after 12 h of failures; the older rules stay as the newest fetched copy.
-      expect(versions.map((v) => v.outcome)).toEqual(['error', 'not-found', 'fetched']);
+      expect(versions.map((v) => v.outcome)).toEqual(['disallow-all', 'allow-all', 'rules']);
       expect(result).toMatchObject({ versions: 0, alerts: 1 });
       expect((await database.db.selectFrom('alerts').select('message').execute()).map((a) => a.message)).toEqual([
         'new',
@@ -339,10 +351,10 @@ describe.each(testDatabases)('storage on $dialect', (target) => {
     it('hides files not found for longer than asked, and still keeps them scheduled', async () => {
       const property = await addProperty('https://example.com/');
       const [file] = await listPropertyFiles(database.db, property.id);
-      await fetchOnce(file!.id, resultOf('not-found', { at: 1_000 }));
-      await fetchOnce(file!.id, resultOf('not-found', { at: 40 * DAY }));
-      expect(await listPropertyFiles(database.db, property.id, { hideNotFoundBefore: 10 * DAY })).toEqual([]);
-      expect(await listPropertyFiles(database.db, property.id, { hideNotFoundBefore: 500 })).toHaveLength(1);
+      await fetchOnce(file!.id, resultOf('allow-all', { at: 1_000 }));
+      await fetchOnce(file!.id, resultOf('allow-all', { at: 40 * DAY }));
+      expect(await listPropertyFiles(database.db, property.id, { hideAllowAllBefore: 10 * DAY })).toEqual([]);
+      expect(await listPropertyFiles(database.db, property.id, { hideAllowAllBefore: 500 })).toHaveLength(1);
     });
 
     it('gives a job lease to one owner at a time until it expires', async () => {

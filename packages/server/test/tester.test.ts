@@ -4,18 +4,20 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { parseRobotsTxt } from 'robotskit';
+import { DEFAULT_MAX_BYTES, parseRobotsTxt, resolveCrawler } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exactComparison } from '../src/analysis/exact.js';
 import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/analysis/impact.js';
-import { linesOf, resolveCrawlers, verdictOf } from '../src/analysis/verdicts.js';
+import { crawlersNamed, linesOf, verdictOf } from '../src/analysis/verdicts.js';
+import { WATCHED_CRAWLER_NAMES } from '../src/analysis/watched-crawlers.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
+import { MAX_ROBOTS_BODY_BYTES } from '../src/http/work-limits.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
-import { workerRetrieval } from '../src/net/robots-fetch.js';
 import type { Database } from '../src/storage/connect.js';
 import { createProperty } from '../src/storage/properties.js';
 import { discoverDueProperty } from '../src/worker/discover-hosts.js';
+import { workerRetrieval } from '../src/worker/retrieval.js';
 import { Worker } from '../src/worker/worker.js';
 import { openTestDatabase, testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
@@ -39,7 +41,7 @@ describe('impact comparison', () => {
     const side = (text: string): RulesSide => ({ robots: parseRobotsTxt(text), mode: 'rules', lines: linesOf(text) });
     const before = side('User-agent: *\nDisallow: /a\n');
     const after = side('User-agent: *\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a/1\n');
-    const crawlers = resolveCrawlers(['*', 'Googlebot', 'GPTBot']);
+    const crawlers = crawlersNamed(['*', 'Googlebot', 'GPTBot']);
     const urls = Array.from({ length: QUESTIONS_PER_SLICE }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
     let otherWorkRan = false;
     let done = false;
@@ -90,7 +92,7 @@ describe('exact comparison for the impact check', () => {
   it('says when the bounds cut it short, and keeps the regions found', () => {
     const before = side('User-agent: *\nDisallow: /a\n');
     const after = side('User-agent: *\nDisallow: /a*b*c$\nDisallow: /x*y\nAllow: /a/*.php$\n');
-    const crawlers = resolveCrawlers(['*']);
+    const crawlers = crawlersNamed(['*']);
     const whole = exactComparison(before, after, crawlers, 'https://e.test');
     expect(whole).toMatchObject({ available: true, note: null, complete: true, equivalent: false });
     const cut = exactComparison(before, after, crawlers, 'https://e.test', { maxStates: 3 });
@@ -103,7 +105,7 @@ describe('exact comparison for the impact check', () => {
   });
 
   it('compares no robots.txt as the empty file, and has nothing to compare for an unreachable file', () => {
-    const crawlers = resolveCrawlers(['Googlebot']);
+    const crawlers = crawlersNamed(['Googlebot']);
     const none: RulesSide = { robots: null, mode: 'allow-all', lines: null };
     const unreachable: RulesSide = { robots: null, mode: 'disallow-all', lines: null };
     const draft = side('User-agent: *\nDisallow: /tmp/\n');
@@ -206,6 +208,63 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(results[0]).toMatchObject({ crawler: 'Googlebot', rule: { kind: 'disallow', pattern: '/private' } });
     });
 
+    it('reads the first 500 KiB of a larger file, in bytes, as Google does, and says the rest was left out', async () => {
+      type Tested = {
+        source: { size: number | null; parsedSize: number | null; truncated: boolean };
+        results: Verdict[];
+      };
+      const early = 'User-agent: *\nDisallow: /early\n';
+      // About 700 KB of ASCII: a comment line of 100 bytes repeated, then a rule past byte 512,000.
+      const filler = `#${'x'.repeat(98)}\n`.repeat(7_000);
+      const large = `${early}${filler}Disallow: /late\n`;
+      expect(large.length).toBeGreaterThan(700_000);
+      const ascii = await post<Tested>('/api/test', {
+        robots: large,
+        urls: ['/early', '/late'],
+        userAgents: ['Googlebot'],
+      });
+      expect(ascii.source).toEqual(
+        expect.objectContaining({ size: large.length, parsedSize: DEFAULT_MAX_BYTES, truncated: true }),
+      );
+      expect(ascii.results.map((r) => [r.url, r.allowed, r.line])).toEqual([
+        ['/early', false, 2],
+        ['/late', true, 0],
+      ]);
+      // The engine's own answer on the same text.
+      expect(parseRobotsTxt(large).isAllowed('https://example.com/late', 'Googlebot')).toBe(true);
+
+      // Characters are not bytes: 300,000 two-byte characters are 600,000 bytes, so the rule after them is past the cut.
+      const wide = `${early}#${'é'.repeat(300_000)}\nDisallow: /late\n`;
+      expect(wide.length).toBeLessThan(DEFAULT_MAX_BYTES);
+      const utf8 = await post<Tested>('/api/test', { robots: wide, urls: ['/late'], userAgents: ['Googlebot'] });
+      expect(utf8.source).toEqual(
+        expect.objectContaining({
+          size: new TextEncoder().encode(wide).length,
+          parsedSize: DEFAULT_MAX_BYTES,
+          truncated: true,
+        }),
+      );
+      expect(utf8.results.map((r) => [r.url, r.allowed, r.line])).toEqual([['/late', true, 0]]);
+      const small = await post<Tested>('/api/test', { robots: early, urls: ['/early'], userAgents: ['Googlebot'] });
+      expect(small.source).toEqual(
+        expect.objectContaining({ size: early.length, parsedSize: early.length, truncated: false }),
+      );
+
+      // The request body's limit is in bytes and generous; past it, a 413 says how many bytes the route accepts.
+      const huge = await app.inject({
+        method: 'POST',
+        url: '/api/test',
+        payload: { robots: 'x'.repeat(MAX_ROBOTS_BODY_BYTES), urls: ['/'], userAgents: ['Googlebot'] },
+      });
+      expect([huge.statusCode, huge.json().error]).toEqual([
+        413,
+        {
+          code: 'payload-too-large',
+          message: `the request body is larger than the ${MAX_ROBOTS_BODY_BYTES} bytes this route accepts`,
+        },
+      ]);
+    });
+
     it('tests a live robots.txt fetched through the guarded fetch, and a stored version', async () => {
       files['/robots.txt'] = { status: 200, body: 'User-agent: *\nAllow: /ok\nDisallow: /\n' };
       const live = await post<{
@@ -293,6 +352,10 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(results[1]!.rewrite).toContain("used 'Googlebot'");
       expect(results[2]!.rewrite).toContain('surrounding whitespace removed');
       expect(results[3]!.rewrite).toContain('names no crawler');
+      // The name used and the rewrite are the engine's reading of each name, word for word.
+      expect(results.map((r) => [r.userAgentUsed, r.rewrite])).toEqual(
+        results.map((r) => [resolveCrawler(r.userAgent).name, resolveCrawler(r.userAgent).rewrite]),
+      );
     });
 
     it('refuses bad tester input with clear errors', async () => {
@@ -512,6 +575,19 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       expect(bare.urls).toMatchObject({ noSitemap: true, checked: 1, problems: [] });
       expect(bare.changesTotal).toBe(1);
       expect(bare.changes).toMatchObject([{ url: `${origin.url}/`, userAgent: 'Googlebot' }]);
+      // Without crawlers named, the impact check asks about the service's one list of watched crawlers.
+      const watched = await post<{ userAgents: string[] }>('/api/impact', {
+        fileId,
+        draft: 'User-agent: *\nDisallow: /\n',
+      });
+      expect(watched.userAgents).toEqual(WATCHED_CRAWLER_NAMES);
+      // A draft longer than Google reads is read as Google reads it, and the answer says so.
+      const longDraft = await post<{ after: { truncated: boolean }; before: { truncated: boolean } }>('/api/impact', {
+        fileId,
+        draft: `User-agent: *\n${'#x\n'.repeat(200_000)}Disallow: /\n`,
+        userAgents: ['Googlebot'],
+      });
+      expect([longDraft.before.truncated, longDraft.after.truncated]).toEqual([false, true]);
 
       for (const [payload, status] of [
         [{ draft }, 400],

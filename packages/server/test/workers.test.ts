@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claimDueFiles } from '../src/storage/claim.js';
 import type { DatabaseConfig } from '../src/storage/config.js';
 import { type Database, openDatabase } from '../src/storage/connect.js';
-import { type RobotsRetrieval, Worker } from '../src/worker/worker.js';
+import type { RobotsRetrieval } from '../src/worker/retrieval.js';
+import { Worker } from '../src/worker/worker.js';
 import { testDatabases } from './databases.js';
 import { ManualClock } from './helpers.js';
 
@@ -242,10 +243,11 @@ describe.each(testDatabases)('workers on $dialect', (target) => {
         // The engine's refresh schedule: a first failure is retried after 10 minutes.
         expect(file).toMatchObject({ consecutive_failures: 1, next_fetch_at: clock.now() + 10 * 60_000 });
         const fetch = await database!.db.selectFrom('fetches').selectAll().executeTakeFirstOrThrow();
+        // In the engine's words: a failure (disallow-all) whose error is `unknown`, its message saying what threw.
         expect(fetch).toMatchObject({
-          outcome: 'error',
-          error_kind: 'retrieval-failed',
-          error_message: 'bug in the retrieval',
+          outcome: 'disallow-all',
+          error_kind: 'unknown',
+          error_message: 'the retrieval failed: bug in the retrieval',
         });
       } finally {
         await database!.close();

@@ -1,33 +1,29 @@
 /**
- * The shapes the UI reads from the API, taken from the service's own JSON schemas (`src/api/schemas.ts`, which also
- * validate the answers and generate the OpenAPI document), so a change to the API is a type error here. Type-only:
- * nothing of the server reaches the bundle.
+ * The shapes the UI reads from the API: the service's own types of its answers (`robotskit-server`'s api-types, the
+ * static types of the JSON schemas that also validate the answers and generate the OpenAPI document), so a change to
+ * the API is a type error here. Type-only: nothing of the server reaches the bundle.
  */
 
-import type { Static } from 'typebox';
-import type * as S from '../../server/src/http/schemas.js';
+import type * as Api from 'robotskit-server/api-types';
 
-export type Property = Static<typeof S.Property>;
-export type ListedProperty = Static<typeof S.ListedProperty>;
-export type PropertyDetail = Static<typeof S.PropertyDetail>;
-export type Host = Static<typeof S.Host>;
-export type RobotsFile = Static<typeof S.RobotsFile>;
-export type PropertyFile = Static<typeof S.PropertyFile>;
-export type FileDetail = Static<typeof S.FileDetail>;
-export type FetchSummary = Static<typeof S.FetchSummary>;
-export type FetchPoint = Static<typeof S.FetchPoint>;
-export type Version = Static<typeof S.Version>;
-export type VersionDetail = Static<typeof S.VersionDetail>;
-export type StoredDiagnostic = Static<typeof S.StoredDiagnostic>;
-export type VersionDiff = Static<typeof S.VersionDiff>;
-export type Alert = Static<typeof S.Alert>;
-export type AlertSummary = Static<typeof S.AlertSummary>;
-export type Webhook = Static<typeof S.Webhook>;
-export type WebhookDelivery = Static<typeof S.WebhookDelivery>;
-export type WebhookTestResult = Static<typeof S.WebhookTestResult>;
-export type Health = Static<typeof S.Health>;
-export type ImpactResult = Static<typeof S.ImpactResult>;
-export type DiscoveredHosts = Static<typeof S.DiscoveredHosts>;
+export type ListedProperty = Api.ListedPropertyJson;
+export type PropertyDetail = Api.PropertyDetailJson;
+export type RobotsFile = Api.RobotsFileJson;
+export type PropertyFile = Api.PropertyFileJson;
+export type FileDetail = Api.FileDetailJson;
+export type FetchPoint = Api.FetchPointJson;
+export type Version = Api.VersionJson;
+export type VersionDetail = Api.VersionDetailJson;
+export type StoredDiagnostic = Api.StoredDiagnosticJson;
+export type VersionDiff = Api.VersionDiffJson;
+export type Alert = Api.AlertJson;
+export type AlertSummary = Api.AlertSummaryJson;
+export type Webhook = Api.WebhookJson;
+export type WebhookDelivery = Api.WebhookDeliveryJson;
+export type WebhookTestResult = Api.WebhookTestResultJson;
+export type Health = Api.HealthJson;
+export type ImpactResult = Api.ImpactResultJson;
+export type DiscoveredHosts = Api.DiscoveredHostsJson;
 
 /** A file's effective policy: what governs crawling now, and why. */
-export type EffectivePolicy = NonNullable<RobotsFile['effectivePolicy']>;
+export type FilePolicy = NonNullable<RobotsFile['effectivePolicy']>;

@@ -4,53 +4,36 @@
  * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
  */
 
-import { isHtmlContentType, looksLikeHtml, parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import { describeFetchOutcome } from 'robotskit/fetch';
+import {
+  ANY_CRAWLER,
+  type CrawlerInput,
+  isHtmlContentType,
+  looksLikeHtml,
+  parseRobotsTxt,
+  type RobotsTxt,
+  resolveCrawler,
+} from 'robotskit';
+import {
+  type AvailabilityRules,
+  availabilityRules,
+  describeFetchOutcome,
+  type RetrievalOutcome,
+} from 'robotskit/fetch';
 import { describeMeaningChange, type MeaningChange } from '../analysis/meaning.js';
 import { type SitemapUrlsAffected, sitemapUrlsText } from '../analysis/sitemap-impact.js';
-import type { FetchOutcome } from '../storage/schema.js';
-
-/**
- * Every alert kind, with its severity. `critical`: Google stops crawling the site, or part of what it may crawl is
- * lost for every page (the file cannot be fetched, `/` newly disallowed). `warning`: worth a look today, but crawling
- * goes on (a sitemap line removed, the file turned into HTML, stylesheets or scripts blocked). `info`: a change or a
- * recovery.
- */
-export const ALERT_KINDS = {
-  /** The content changed (or the file appeared or went 404). */
-  'file-changed': 'info',
-  /**
-   * A fetch failed after a good one (crawling stops for 12 hours, then the last good version applies), or the file
-   * has failed from its very first fetch (crawling stays stopped until a fetch succeeds).
-   */
-  'file-unreachable': 'critical',
-  /** A good fetch after failures. */
-  'file-recovered': 'info',
-  /** `/` is newly disallowed for every crawler (`*`) or for Googlebot: the whole site is blocked. */
-  'disallow-all-added': 'critical',
-  /** A `Sitemap:` line was removed: crawlers find pages by links and other sitemaps meanwhile. */
-  'sitemap-removed': 'warning',
-  /** The file is now an HTML page (a misconfigured server or a soft 404); Google reads whatever lines parse. */
-  'became-html': 'warning',
-  /** A stylesheet or script path is newly disallowed: Google cannot render the pages as people see them. */
-  'assets-blocked': 'warning',
-} as const;
-
-/** An alert kind. */
-export type AlertKind = keyof typeof ALERT_KINDS;
-/** How serious an alert is. */
-export type AlertSeverity = (typeof ALERT_KINDS)[AlertKind];
+import { BLOCKING_ALERT_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
+import { ALERT_KINDS, type AlertKind, type AlertSeverity } from '../storage/alert-kinds.js';
+import type { StoredError } from '../storage/rows.js';
 
 /** One version as the detection reads it. */
 export interface VersionSnapshot {
-  readonly outcome: FetchOutcome;
+  readonly outcome: RetrievalOutcome;
   readonly httpStatus: number | null;
-  /** The bytes for `fetched`, else null. */
+  /** The bytes for `rules`, else null. */
   readonly body: Uint8Array | null;
   readonly contentType: string | null;
-  /** Why a failed fetch failed (from the fetch row), when known: the error's kind and the runtime's message. */
-  readonly errorKind?: string | null;
-  readonly errorMessage?: string | null;
+  /** The engine's error of the fetch (from the fetch row), when known. */
+  readonly error?: StoredError | null;
   /** The body already parsed, when the caller has it (the worker parses each fetched body once). */
   readonly robots?: RobotsTxt;
   /** The body's SHA-256 as stored (`contentHash`), when the caller has it. */
@@ -65,12 +48,15 @@ export interface DetectedAlert {
   readonly details: Record<string, unknown>;
 }
 
-/** The crawlers whose blocking is critical: any crawler (the `*` group), and Googlebot. */
-const WATCHED = [
-  // A token no file names, so only the `*` group applies to it.
-  { label: 'every crawler (*)', token: 'robotskit-any-crawler' },
-  { label: 'Googlebot', token: 'Googlebot' },
-] as const;
+/** The crawlers whose blocking is an alert of its own (`watched-crawlers.ts`), as the engine reads their names. */
+let blockingCrawlers: { readonly label: string; readonly token: CrawlerInput }[] | null = null;
+function blockingWatched() {
+  blockingCrawlers ??= BLOCKING_ALERT_CRAWLER_NAMES.map((name) => ({
+    label: name === ANY_CRAWLER ? 'every crawler (*)' : name,
+    token: resolveCrawler(name).input,
+  }));
+  return blockingCrawlers;
+}
 
 const ASSET_DIR =
   /(^|\/)(css|js|javascripts?|scripts?|styles?|stylesheets?|static|assets|wp-includes|wp-content\/(themes|plugins)|_next\/static)(\/|\*|\$|$)/i;
@@ -90,32 +76,25 @@ function sampleOf(pattern: string): string {
 }
 
 function isHtml(v: VersionSnapshot): boolean {
-  return v.outcome === 'fetched' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
+  return v.outcome === 'rules' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
 }
 
 /** The rules a version applies (no robots.txt: the empty file); null for a failed fetch, which has none. */
 export function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   if (v === null) return null;
-  if (v.outcome === 'fetched') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
-  if (v.outcome === 'not-found') return parseRobotsTxt('');
+  if (v.outcome === 'rules') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
+  if (v.outcome === 'allow-all') return parseRobotsTxt('');
   return null;
 }
 
 /** A version's outcome in the engine's words (`fetched (HTTP 200)`, `server error (HTTP 503)`, `host not found`). */
 function describe(v: VersionSnapshot): string {
-  return describeFetchOutcome({
-    outcome: v.outcome === 'fetched' ? 'rules' : v.outcome === 'not-found' ? 'allow-all' : 'disallow-all',
-    status: v.httpStatus,
-    error:
-      v.errorKind === undefined || v.errorKind === null
-        ? null
-        : { kind: v.errorKind === 'address-refused' ? 'blocked' : v.errorKind, message: v.errorMessage ?? null },
-  }).summary;
+  return describeFetchOutcome({ outcome: v.outcome, status: v.httpStatus, error: v.error ?? null }).summary;
 }
 
 /** Whether `next` differs from `before` in what a crawler reads: the outcome, or the bytes of a fetched file. */
 export function contentChanged(before: VersionSnapshot, next: VersionSnapshot): boolean {
-  return before.outcome !== next.outcome || (next.outcome === 'fetched' && !sameBytes(before.body, next.body));
+  return before.outcome !== next.outcome || (next.outcome === 'rules' && !sameBytes(before.body, next.body));
 }
 
 /**
@@ -135,115 +114,92 @@ function alert(kind: AlertKind, message: string, details: Record<string, unknown
   return { kind, severity: ALERT_KINDS[kind], message, details };
 }
 
-/**
- * The alerts for `next`, the new version of a file, against `previous` (the version before it; null for the first)
- * and `lastGood` (the newest version before `next` that was not a failure, for comparing rules across an outage).
- * `origin` is the file's origin (`https://example.com`), for the URLs asked about.
- */
-export function detectAlerts(
-  origin: string,
+/** The alerts of a failure (`next` failed) or of a recovery; null when `next` is neither. */
+function availabilityAlerts(
   next: VersionSnapshot,
   previous: VersionSnapshot | null,
-  lastGood: VersionSnapshot | null,
-  lineChanges?: { added: number; removed: number },
-  context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
-): DetectedAlert[] {
+  availability: AvailabilityRules,
+): DetectedAlert[] | null {
   if (previous === null) {
     // A file that fails from its very first fetch: nothing good to fall back on, so crawling stays stopped.
-    if (next.outcome !== 'error') return [];
-    return [
-      alert(
-        'file-unreachable',
-        `robots.txt could not be fetched from its first fetch on: ${describe(next)}. Google does not crawl the ` +
-          'site until a fetch succeeds',
-        { firstFetch: true },
-      ),
-    ];
+    if (next.outcome !== 'disallow-all') return [];
+    const message =
+      `robots.txt could not be fetched from its first fetch on: ${describe(next)}. Google does not crawl the ` +
+      'site until a fetch succeeds';
+    return [alert('file-unreachable', message, { firstFetch: true })];
   }
-  const alerts: DetectedAlert[] = [];
-  if (next.outcome === 'error') {
-    if (previous.outcome !== 'error') {
-      alerts.push(
-        alert(
-          'file-unreachable',
-          `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
-            'site for 12 hours, then uses the last good version for up to 30 days',
-        ),
-      );
-    }
-    return alerts;
+  if (next.outcome === 'disallow-all') {
+    if (previous.outcome === 'disallow-all') return [];
+    const message =
+      `robots.txt became unreachable: ${describe(next)}, was ${describe(previous)}. Google stops crawling the ` +
+      `site for ${availability.words.disallowPeriod}, then uses the last good version for up to ` +
+      availability.words.lastGoodVersionPeriod;
+    return [alert('file-unreachable', message)];
   }
-  if (previous.outcome === 'error') {
-    alerts.push(alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`));
-  }
+  if (previous.outcome !== 'disallow-all') return null;
+  return [alert('file-recovered', `robots.txt is reachable again: ${describe(next)}, was ${describe(previous)}`)];
+}
 
-  const before = lastGood ?? (previous.outcome === 'error' ? null : previous);
-  if (before === null) return alerts;
-  if (!contentChanged(before, next)) return alerts;
+/** The `file-changed` alert: the outcome or lines that changed, what that means, how many sitemap URLs it touches. */
+function changeAlert(
+  before: VersionSnapshot,
+  next: VersionSnapshot,
+  rules: readonly [RobotsTxt | null, RobotsTxt | null],
+  lineChanges?: { added: number; removed: number },
+  context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
+): DetectedAlert {
+  const [oldRules, newRules] = rules;
   const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
-  const oldRules = rulesOf(before);
-  const newRules = rulesOf(next);
   // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
   const meaning =
     context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
   // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
   const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
   const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);
-  alerts.push(
-    alert(
-      'file-changed',
-      (before.outcome === next.outcome
-        ? `robots.txt changed${lines}`
-        : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
-        (meaning === null ? '' : `: ${meaning.sentence}`) +
-        (counted === null ? '' : `; ${counted}`),
-      {
-        ...(lineChanges ? { ...lineChanges } : {}),
-        ...(meaning === null ? {} : { meaning: meaning.details }),
-        ...(sitemapUrls === null ? {} : { sitemapUrls }),
-      },
-    ),
+  return alert(
+    'file-changed',
+    (before.outcome === next.outcome
+      ? `robots.txt changed${lines}`
+      : `robots.txt changed: now ${describe(next)}, was ${describe(before)}${lines}`) +
+      (meaning === null ? '' : `: ${meaning.sentence}`) +
+      (counted === null ? '' : `; ${counted}`),
+    {
+      ...(lineChanges ? { ...lineChanges } : {}),
+      ...(meaning === null ? {} : { meaning: meaning.details }),
+      ...(sitemapUrls === null ? {} : { sitemapUrls }),
+    },
   );
+}
 
-  if (isHtml(next) && !isHtml(before)) {
-    alerts.push(
-      alert(
-        'became-html',
-        `robots.txt is now an HTML page (Content-Type ${next.contentType ?? 'unknown'}): the server probably answers ` +
-          'every URL with a page; Google reads whatever lines parse as rules',
-        { contentType: next.contentType },
-      ),
-    );
-  }
-
-  if (oldRules === null || newRules === null) return alerts;
+/** `/` newly disallowed for a crawler whose blocking is an alert of its own. */
+function blockedHomeAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
   const home = `${origin}/`;
-  const blockedHome = WATCHED.filter(
-    (crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token),
-  ).map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
-  if (blockedHome.length > 0) {
-    const lines = [...new Set(blockedHome.map((b) => b.line))];
-    alerts.push(
-      alert(
-        'disallow-all-added',
-        `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
-          `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
-        { crawlers: blockedHome },
-      ),
-    );
-  }
+  const blockedHome = blockingWatched()
+    .filter((crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token))
+    .map((crawler) => ({ crawler: crawler.label, line: newRules.explain(home, crawler.token).line }));
+  if (blockedHome.length === 0) return null;
+  const lines = [...new Set(blockedHome.map((b) => b.line))];
+  return alert(
+    'disallow-all-added',
+    `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
+      `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
+    { crawlers: blockedHome },
+  );
+}
 
+/** `Sitemap:` lines gone. */
+function sitemapsRemovedAlert(oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
   const removed = oldRules.sitemaps.filter((s) => !newRules.sitemaps.includes(s));
-  if (removed.length > 0) {
-    alerts.push(
-      alert('sitemap-removed', `Sitemap line${removed.length === 1 ? '' : 's'} removed: ${removed.join(', ')}`, {
-        sitemaps: removed,
-      }),
-    );
-  }
+  if (removed.length === 0) return null;
+  return alert('sitemap-removed', `Sitemap line${removed.length === 1 ? '' : 's'} removed: ${removed.join(', ')}`, {
+    sitemaps: removed,
+  });
+}
 
+/** Stylesheet or script paths newly disallowed for a crawler whose blocking is an alert of its own. */
+function assetsBlockedAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
   const blocked: { crawler: string; pattern: string; line: number }[] = [];
-  for (const crawler of WATCHED) {
+  for (const crawler of blockingWatched()) {
     for (const group of newRules.selectGroups(crawler.token).groups) {
       for (const rule of group.rules) {
         if (rule.kind !== 'disallow' || rule.pattern === '' || !looksLikeAssetPattern(rule.pattern)) continue;
@@ -256,16 +212,56 @@ export function detectAlerts(
       }
     }
   }
-  if (blocked.length > 0) {
+  if (blocked.length === 0) return null;
+  return alert(
+    'assets-blocked',
+    `Stylesheet or script paths newly disallowed: ${blocked
+      .map((b) => `${b.pattern} (line ${b.line}, ${b.crawler})`)
+      .join(', ')}. Google needs CSS and JavaScript to render pages`,
+    { rules: blocked },
+  );
+}
+
+/**
+ * The alerts for `next`, the new version of a file, against `previous` (the version before it; null for the first)
+ * and `lastGood` (the newest version before `next` that was not a failure, for comparing rules across an outage).
+ * `origin` is the file's origin (`https://example.com`), for the URLs asked about; `availability`, the service's
+ * availability timeline, for what a failure means.
+ */
+export function detectAlerts(
+  origin: string,
+  next: VersionSnapshot,
+  previous: VersionSnapshot | null,
+  lastGood: VersionSnapshot | null,
+  lineChanges?: { added: number; removed: number },
+  context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
+  availability: AvailabilityRules = availabilityRules(),
+): DetectedAlert[] {
+  const availabilityChange = availabilityAlerts(next, previous, availability);
+  if (previous === null || next.outcome === 'disallow-all') return availabilityChange ?? [];
+  const alerts: DetectedAlert[] = [...(availabilityChange ?? [])];
+  const before = lastGood ?? (previous.outcome === 'disallow-all' ? null : previous);
+  if (before === null || !contentChanged(before, next)) return alerts;
+  const oldRules = rulesOf(before);
+  const newRules = rulesOf(next);
+  alerts.push(changeAlert(before, next, [oldRules, newRules], lineChanges, context));
+  if (isHtml(next) && !isHtml(before)) {
     alerts.push(
       alert(
-        'assets-blocked',
-        `Stylesheet or script paths newly disallowed: ${blocked
-          .map((b) => `${b.pattern} (line ${b.line}, ${b.crawler})`)
-          .join(', ')}. Google needs CSS and JavaScript to render pages`,
-        { rules: blocked },
+        'became-html',
+        `robots.txt is now an HTML page (Content-Type ${next.contentType ?? 'unknown'}): the server probably answers ` +
+          'every URL with a page; Google reads whatever lines parse as rules',
+        { contentType: next.contentType },
       ),
     );
+  }
+  if (oldRules === null || newRules === null) return alerts;
+  for (const found of [
+    blockedHomeAlert(origin, oldRules, newRules),
+    sitemapsRemovedAlert(oldRules, newRules),
+    assetsBlockedAlert(origin, oldRules, newRules),
+  ]) {
+    if (found !== null) alerts.push(found);
   }
   return alerts;
 }

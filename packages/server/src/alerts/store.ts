@@ -4,12 +4,14 @@
  */
 
 import type { Kysely } from 'kysely';
+import type { RobotsTxt } from 'robotskit';
+import { type AvailabilityOptions, type AvailabilityRules, availabilityRules, fetchStatusOf } from 'robotskit/fetch';
 import { lineDiff } from '../analysis/diff.js';
 import { describeMeaningChange } from '../analysis/meaning.js';
 import { affectedSitemapUrls, failedCount, type SitemapCountOptions } from '../analysis/sitemap-impact.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { activeWebhooks, fileUrl, insertAlert, queueDelivery } from '../storage/alerts.js';
-import type { NewVersionHook } from '../storage/record-fetch.js';
+import type { NewVersion, NewVersionHook } from '../storage/record-fetch.js';
 import {
   getVersion,
   latestGoodVersion,
@@ -17,7 +19,7 @@ import {
   type StoredVersion,
   versionBefore,
 } from '../storage/report.js';
-import { headersFromJson } from '../storage/rows.js';
+import { type FetchRecord, headersFromJson, storedErrorOf } from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import {
   type ChangeContext,
@@ -28,28 +30,42 @@ import {
   type VersionSnapshot,
 } from './detect.js';
 
-/** A version with its body, lint results and the error of the fetch that saw it first. */
-export type LoadedVersion = StoredVersion;
+/**
+ * A fetch as the detection reads it, before or as it is recorded: with its body parsed when `robots` is given (a
+ * parse already made, or one to make now).
+ */
+function snapshotOfFetch(fetch: FetchRecord, robots?: RobotsTxt | (() => RobotsTxt)): VersionSnapshot {
+  const body = fetch.outcome === 'rules' ? (fetch.body ?? new Uint8Array()) : null;
+  return {
+    outcome: fetch.outcome,
+    httpStatus: fetch.httpStatus,
+    body,
+    contentType: fetch.headers['content-type'] ?? null,
+    error: fetch.error,
+    bodyHash: body === null ? null : fetch.bodyHash,
+    ...(body !== null && robots !== undefined ? { robots: typeof robots === 'function' ? robots() : robots } : {}),
+  };
+}
 
-export function snapshotOf(v: LoadedVersion): VersionSnapshot {
+/** A stored version as the detection reads it. */
+function snapshotOf(v: StoredVersion): VersionSnapshot {
   return {
     outcome: v.outcome,
     httpStatus: v.http_status,
-    body: v.outcome === 'fetched' ? (v.content ?? new Uint8Array()) : null,
+    body: v.outcome === 'rules' ? (v.content ?? new Uint8Array()) : null,
     contentType: headersFromJson(v.headers_json)['content-type'] ?? null,
-    errorKind: v.error_kind,
-    errorMessage: v.error_message,
+    error: storedErrorOf(v),
   };
 }
 
 const decoder = new TextDecoder();
 /** The text of a version (empty without a body). */
-export function textOf(v: LoadedVersion): string {
-  return v.outcome === 'fetched' && v.content ? decoder.decode(v.content) : '';
+export function textOf(v: StoredVersion): string {
+  return v.outcome === 'rules' && v.content ? decoder.decode(v.content) : '';
 }
 
 /** An alert as stored. */
-export interface CreatedAlert extends DetectedAlert {
+interface CreatedAlert extends DetectedAlert {
   readonly id: number;
   readonly fileId: number;
   readonly fileUrl: string;
@@ -62,7 +78,7 @@ export interface CreatedAlert extends DetectedAlert {
  * Detects and stores the alerts for a new version of a file, and queues a delivery to each webhook that wants them.
  * Runs in the caller's transaction.
  */
-export async function createAlertsForVersion(
+async function createAlertsForVersion(
   trx: Kysely<Schema>,
   input: {
     readonly fileId: number;
@@ -72,6 +88,8 @@ export async function createAlertsForVersion(
     readonly version?: VersionSnapshot;
     /** What {@link prepareChange} found before the transaction (used when it compared with the same version). */
     readonly prepared?: ChangeContext;
+    /** The service's availability timeline, for what a failure means (default: the engine's). */
+    readonly availability?: AvailabilityRules;
   },
 ): Promise<CreatedAlert[]> {
   const { fileId, versionId, now } = input;
@@ -84,14 +102,14 @@ export async function createAlertsForVersion(
   const lastGoodId =
     previous === null
       ? null
-      : previous.outcome === 'error'
+      : previous.outcome === 'disallow-all'
         ? await versionBefore(trx, fileId, versionId, true)
         : previousId;
   const lastGood =
     lastGoodId === null ? null : lastGoodId === previousId ? previous : ((await getVersion(trx, lastGoodId)) ?? null);
   const compared = lastGood ?? previous;
   const changes =
-    compared !== null && (compared.outcome === 'fetched' || next.outcome === 'fetched')
+    compared !== null && (compared.outcome === 'rules' || next.outcome === 'rules')
       ? lineDiff(textOf(compared), next.body === null ? '' : decoder.decode(next.body))
       : undefined;
   const origin = new URL(url).origin;
@@ -104,11 +122,14 @@ export async function createAlertsForVersion(
     input.prepared !== undefined && lastGood !== null && input.prepared.againstVersionId === lastGood.id
       ? input.prepared
       : undefined,
+    input.availability,
   );
   if (detected.length === 0) return [];
 
   const propertyIds = (await propertiesOfFile(trx, fileId)).map((p) => Number(p.id));
   const webhooks = await activeWebhooks(trx);
+  // The report status of the new version, as the engine gives it: every alert and webhook says the same as the report.
+  const fetchStatus = fetchStatusOf({ outcome: next.outcome, status: next.httpStatus, error: next.error ?? null });
 
   const created: CreatedAlert[] = [];
   for (const a of detected) {
@@ -125,7 +146,7 @@ export async function createAlertsForVersion(
       kind: a.kind,
       severity: a.severity,
       message: a.message,
-      details_json: JSON.stringify(diffUrl === null ? a.details : { ...a.details, diffUrl }),
+      details_json: JSON.stringify({ ...a.details, fetchStatus, ...(diffUrl === null ? {} : { diffUrl }) }),
       version_id: versionId,
       previous_version_id: againstId,
       created_at: now,
@@ -155,20 +176,20 @@ export async function createAlertsForVersion(
  * bounded walk over `options.fetch`). Null when there is nothing to prepare. Never throws for what a server does; a
  * count that fails is said in the details.
  */
-export async function prepareChange(
+async function prepareChange(
   db: Kysely<Schema>,
   file: { readonly id: number; readonly url: string },
   next: VersionSnapshot,
   options: Omit<SitemapCountOptions, 'signal'>,
   signal?: AbortSignal,
 ): Promise<ChangeContext | null> {
-  if (next.outcome === 'error') return null;
+  if (next.outcome === 'disallow-all') return null;
   const latest = await latestGoodVersion(db, file.id);
   if (!latest) return null;
   // Most fetches find the file as it was: known from the hash, without reading the body.
   const same =
     latest.outcome === next.outcome &&
-    (next.outcome !== 'fetched' || (next.bodyHash !== undefined && next.bodyHash === latest.bodyHash));
+    (next.outcome !== 'rules' || (next.bodyHash !== undefined && next.bodyHash === latest.bodyHash));
   if (same) return null;
   const againstId = latest.id;
   const against = await getVersion(db, againstId);
@@ -203,12 +224,21 @@ export interface AlertHookOptions {
   /** Sitemap URLs read at most, and the walk's time budget (defaults: `ALERT_SITEMAP_MAX_URLS`, `…_BUDGET_MS`). */
   readonly maxUrls?: number;
   readonly budgetMs?: number;
+  /** The service's availability timeline (the engine's options), for what a failure means in the alert's words. */
+  readonly availability?: AvailabilityOptions;
 }
 
 /** The worker hook that creates alerts for each new version and writes a log line for each. */
-export function createAlertHook(log: (line: string) => void, options: AlertHookOptions = {}): NewVersionHook {
-  const hook = async (trx: Kysely<Schema>, info: Parameters<NewVersionHook>[1]) => {
-    for (const alert of await createAlertsForVersion(trx, info)) {
+export function createAlertHook(
+  log: (line: string) => void,
+  options: AlertHookOptions = {},
+): NewVersionHook<ChangeContext> {
+  const availability = availabilityRules(options.availability);
+  const hook = async (trx: Kysely<Schema>, info: NewVersion<ChangeContext>) => {
+    const { fileId, versionId, now, prepared } = info;
+    const version = snapshotOfFetch(info.fetch, info.parsed);
+    const input = { fileId, versionId, now, version, availability, ...(prepared === undefined ? {} : { prepared }) };
+    for (const alert of await createAlertsForVersion(trx, input)) {
       log(
         `alert ${alert.severity} ${alert.kind} ${alert.fileUrl}: ${alert.message}` +
           (alert.diffUrl === null ? '' : ` (diff: ${alert.diffUrl})`),
@@ -222,7 +252,7 @@ export function createAlertHook(log: (line: string) => void, options: AlertHookO
     ...(options.maxUrls === undefined ? {} : { maxUrls: options.maxUrls }),
     ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
   };
-  const prepare: NonNullable<NewVersionHook['prepare']> = (db, file, version, signal) =>
-    prepareChange(db, file, version, count, signal);
+  const prepare: NonNullable<NewVersionHook<ChangeContext>['prepare']> = (db, file, fetch, robots, signal) =>
+    prepareChange(db, file, snapshotOfFetch(fetch, robots), count, signal);
   return Object.assign(hook, { prepare });
 }

@@ -24,7 +24,7 @@ import type { Schema } from '../storage/schema.js';
 const MINUTE = 60_000;
 
 /** Delivery knobs. */
-export interface DeliveryOptions {
+interface DeliveryOptions {
   readonly fetch: GuardedFetch;
   /** The claiming worker's name. */
   readonly owner: string;
@@ -54,7 +54,7 @@ export interface DeliveryOptions {
 }
 
 /** What one delivery attempt did. */
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   readonly deliveryId: number;
   readonly webhookId: number;
   readonly alertId: number;

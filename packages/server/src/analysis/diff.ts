@@ -18,7 +18,7 @@ export interface DiffLine {
 }
 
 /** A run of changes with its context lines. */
-export interface DiffHunk {
+interface DiffHunk {
   readonly oldStart: number;
   readonly oldLines: number;
   readonly newStart: number;
@@ -27,7 +27,7 @@ export interface DiffHunk {
 }
 
 /** A line diff. */
-export interface LineDiff {
+interface LineDiff {
   readonly added: number;
   readonly removed: number;
   readonly hunks: readonly DiffHunk[];
@@ -83,7 +83,7 @@ export function lineDiff(oldText: string, newText: string, context = 3): LineDif
 }
 
 /** What changed in the lint results. */
-export interface LintChanges {
+interface LintChanges {
   readonly errors: { readonly before: number | null; readonly after: number | null };
   readonly warnings: { readonly before: number | null; readonly after: number | null };
   /** Diagnostics of the new version without a counterpart (same code and message) in the old one. */

@@ -6,14 +6,13 @@
  * exploration and a time backstop, and a comparison cut short says so.
  */
 
-import { parseRobotsTxt, type RobotsTxt } from 'robotskit';
+import { parseRobotsTxt, type ResolvedCrawler, type RobotsTxt } from 'robotskit';
 import { type ChangedRegion, compareRobots, type RegionRule } from 'robotskit/semantics';
 import type { RulesSide } from './impact.js';
 import { MEANING_MAX_STATES, MEANING_TIMEOUT_MS } from './meaning.js';
-import type { TesterCrawler } from './verdicts.js';
 
 /** Regions listed per crawler (the total is always given). */
-export const EXACT_REGIONS_LISTED = 100;
+const EXACT_REGIONS_LISTED = 100;
 
 /** A deciding rule as the impact check shows it: the rule, its line and the line as written. */
 export interface ExactRule {
@@ -37,7 +36,7 @@ export interface ExactRegion {
 }
 
 /** The exact comparison for one crawler. */
-export interface ExactCrawler {
+interface ExactCrawler {
   /** As asked for. */
   readonly userAgent: string;
   readonly equivalent: boolean;
@@ -90,7 +89,7 @@ function regionOf(region: ChangedRegion, origin: string, before: RulesSide, afte
 export function exactComparison(
   before: RulesSide,
   after: RulesSide,
-  crawlers: readonly TesterCrawler[],
+  crawlers: readonly ResolvedCrawler[],
   origin: string,
   bounds: { readonly maxStates?: number; readonly timeoutMs?: number } = {},
 ): ExactComparison {
@@ -119,7 +118,7 @@ export function exactComparison(
     equivalent: result.equivalent,
     complete: result.complete,
     crawlers: result.crawlers.map((c, i) => ({
-      userAgent: crawlers[i]?.name ?? c.crawler,
+      userAgent: crawlers[i]?.typed ?? c.crawler,
       equivalent: c.equivalent,
       complete: c.complete,
       regionsTotal: c.regions.length,

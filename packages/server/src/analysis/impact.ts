@@ -5,18 +5,20 @@
  * the work yields to the event loop between slices: other requests (and the workers in the same process) go on.
  */
 
-import type { RobotsTxt } from 'robotskit';
-import { isAllowedUnder, type RulesMode, sideOf, type TesterCrawler, type VerdictSide } from './verdicts.js';
+import type { ResolvedCrawler, RobotsTxt } from 'robotskit';
+import type { RetrievalOutcome } from 'robotskit/fetch';
+import { isAllowedUnder, sideOf, type VerdictSide } from './verdicts.js';
 
 /** One side of the comparison. */
 export interface RulesSide {
   readonly robots: RobotsTxt | null;
-  readonly mode: RulesMode;
+  /** The engine's outcome of the version: its rules apply (`rules`), or none do. */
+  readonly mode: RetrievalOutcome;
   readonly lines: readonly string[] | null;
 }
 
 /** A verdict that changed. */
-export interface VerdictChange {
+interface VerdictChange {
   readonly url: string;
   readonly userAgent: string;
   readonly before: VerdictSide;
@@ -34,11 +36,11 @@ export async function compareVerdicts(
   before: RulesSide,
   after: RulesSide,
   urls: readonly string[],
-  crawlers: readonly TesterCrawler[],
+  crawlers: readonly ResolvedCrawler[],
   listLimit = 1000,
   signal?: AbortSignal,
 ) {
-  const summary = crawlers.map((c) => ({ userAgent: c.name, newlyBlocked: 0, newlyAllowed: 0 }));
+  const summary = crawlers.map((c) => ({ userAgent: c.typed, newlyBlocked: 0, newlyAllowed: 0 }));
   const changes: VerdictChange[] = [];
   let total = 0;
   let changedUrls = 0;
@@ -52,7 +54,7 @@ export async function compareVerdicts(
     sinceYield += crawlers.length;
     const totalBefore = total;
     for (let i = 0; i < crawlers.length; i++) {
-      const crawler = crawlers[i] as TesterCrawler;
+      const crawler = crawlers[i] as ResolvedCrawler;
       const allowedBefore = isAllowedUnder(before.robots, before.mode, url, crawler);
       const allowedAfter = isAllowedUnder(after.robots, after.mode, url, crawler);
       if (allowedBefore === allowedAfter) continue;
@@ -63,7 +65,7 @@ export async function compareVerdicts(
       if (changes.length < listLimit) {
         changes.push({
           url,
-          userAgent: crawler.name,
+          userAgent: crawler.typed,
           before: sideOf(before.robots, before.mode, before.lines, url, crawler),
           after: sideOf(after.robots, after.mode, after.lines, url, crawler),
         });

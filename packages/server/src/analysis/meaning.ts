@@ -1,16 +1,12 @@
 /**
  * What a change of robots.txt changes in meaning, in one sentence, for the `file-changed` alert: the engine's exact
- * comparison (`compareRobots`) for a few crawlers people watch, within a small time budget so a worker never stalls on
- * a pathological file (an unfinished comparison says so).
+ * comparison (`compareRobots`) for the crawlers alerts speak for (`watched-crawlers.ts`), within a small time budget
+ * so a worker never stalls on a pathological file (an unfinished comparison says so).
  */
 
-import { type CrawlerProfile, crawlerByName, type RobotsTxt } from 'robotskit';
+import { ANY_CRAWLER, type CrawlerProfile, type RobotsTxt, resolveCrawler } from 'robotskit';
 import { type CrawlerComparison, compareRobots } from 'robotskit/semantics';
-
-/** The crawlers an alert speaks for: any crawler without a group of its own (`*`), the big search engines, AI. */
-const CRAWLER_NAMES = ['Googlebot', 'bingbot', 'Applebot', 'GPTBot', 'ClaudeBot'] as const;
-/** The same crawlers by name, `*` last: the sitemap URLs an alert counts change verdict for one of them. */
-export const MEANING_CRAWLER_NAMES: readonly string[] = [...CRAWLER_NAMES, '*'];
+import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 
 /**
  * The comparison runs once per changed version, on the event loop the API shares in `serve`, so it is kept short: a
@@ -26,12 +22,12 @@ const DETAIL_REGIONS = 10;
 
 let crawlers: (string | CrawlerProfile)[] | null = null;
 function watched(): (string | CrawlerProfile)[] {
-  crawlers ??= [...CRAWLER_NAMES.map((n) => crawlerByName(n) ?? n), '*'];
+  crawlers ??= ALERT_CRAWLER_NAMES.map((name) => resolveCrawler(name).input);
   return crawlers;
 }
 
 function label(crawler: string): string {
-  return crawler === '*' ? 'other crawlers (*)' : crawler;
+  return crawler === ANY_CRAWLER ? 'other crawlers (*)' : crawler;
 }
 
 function regionsText(change: 'blocks' | 'allows', patterns: readonly string[]): string | null {

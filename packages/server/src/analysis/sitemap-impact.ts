@@ -10,21 +10,21 @@
 import type { RobotsTxt } from 'robotskit';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { compareVerdicts, type RulesSide } from './impact.js';
-import { MEANING_CRAWLER_NAMES } from './meaning.js';
 import { originSitemapUrls } from './sitemap-urls.js';
-import { resolveCrawlers } from './verdicts.js';
+import { crawlersNamed } from './verdicts.js';
+import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 
 /** Sitemap URLs read at most for one alert. */
 export const ALERT_SITEMAP_MAX_URLS = 10_000;
 /** The walk's time budget for one alert (every sitemap file included). */
-export const ALERT_SITEMAP_BUDGET_MS = 20_000;
+const ALERT_SITEMAP_BUDGET_MS = 20_000;
 
 /**
  * What the count is: `counted` (every URL read was compared), `partial` (some sitemaps could not be read; the URLs
  * of the others were), `unreachable` (no sitemap could be read: unknown), `no-sitemap` (the file lists none and
  * /sitemap.xml has no URLs: nothing to count, left out of the sentence), `failed` (the count itself failed: left out).
  */
-export type SitemapCountStatus = 'counted' | 'partial' | 'unreachable' | 'no-sitemap' | 'failed';
+type SitemapCountStatus = 'counted' | 'partial' | 'unreachable' | 'no-sitemap' | 'failed';
 
 /** The sitemap URLs an edit changes, as the alert's details keep it. */
 export interface SitemapUrlsAffected {
@@ -93,7 +93,7 @@ export async function affectedSitemapUrls(
   if (walk.urls.length === 0 && walk.unreachable > 0) {
     return { status: 'unreachable', affected: null, crawlers: [], reason: 'sitemap unreachable', ...base };
   }
-  const crawlers = resolveCrawlers(MEANING_CRAWLER_NAMES);
+  const crawlers = crawlersNamed(ALERT_CRAWLER_NAMES);
   const compared = await compareVerdicts(rulesSide(before), rulesSide(after), walk.urls, crawlers, 0, options.signal);
   const partial = walk.unreachable > 0;
   return {

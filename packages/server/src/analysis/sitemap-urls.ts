@@ -10,7 +10,7 @@ import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { engineFetchOf } from '../net/robots-fetch.js';
 
 /** What a walk found. */
-export interface SitemapUrls {
+interface SitemapUrls {
   readonly urls: string[];
   /** The walk stopped at the cap (more URLs may exist). */
   readonly capped: boolean;
@@ -21,7 +21,7 @@ export interface SitemapUrls {
 }
 
 /** Options of {@link sitemapPageUrls}. */
-export interface SitemapUrlOptions {
+interface SitemapUrlOptions {
   readonly fetch: GuardedFetch;
   readonly maxUrls: number;
   /** Origins whose robots.txt listed the sitemaps (cross-submission). */
@@ -43,7 +43,7 @@ export interface SitemapUrlOptions {
 }
 
 /** The default time budget of one walk. */
-export const WALK_BUDGET_MS = 60_000;
+const WALK_BUDGET_MS = 60_000;
 
 /** Reads the page URLs of `sitemaps`, at most `maxUrls` kept. */
 export async function sitemapPageUrls(sitemaps: readonly string[], options: SitemapUrlOptions): Promise<SitemapUrls> {
@@ -90,7 +90,7 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
 }
 
 /** What {@link originSitemapUrls} read: the walk, the sitemaps it started from, and whether the site has none. */
-export interface OriginSitemapUrls extends SitemapUrls {
+interface OriginSitemapUrls extends SitemapUrls {
   /** The sitemaps the files list, else the origin's /sitemap.xml. */
   readonly sitemaps: string[];
   /** Nothing listed, and no URL at /sitemap.xml either (then `problems` is empty: there is nothing to read). */

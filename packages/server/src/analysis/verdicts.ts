@@ -1,51 +1,27 @@
 /**
- * The tester's questions, answered by the engine: is this URL allowed for this crawler under these rules, which line
- * decided, and which rule. Crawlers are named by product token (`Googlebot`) or by a catalogue profile name
- * (`Google-Extended`, `GPTBot`…), which brings the crawler's fallback order and quirks.
+ * The tester's questions, answered by the engine: is this URL allowed for this crawler under these rules (or under
+ * none: the engine's `allow-all` and `disallow-all`), which line decided, and which rule. Crawlers are the engine's
+ * reading of the names typed (`resolveCrawler`): a catalogue name brings the crawler's fallback order and quirks.
  */
 
-import { type CrawlerProfile, type RobotsTxt, resolveCrawler, TextLines } from 'robotskit';
-
-/** A crawler as the tester asks about it: the engine's {@link resolveCrawler} reading of the name typed. */
-export interface TesterCrawler {
-  /** As typed. */
-  readonly name: string;
-  /** The catalogue profile when the name (or the crawler a User-Agent string names) is one, else null. */
-  readonly profile: CrawlerProfile | null;
-  /** What the engine is asked with. */
-  readonly input: string | CrawlerProfile;
-  /** The name used after any rewrite: the token or catalogue name, or `*`. */
-  readonly used: string;
-  /** What the engine's rule rewrote, in words (a User-Agent string reduced, spaces removed); null when used as typed. */
-  readonly rewrite: string | null;
-}
-
-/** A name the tester cannot use. */
-export class CrawlerNameError extends Error {}
+import { CrawlerInputError, type ResolvedCrawler, type RobotsTxt, resolveCrawler, TextLines } from 'robotskit';
+import type { RetrievalOutcome } from 'robotskit/fetch';
 
 /**
- * Resolves typed names by the engine's one rule (`resolveCrawler`): `*` (any crawler), a catalogue name, a product
- * token, or a User-Agent string (the crawler it names). Only a blank name is refused.
+ * The crawlers of a request, each read by the engine's one naming rule (`resolveCrawler`: `*`, a catalogue name, a
+ * product token, or a User-Agent string). The engine's reading is the answer; the service only refuses a blank name,
+ * which the engine would read as a name matching no group (its `CrawlerInputError`, a 400 in the API).
  */
-export function resolveCrawlers(names: readonly string[]): TesterCrawler[] {
+export function crawlersNamed(names: readonly string[]): ResolvedCrawler[] {
   return names.map((typed) => {
     if (typed.trim() === '') {
-      throw new CrawlerNameError(
+      throw new CrawlerInputError(
         'a user agent is blank: give a product token (Googlebot), a crawler of the catalogue or * for any crawler',
       );
     }
-    const r = resolveCrawler(typed);
-    return { name: typed, profile: r.profile, input: r.input, used: r.name, rewrite: r.rewrite };
+    return resolveCrawler(typed);
   });
 }
-
-/** What the crawler input of the engine is for a tester crawler. */
-export function engineInput(crawler: TesterCrawler): string | CrawlerProfile {
-  return crawler.input;
-}
-
-/** How the rules apply: the file's rules, or none at all (no robots.txt: allow all; unreachable: disallow all). */
-export type RulesMode = 'rules' | 'allow-all' | 'disallow-all';
 
 /** One verdict. */
 export interface Verdict {
@@ -75,12 +51,12 @@ export type VerdictSide = Omit<Verdict, 'url' | 'userAgent' | 'userAgentUsed' | 
 /** Whether `url` is allowed for `crawler` under `robots` (or `mode`): the cheap question, without the reasons. */
 export function isAllowedUnder(
   robots: RobotsTxt | null,
-  mode: RulesMode,
+  mode: RetrievalOutcome,
   url: string,
-  crawler: TesterCrawler,
+  crawler: ResolvedCrawler,
 ): boolean {
   if (robots === null || mode !== 'rules') return mode !== 'disallow-all';
-  return robots.isAllowed(url, engineInput(crawler));
+  return robots.isAllowed(url, crawler.input);
 }
 
 /**
@@ -89,10 +65,10 @@ export function isAllowedUnder(
  */
 export function sideOf(
   robots: RobotsTxt | null,
-  mode: RulesMode,
+  mode: RetrievalOutcome,
   lines: readonly string[] | null,
   url: string,
-  crawler: TesterCrawler,
+  crawler: ResolvedCrawler,
 ): VerdictSide {
   if (robots === null || mode !== 'rules') {
     const allowed = mode !== 'disallow-all';
@@ -105,7 +81,7 @@ export function sideOf(
       note: allowed ? 'no robots.txt: everything may be crawled' : 'robots.txt unreachable: nothing may be crawled',
     };
   }
-  const e = robots.explain(url, engineInput(crawler));
+  const e = robots.explain(url, crawler.input);
   return {
     allowed: e.allowed,
     line: e.line,
@@ -119,16 +95,16 @@ export function sideOf(
 /** The verdict for `url` and `crawler` under `robots` (or `mode` when there are no rules). */
 export function verdictOf(
   robots: RobotsTxt | null,
-  mode: RulesMode,
+  mode: RetrievalOutcome,
   lines: readonly string[] | null,
   url: string,
-  crawler: TesterCrawler,
+  crawler: ResolvedCrawler,
 ): Verdict {
   const side = sideOf(robots, mode, lines, url, crawler);
   return {
     url,
-    userAgent: crawler.name,
-    userAgentUsed: crawler.used,
+    userAgent: crawler.typed,
+    userAgentUsed: crawler.name,
     rewrite: crawler.rewrite,
     crawler: crawler.profile?.name ?? null,
     allowed: side.allowed,

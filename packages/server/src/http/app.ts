@@ -5,23 +5,28 @@
 
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RobotsStore } from 'robotskit/fetch';
+import { type AvailabilityOptions, availabilityRules, type RobotsStore } from 'robotskit/fetch';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
-import type { EffectivePolicyResolver } from '../storage/history.js';
-import { registerAlertOverviewRoutes } from './alert-overview-routes.js';
+import type { FilePolicyResolver } from '../storage/history.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
 import { registerDecideRoutes } from './decide-routes.js';
 import { errorBody, handleError } from './errors.js';
+import { registerFileRoutes } from './file-routes.js';
+import { registerHealthRoute } from './health-routes.js';
 import { requireAllowedHost, SECURITY_HEADERS } from './host-check.js';
-import { registerRoutes } from './routes.js';
-import { ErrorResponse } from './schemas.js';
+import { registerImpactRoutes } from './impact-routes.js';
+import { registerPropertyRoutes } from './property-routes.js';
+import { type Api, ErrorResponse } from './shapes.js';
 import { registerTesterRoutes } from './tester-routes.js';
 import { formatValidationErrors, validatorCompiler } from './validation.js';
+import { registerVersionRoutes } from './version-routes.js';
 import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
+import { registerWebhookRoutes } from './webhook-routes.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -48,12 +53,19 @@ export interface AppOptions {
    */
   readonly now?: () => number;
   /** Computes files' effective policy (the availability timeline); without it the field is null. */
-  readonly resolvePolicy?: EffectivePolicyResolver;
+  readonly resolvePolicy?: FilePolicyResolver;
   /**
-   * Files not found for this long drop out of the list.
+   * The availability timeline the service applies (the engine's `AvailabilityOptions`: how long failures stop
+   * crawling, how long the last good version applies…): `POST /api/decide` uses it, and `GET /api/health` says it
+   * in words for the UI. Pass the same options to `createPolicyResolver`.
+   * @default the engine's (12 h, 30 days)
+   */
+  readonly availability?: AvailabilityOptions;
+  /**
+   * Files whose fetches have been `allow-all` (no robots.txt) for this long drop out of the list.
    * @default 30 days
    */
-  readonly hideNotFoundAfterMs?: number;
+  readonly hideAllowAllAfterMs?: number;
   /** Whether fetch workers run in this process (reported by `/api/health`). */
   readonly fetching?: boolean;
   /**
@@ -97,23 +109,15 @@ export interface AppOptions {
   readonly webRoot?: string | false;
 }
 
-/** Builds the app (not listening yet). */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
-    schemaErrorFormatter: formatValidationErrors,
-    // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
-    frameworkErrors: (error, request, reply) => {
-      handleError(error, request, reply);
-    },
-  });
-  const context: ApiContext = {
+/** What the routes share, from the options. */
+function contextOf(options: AppOptions): ApiContext {
+  return {
     database: options.database,
     now: options.now ?? Date.now,
     resolvePolicy: options.resolvePolicy,
-    hideNotFoundAfterMs: options.hideNotFoundAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    hideAllowAllAfterMs: options.hideAllowAllAfterMs ?? 30 * 24 * 60 * 60 * 1000,
+    availability: options.availability ?? {},
+    availabilityRules: availabilityRules(options.availability),
     fetching: options.fetching ?? false,
     version,
     fetch: options.fetch ?? createGuardedFetch(),
@@ -121,8 +125,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     wakeWorkers: options.onFilesDue ?? (() => {}),
     privateAddressesAllowed: options.privateAddressesAllowed ?? false,
   };
-  if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
+}
 
+/** JSON bodies only, validated by their schemas; an empty JSON body is no body. */
+function acceptJson(app: FastifyInstance): void {
   // JSON only: a text/plain body is a 415, not a string that fails validation later.
   app.removeContentTypeParser('text/plain');
   // An empty body sent as JSON is no body (clients often set the header on every request, recrawls and deletes
@@ -135,6 +141,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorResponse);
+}
+
+/** The OpenAPI 3.1 document, generated from the routes' schemas. */
+async function documentApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -149,7 +159,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   });
+}
 
+/** The checks every request passes (Host, token), the security headers, errors in the API's shape and the UI. */
+async function guard(app: FastifyInstance, options: AppOptions): Promise<void> {
   app.setErrorHandler(handleError);
   // First of all: a request through a foreign name (DNS rebinding) is refused before anything else looks at it.
   app.addHook('onRequest', requireAllowedHost(options.allowedHosts ?? []));
@@ -166,23 +179,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const guardedReads = ['/api/webhooks', ...(options.privateAddressesAllowed ? ['/api/fetch'] : [])];
     app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
   }
+}
 
-  registerRoutes(app, context);
-  registerAlertRoutes(app, context);
-  registerAlertOverviewRoutes(app, context);
-  registerTesterRoutes(app, context);
+/** Every route of the API. */
+function registerApi(app: FastifyInstance, context: ApiContext, options: AppOptions): void {
+  const api: Api = app.withTypeProvider<TypeBoxTypeProvider>();
+  registerHealthRoute(api, context);
+  registerPropertyRoutes(api, context);
+  registerFileRoutes(api, context);
+  registerVersionRoutes(api, context);
+  registerAlertRoutes(api, context);
+  registerWebhookRoutes(api, context);
+  registerTesterRoutes(api, context);
+  registerImpactRoutes(api, context);
   registerDecideRoutes(app, context, options.robotsStore === undefined ? {} : { store: options.robotsStore });
-  app.get(
-    '/api/openapi.json',
-    {
-      schema: {
-        summary: 'This OpenAPI document',
-        tags: ['service'],
-        response: { 200: { type: 'object', additionalProperties: true } },
-      },
+  const schema = {
+    summary: 'This OpenAPI document',
+    tags: ['service'],
+    response: { 200: { type: 'object', additionalProperties: true } },
+  };
+  app.get('/api/openapi.json', { schema }, async () => app.swagger());
+}
+
+/** Builds the app (not listening yet). */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    schemaErrorFormatter: formatValidationErrors,
+    // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
+    frameworkErrors: (error, request, reply) => {
+      handleError(error, request, reply);
     },
-    async () => app.swagger(),
-  );
+  });
+  const context = contextOf(options);
+  if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
+  acceptJson(app);
+  await documentApi(app);
+  await guard(app, options);
+  registerApi(app, context, options);
   await app.ready();
   return app;
 }

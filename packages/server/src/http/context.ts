@@ -2,18 +2,22 @@
  * What the routes need: the database, the clock, and the optional parts other modules plug in.
  */
 
+import type { AvailabilityOptions, AvailabilityRules } from 'robotskit/fetch';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
-import type { EffectivePolicyResolver } from '../storage/history.js';
+import type { FilePolicyResolver } from '../storage/history.js';
 
 /** The routes' view of the service. */
 export interface ApiContext {
   readonly database: Database;
   readonly now: () => number;
   /** Computes effective policies; without it they are null. */
-  readonly resolvePolicy: EffectivePolicyResolver | undefined;
-  /** Files `not-found` for at least this long drop out of a property's list (they are still checked). */
-  readonly hideNotFoundAfterMs: number;
+  readonly resolvePolicy: FilePolicyResolver | undefined;
+  /** Files `allow-all` (no robots.txt) for at least this long drop out of a property's list (still checked). */
+  readonly hideAllowAllAfterMs: number;
+  /** The availability timeline the service applies (the engine's options), and its periods in words. */
+  readonly availability: AvailabilityOptions;
+  readonly availabilityRules: AvailabilityRules;
   /** Whether this process runs fetch workers (reported by the health route). */
   readonly fetching: boolean;
   readonly version: string;

@@ -9,7 +9,7 @@ import { RobotskitServerError } from '../errors.js';
 import { isDatabaseUnavailable } from '../storage/connection-errors.js';
 
 /** The error codes of the API. */
-export type ApiErrorCode =
+type ApiErrorCode =
   | 'invalid-request'
   | 'invalid-json'
   | 'invalid-property'
@@ -34,6 +34,14 @@ export class ApiError extends RobotskitServerError {
   ) {
     super(code, message, options);
   }
+}
+
+/** A `since` date the client typed (ISO 8601), or a 400 naming it; undefined when none was given. */
+export function sinceOr400(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const since = Date.parse(text);
+  if (Number.isNaN(since)) throw new ApiError(400, 'invalid-request', `since is not a date: ${text}`);
+  return since;
 }
 
 /** The body of every error response. */
@@ -68,7 +76,11 @@ export function handleError(error: FastifyError | ApiError | Error, request: Fas
   if (mapped) {
     const [status, code] = mapped;
     const message =
-      code === 'invalid-json' ? `the request body is not valid JSON: ${fastifyError.message}` : fastifyError.message;
+      code === 'invalid-json'
+        ? `the request body is not valid JSON: ${fastifyError.message}`
+        : code === 'payload-too-large'
+          ? `the request body is larger than the ${request.routeOptions.bodyLimit ?? ''} bytes this route accepts`
+          : fastifyError.message;
     return reply.status(status).send(errorBody(code, message));
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {

@@ -14,7 +14,7 @@ import { RobotskitServerError } from '../errors.js';
 import type { HostSource, PropertyKind } from '../storage/schema.js';
 
 /** A validated property. */
-export interface PropertyInput {
+interface PropertyInput {
   readonly kind: PropertyKind;
   /** Canonical name: `example.com` or `https://example.com/`. */
   readonly name: string;

@@ -1,404 +1,238 @@
 /**
- * The tester (`POST /api/test`), the live robots.txt loader (`GET /api/fetch`), the impact check (`POST /api/impact`)
- * and host discovery from sitemaps (`POST /api/properties/:id/discover-hosts`). Live files and sitemaps are fetched
- * through the SSRF-guarded fetch with the engine's retrieval.
+ * The tester (`POST /api/test`: URLs × crawlers against rules given as text, a live file or a stored version) and
+ * the live robots.txt loader (`GET /api/fetch`). Live files are fetched through the SSRF-guarded fetch with the
+ * engine's retrieval. Their JSON shapes are here.
  */
 
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { parseRobotsTxt, RobotsUrlError } from 'robotskit';
-import { describeFetchOutcome, type RetrievalResult as EngineResult, robotsTxtOf } from 'robotskit/fetch';
-import type { LoadedVersion } from '../alerts/store.js';
-import { exactComparison } from '../analysis/exact.js';
-import { compareVerdicts, type RulesSide } from '../analysis/impact.js';
-import { originSitemapUrls } from '../analysis/sitemap-urls.js';
-import {
-  CrawlerNameError,
-  linesOf,
-  type RulesMode,
-  resolveCrawlers,
-  type TesterCrawler,
-  verdictOf,
-} from '../analysis/verdicts.js';
-import { retrieveRobotsTxt } from '../net/robots-fetch.js';
-import { getProperty } from '../storage/properties.js';
-import { getFileReport, getVersion, listPropertyFiles } from '../storage/report.js';
-import { discoverHosts } from '../worker/discover-hosts.js';
+import { type RetrievalOutcome, robotsTxtOf } from 'robotskit/fetch';
+import { Type } from 'typebox';
+import type { RulesSide } from '../analysis/impact.js';
+import { linesOf, type Verdict as VerdictRow, verdictOf } from '../analysis/verdicts.js';
+import { getFileReport } from '../storage/report.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
 import { isoTime } from './json.js';
 import {
-  DiscoveredHosts,
-  DiscoverHostsBody,
-  FetchQuery,
-  IdParams,
-  ImpactBody,
-  ImpactResult,
-  LiveRobots,
-  TestBody,
-  TestResult,
-} from './schemas.js';
-import { checkVerdictCount, clientGone, MAX_TEST_ANSWER_BYTES, WorkSlicer } from './work-limits.js';
+  type Api,
+  errors,
+  FetchError,
+  Nullable,
+  Outcome,
+  PARSED_PART,
+  ReportStatus,
+  StatusWords,
+  TesterUrl,
+  Time,
+  UserAgentName,
+  VerdictSide,
+  WRITE_SECURITY,
+} from './shapes.js';
+import {
+  checkTestUrl,
+  crawlersOr400,
+  extentOf,
+  liveOr400,
+  retrievalSummary,
+  sideOfText,
+  sideOfVersion,
+  siteUrlOr400,
+} from './tester-input.js';
+import { versionOr404 } from './version-routes.js';
+import {
+  checkVerdictCount,
+  clientGone,
+  MAX_ROBOTS_BODY_BYTES,
+  MAX_TEST_ANSWER_BYTES,
+  WorkSlicer,
+} from './work-limits.js';
 
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'Error#' }]));
-const WRITE_SECURITY = [{ bearer: [] }];
-
-/** The crawlers the impact check asks about when the request names none. */
-export const DEFAULT_IMPACT_CRAWLERS = [
-  '*',
-  'Googlebot',
-  'Googlebot-Image',
-  'bingbot',
-  'Applebot',
-  'DuckDuckBot',
-  'YandexBot',
-  'Baiduspider',
-  'GPTBot',
-  'ClaudeBot',
-  'PerplexityBot',
-  'CCBot',
-];
-
-function crawlersOr400(names: readonly string[]): TesterCrawler[] {
-  try {
-    return resolveCrawlers(names);
-  } catch (error) {
-    if (error instanceof CrawlerNameError) throw new ApiError(400, 'invalid-request', error.message);
-    throw error;
-  }
-}
-
-/** An absolute http(s) URL, or a path; anything else is a 400 naming it. */
-function checkTestUrl(typed: string, base: string | null): string {
-  if (typed.startsWith('/')) return base === null ? typed : new URL(typed, base).href;
-  let url: URL;
-  try {
-    url = new URL(typed);
-  } catch {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is neither an absolute URL nor a path (/…)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
-  }
-  return url.href;
-}
-
-/** A site as typed: a URL, or a bare host (`example.com`, read as https). */
-function siteUrlOr400(typed: string): string {
-  let url: URL;
-  const text = typed.trim();
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^:/]+:\d+(\/|$)/.test(text) ? text : `https://${text}`);
-  } catch {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not a URL (try https://example.com/)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
-  }
-  return url.href;
-}
-
-function modeOfOutcome(outcome: LoadedVersion['outcome']): RulesMode {
-  return outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all';
-}
-
-/** The rules of a robots.txt, text or bytes: bytes are parsed as bytes (the engine decides on them), text is for display. */
-function sideOfText(input: string | Uint8Array): RulesSide {
-  const robots = parseRobotsTxt(input);
-  return { robots, mode: 'rules', lines: linesOf(typeof input === 'string' ? input : robots.source) };
-}
-
-function sideOfVersion(v: LoadedVersion): RulesSide {
-  const mode = modeOfOutcome(v.outcome);
-  if (mode !== 'rules') return { robots: null, mode, lines: null };
-  return sideOfText(v.content ?? new Uint8Array());
-}
-
-function retrievalSummary(r: EngineResult) {
-  return {
-    robotsUrl: r.robotsUrl,
-    finalUrl: r.finalUrl,
-    outcome: r.outcome,
-    status: r.status,
-    error: r.error === null ? null : { kind: r.error.kind, message: r.error.message },
-    summary: r.outcome === 'rules' && r.error === null ? null : describeFetchOutcome(r).summary,
-  };
-}
-
-/** Registers the routes on `app`. */
-export function registerTesterRoutes(app: FastifyInstance, context: ApiContext): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = context.database;
-
-  async function live(url: string): Promise<EngineResult> {
-    try {
-      return await retrieveRobotsTxt(url, { fetch: context.fetch, now: context.now });
-    } catch (error) {
-      if (error instanceof RobotsUrlError) throw new ApiError(400, 'invalid-request', error.message);
-      throw error;
-    }
-  }
-
-  async function versionOr404(id: number): Promise<LoadedVersion> {
-    const v = await getVersion(db, id);
-    if (!v) throw new ApiError(404, 'not-found', `no version with id ${id}`);
-    return v;
-  }
-
-  api.post(
-    '/api/test',
-    {
-      schema: {
-        summary: 'Test URLs against robots.txt rules (text, a live file or a stored version) for crawlers',
-        tags: ['tester'],
-        security: WRITE_SECURITY,
-        body: TestBody,
-        response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body;
-      const given = [body.robots, body.robotsUrl, body.versionId].filter((x) => x !== undefined).length;
-      if (given !== 1) {
-        throw new ApiError(400, 'invalid-request', 'give exactly one of robots (text), robotsUrl and versionId');
-      }
-      const crawlers = crawlersOr400(body.userAgents);
-      checkVerdictCount(body.urls.length, crawlers.length);
-      const slicer = new WorkSlicer(clientGone(reply));
-      let side: RulesSide;
-      let source: {
-        kind: 'text' | 'url' | 'version';
-        mode: RulesMode;
-        versionId: number | null;
-        retrieval: ReturnType<typeof retrievalSummary> | null;
-      };
-      let base: string | null = null;
-      if (body.robots !== undefined) {
-        side = sideOfText(body.robots);
-        source = { kind: 'text', mode: 'rules', versionId: null, retrieval: null };
-      } else if (body.robotsUrl !== undefined) {
-        const result = await live(siteUrlOr400(body.robotsUrl));
-        const robots = robotsTxtOf(result);
-        side = { robots, mode: result.outcome, lines: robots === null ? null : linesOf(robots.source) };
-        base = result.origin;
-        source = { kind: 'url', mode: result.outcome, versionId: null, retrieval: retrievalSummary(result) };
-      } else {
-        const v = await versionOr404(body.versionId as number);
-        side = sideOfVersion(v);
-        const file = await getFileReport(db, Number(v.file_id));
-        base = file ? new URL(file.url).origin : null;
-        source = { kind: 'version', mode: side.mode, versionId: v.id, retrieval: null };
-      }
-      const urls = body.urls.map((u) => checkTestUrl(u, base));
-      const results = [];
-      // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
-      let answerBytes = 0;
-      for (const url of urls) {
-        for (const crawler of crawlers) {
-          await slicer.tick();
-          const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
-          answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
-          if (answerBytes > MAX_TEST_ANSWER_BYTES) {
-            throw new ApiError(
-              413,
-              'payload-too-large',
-              `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
-            );
-          }
-          results.push(verdict);
-        }
-      }
-      return { source, results };
-    },
-  );
-
-  api.get(
-    '/api/fetch',
-    {
-      schema: {
-        summary: 'A site\'s live robots.txt, fetched now (the web UI\'s "load live file")',
+const TestBody = Type.Object(
+  {
+    robots: Type.Optional(
+      Type.String({
         description:
-          'Open to every client, except on a service with a token whose fetches may reach private networks ' +
-          '(--allow-private-addresses): there it needs the token, as a redirect could lead to any internal URL.',
-        tags: ['tester'],
-        querystring: FetchQuery,
-        response: { 200: LiveRobots, ...errors(400, 401) },
-      },
-    },
-    async (request) => {
-      const result = await live(siteUrlOr400(request.query.url));
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(result.headers)) if (v !== null) headers[k] = v;
-      return {
-        ...retrievalSummary(result),
-        fetchedAt: isoTime(result.fetchedAt),
-        redirects: result.redirects.map((h) => ({ url: h.url, status: h.status, location: h.location })),
-        headers,
-        content: result.body === null ? null : new TextDecoder().decode(result.body),
-        contentBase64: result.body === null ? null : Buffer.from(result.body).toString('base64'),
-        size: result.size,
-        truncated: result.truncated,
-        html: result.html,
-      };
-    },
-  );
+          `robots.txt text to test, whole: the engine parses ${PARSED_PART} of its UTF-8, as Google does, and the ` +
+          'answer says when the rest was left out (the request body may be 8 MiB)',
+      }),
+    ),
+    robotsUrl: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2000, description: 'any URL of a site: its live robots.txt is fetched' }),
+    ),
+    versionId: Type.Optional(Type.Integer({ minimum: 1, description: 'a stored version' })),
+    urls: Type.Array(TesterUrl, { minItems: 1, maxItems: 1000 }),
+    userAgents: Type.Array(UserAgentName, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false, description: 'exactly one of robots, robotsUrl and versionId' },
+);
 
-  api.post(
-    '/api/impact',
-    {
-      schema: {
-        summary:
-          "Which of the site's sitemap URLs change verdict, for which crawlers, under a draft or another version, " +
-          'and exactly where in path+query space the verdicts change',
-        tags: ['tester'],
-        security: WRITE_SECURITY,
-        body: ImpactBody,
-        response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body;
-      // The sitemap walk and the comparison stop when the client goes away.
-      const gone = clientGone(reply);
-      if ((body.propertyId === undefined) === (body.fileId === undefined)) {
-        throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
-      }
-      if ((body.draft === undefined) === (body.versionId === undefined)) {
-        throw new ApiError(400, 'invalid-request', 'give exactly one of draft (robots.txt text) and versionId');
-      }
-      // A stored version names its own file; a draft is for the file asked for, or the property's first fetched one.
-      const afterVersion = body.versionId === undefined ? null : await versionOr404(body.versionId);
-      let fileId: number;
-      if (body.fileId !== undefined) {
-        fileId = body.fileId;
-      } else {
-        const propertyId = body.propertyId as number;
-        if (!(await getProperty(db, propertyId)))
-          throw new ApiError(404, 'not-found', `no property with id ${propertyId}`);
-        const files = await listPropertyFiles(db, propertyId, { hostLimit: Number.MAX_SAFE_INTEGER });
-        if (afterVersion !== null) {
-          if (!files.some((f) => Number(f.id) === Number(afterVersion.file_id))) {
-            throw new ApiError(
-              400,
-              'invalid-request',
-              `version ${afterVersion.id} is a version of file ${afterVersion.file_id}, which property ${propertyId} does not watch`,
-            );
-          }
-          fileId = Number(afterVersion.file_id);
-        } else {
-          const file = files.find((f) => f.fetch_outcome === 'fetched') ?? files[0];
-          if (!file) throw new ApiError(400, 'invalid-request', `property ${propertyId} has no robots.txt files`);
-          fileId = file.id;
-        }
-      }
-      const file = await getFileReport(db, fileId);
-      if (!file) throw new ApiError(404, 'not-found', `no robots.txt file with id ${fileId}`);
-      const origin = new URL(file.url).origin;
-      const ofThisFile = (v: LoadedVersion, field: string) => {
-        if (Number(v.file_id) !== Number(file.id)) {
+export const Verdict = Type.Object({
+  url: Type.String(),
+  userAgent: Type.String({ description: 'as given' }),
+  userAgentUsed: Type.String({
+    description: 'the name used: the token or catalogue name (after any rewrite of what was given), or *',
+  }),
+  rewrite: Nullable(
+    Type.String({
+      description:
+        'set when the name used is not the name given (a User-Agent string reduced to its crawler, spaces removed), saying which and why',
+    }),
+  ),
+  crawler: Nullable(Type.String({ description: 'the catalogue crawler used, when the name is one' })),
+  ...VerdictSide.properties,
+});
+
+const RetrievalSummary = Type.Object({
+  robotsUrl: Type.String(),
+  finalUrl: Type.String(),
+  outcome: Outcome,
+  status: Nullable(Type.Integer({ description: 'the HTTP status; null when no answer came' })),
+  fetchStatus: ReportStatus,
+  error: Nullable(FetchError),
+  summary: StatusWords,
+});
+
+export const TestResult = Type.Object({
+  source: Type.Object({
+    kind: Type.Union([Type.Literal('text'), Type.Literal('url'), Type.Literal('version')]),
+    mode: Outcome,
+    versionId: Nullable(Type.Integer()),
+    retrieval: Nullable(RetrievalSummary),
+    size: Nullable(Type.Integer({ description: 'bytes of the file (UTF-8 bytes of text); null without one' })),
+    parsedSize: Nullable(Type.Integer({ description: `bytes the engine parsed: ${PARSED_PART} at most, as Google` })),
+    truncated: Type.Boolean({
+      description: `the file is longer: only ${PARSED_PART} were parsed, and rules after them do not count`,
+    }),
+  }),
+  results: Type.Array(Verdict),
+});
+
+const FetchQuery = Type.Object(
+  { url: Type.String({ minLength: 1, maxLength: 2000, description: 'any URL of the site' }) },
+  { additionalProperties: false },
+);
+
+export const LiveRobots = Type.Object({
+  ...RetrievalSummary.properties,
+  fetchedAt: Time,
+  redirects: Type.Array(
+    Type.Object({ url: Type.String(), status: Nullable(Type.Integer()), location: Nullable(Type.String()) }),
+  ),
+  headers: Type.Record(Type.String(), Type.String()),
+  content: Nullable(Type.String({ description: 'the body decoded as UTF-8 for a 2xx answer, for display' })),
+  contentBase64: Nullable(
+    Type.String({ description: 'the exact bytes of the body (base64), what a crawler decides on, for a 2xx answer' }),
+  ),
+  size: Type.Integer(),
+  truncated: Type.Boolean({ description: `longer than Google reads: only ${PARSED_PART} were kept` }),
+  html: Type.Boolean({ description: 'an HTML page served as robots.txt' }),
+});
+
+/** Where a test's rules come from, and how much of the file the engine read. */
+type TestSource = {
+  readonly kind: 'text' | 'url' | 'version';
+  readonly mode: RetrievalOutcome;
+  readonly versionId: number | null;
+  readonly retrieval: ReturnType<typeof retrievalSummary> | null;
+} & ReturnType<typeof extentOf>;
+
+/** The rules a test decides with, where they come from, and the origin paths are read on (null: none). */
+async function rulesToTest(
+  context: ApiContext,
+  body: { robots?: string; robotsUrl?: string; versionId?: number },
+): Promise<{ side: RulesSide; source: TestSource; base: string | null }> {
+  if (body.robots !== undefined) {
+    const side = sideOfText(body.robots);
+    const source = { kind: 'text', mode: 'rules', versionId: null, retrieval: null, ...extentOf(side.robots) } as const;
+    return { side, source, base: null };
+  }
+  if (body.robotsUrl !== undefined) {
+    const result = await liveOr400(context, siteUrlOr400(body.robotsUrl));
+    const robots = robotsTxtOf(result);
+    const retrieval = retrievalSummary(result);
+    return {
+      side: { robots, mode: result.outcome, lines: robots === null ? null : linesOf(robots.source) },
+      source: { kind: 'url', mode: result.outcome, versionId: null, retrieval, ...extentOf(robots, result) },
+      base: result.origin,
+    };
+  }
+  const v = await versionOr404(context, body.versionId as number);
+  const side = sideOfVersion(v);
+  const file = await getFileReport(context.database.db, Number(v.file_id));
+  const source = { kind: 'version', mode: side.mode, versionId: v.id, retrieval: null, ...extentOf(side.robots) };
+  return { side, source: source as TestSource, base: file ? new URL(file.url).origin : null };
+}
+
+function test(api: Api, context: ApiContext): void {
+  const schema = {
+    summary: 'Test URLs against robots.txt rules (text, a live file or a stored version) for crawlers',
+    tags: ['tester'],
+    security: WRITE_SECURITY,
+    body: TestBody,
+    response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
+  };
+  api.post('/api/test', { schema, bodyLimit: MAX_ROBOTS_BODY_BYTES }, async (request, reply) => {
+    const body = request.body;
+    const given = [body.robots, body.robotsUrl, body.versionId].filter((x) => x !== undefined).length;
+    if (given !== 1) {
+      throw new ApiError(400, 'invalid-request', 'give exactly one of robots (text), robotsUrl and versionId');
+    }
+    const crawlers = crawlersOr400(body.userAgents);
+    checkVerdictCount(body.urls.length, crawlers.length);
+    const slicer = new WorkSlicer(clientGone(reply));
+    const { side, source, base } = await rulesToTest(context, body);
+    const urls = body.urls.map((u) => checkTestUrl(u, base));
+    const results: VerdictRow[] = [];
+    // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
+    let answerBytes = 0;
+    for (const url of urls) {
+      for (const crawler of crawlers) {
+        await slicer.tick();
+        const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
+        answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
+        if (answerBytes > MAX_TEST_ANSWER_BYTES) {
           throw new ApiError(
-            400,
-            'invalid-request',
-            `${field} ${v.id} is a version of file ${v.file_id}, not of file ${file.id} (${file.url})`,
+            413,
+            'payload-too-large',
+            `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
           );
         }
-        return v;
-      };
+        results.push(verdict);
+      }
+    }
+    return { source, results };
+  });
+}
 
-      let after: RulesSide;
-      if (afterVersion === null) {
-        after = sideOfText(body.draft as string);
-      } else {
-        after = sideOfVersion(ofThisFile(afterVersion, 'versionId'));
-      }
-      let beforeId = body.against ?? null;
-      if (beforeId === null) {
-        if (afterVersion !== null) {
-          beforeId = afterVersion.previous_version_id;
-        } else {
-          beforeId = file.latest_version_id;
-        }
-      }
-      if (beforeId === null) {
-        throw new ApiError(
-          400,
-          'invalid-request',
-          `${file.url} has no earlier version to compare with yet; give against (a version id)`,
-        );
-      }
-      const beforeVersion = ofThisFile(await versionOr404(beforeId), 'against');
-      const before = sideOfVersion(beforeVersion);
-      const crawlers = crawlersOr400(body.userAgents ?? DEFAULT_IMPACT_CRAWLERS);
+function liveFile(api: Api, context: ApiContext): void {
+  const schema = {
+    summary: 'A site\'s live robots.txt, fetched now (the web UI\'s "load live file")',
+    description:
+      'Open to every client, except on a service with a token whose fetches may reach private networks ' +
+      '(--allow-private-addresses): there it needs the token, as a redirect could lead to any internal URL.',
+    tags: ['tester'],
+    querystring: FetchQuery,
+    response: { 200: LiveRobots, ...errors(400, 401) },
+  };
+  api.get('/api/fetch', { schema }, async (request) => {
+    const result = await liveOr400(context, siteUrlOr400(request.query.url));
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(result.headers)) if (v !== null) headers[k] = v;
+    return {
+      ...retrievalSummary(result),
+      fetchedAt: isoTime(result.fetchedAt),
+      redirects: result.redirects.map((h) => ({ url: h.url, status: h.status, location: h.location })),
+      headers,
+      content: result.body === null ? null : new TextDecoder().decode(result.body),
+      contentBase64: result.body === null ? null : Buffer.from(result.body).toString('base64'),
+      size: result.size,
+      truncated: result.truncated,
+      html: result.html,
+    };
+  });
+}
 
-      let urls: string[];
-      let capped = false;
-      let problems: string[] = [];
-      let sitemaps: string[] = [];
-      let noSitemap = false;
-      const source = body.urls ? ('request' as const) : ('sitemaps' as const);
-      if (body.urls) {
-        urls = body.urls.map((u) => checkTestUrl(u, origin));
-      } else {
-        const walk = await originSitemapUrls(origin, [before.robots, after.robots], {
-          fetch: context.fetch,
-          maxUrls: body.maxUrls ?? context.impactMaxUrls,
-          signal: gone,
-        });
-        gone.throwIfAborted();
-        urls = walk.urls;
-        capped = walk.capped;
-        problems = walk.problems;
-        sitemaps = walk.sitemaps;
-        // Nothing listed, and nothing at /sitemap.xml either: said as such rather than as "0 URLs".
-        noSitemap = walk.noSitemap;
-      }
-      // The home page is always checked: a draft's `Disallow: /` is never "no change" for want of URLs.
-      const home = `${origin}/`;
-      if (!urls.includes(home)) urls = [home, ...urls];
-      const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
-      gone.throwIfAborted();
-      // Every URL that changes, listed in a sitemap or not: the engine's exact comparison, bounded as the alerts' is.
-      const exact = exactComparison(before, after, crawlers, origin);
-      return {
-        fileId: file.id,
-        origin,
-        before: { versionId: beforeVersion.id, draft: false, mode: before.mode },
-        after: { versionId: afterVersion?.id ?? null, draft: afterVersion === null, mode: after.mode },
-        urls: { source, sitemaps, noSitemap, checked: urls.length, capped, problems },
-        userAgents: crawlers.map((c) => c.name),
-        summary: compared.summary,
-        changesTotal: compared.total,
-        changes: compared.changes,
-        exact,
-      };
-    },
-  );
-
-  api.post(
-    '/api/properties/:id/discover-hosts',
-    {
-      schema: {
-        summary: "Add the hosts a domain property's sitemaps list, most URLs first (the report shows the first 20)",
-        tags: ['properties'],
-        security: WRITE_SECURITY,
-        params: IdParams,
-        body: DiscoverHostsBody,
-        response: { 200: DiscoveredHosts, ...errors(400, 401, 404, 413, 415) },
-      },
-    },
-    async (request, reply) => {
-      const property = await getProperty(db, request.params.id);
-      if (!property) throw new ApiError(404, 'not-found', `no property with id ${request.params.id}`);
-      if (property.kind !== 'domain') {
-        throw new ApiError(400, 'invalid-request', `${property.name} is a URL prefix: it watches exactly one origin`);
-      }
-      return discoverHosts(context.database, property, {
-        fetch: context.fetch,
-        now: context.now(),
-        signal: clientGone(reply),
-        ...(request.body?.maxUrls === undefined ? {} : { maxUrls: request.body.maxUrls }),
-        ...(request.body?.maxHosts === undefined ? {} : { maxHosts: request.body.maxHosts }),
-      });
-    },
-  );
+/** Registers the tester routes on `api`. */
+export function registerTesterRoutes(api: Api, context: ApiContext): void {
+  test(api, context);
+  liveFile(api, context);
 }

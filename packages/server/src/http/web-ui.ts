@@ -27,7 +27,7 @@ and restart the service. The JSON API works without it: <a href="/api/openapi.js
 `;
 
 /** Answers a GET that matched no route: the UI's `index.html`, or false when the request is not the UI's. */
-export type UiFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
+type UiFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
 function isUiRequest(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;

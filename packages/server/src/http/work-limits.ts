@@ -6,12 +6,18 @@
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './errors.js';
 
+/**
+ * `POST /api/test` and `POST /api/impact`: the request body, in bytes. Generous, so a robots.txt of any size Google
+ * meets can be sent whole: the engine parses its first 500 KiB (512,000 bytes, as Google does) and the answer says
+ * when it left the rest out.
+ */
+export const MAX_ROBOTS_BODY_BYTES = 8 * 1024 * 1024;
 /** `POST /api/test`: verdicts (URLs × crawlers) per request. */
 export const MAX_TEST_VERDICTS = 10_000;
 /** `POST /api/test`: the answer's size, estimated while the verdicts are computed (long quoted lines add up). */
 export const MAX_TEST_ANSWER_BYTES = 16 * 1024 * 1024;
 /** CPU time between two yields to the event loop. */
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 
 /** Refuses more verdicts than {@link MAX_TEST_VERDICTS}, saying how many were asked for. */
 export function checkVerdictCount(urls: number, crawlers: number): void {

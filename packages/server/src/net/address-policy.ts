@@ -66,7 +66,7 @@ export interface AddressPolicyOptions {
 }
 
 /** The verdict on one address: null when allowed, else the range it belongs to and words for it. */
-export interface AddressRefusal {
+interface AddressRefusal {
   readonly range: string;
   readonly description: string;
 }

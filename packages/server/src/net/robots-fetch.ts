@@ -11,7 +11,6 @@ import {
   type RetrievalResult,
   type RetrievalTimeouts,
 } from 'robotskit/fetch';
-import type { RobotsRetrieval } from '../worker/worker.js';
 import { AddressRefusedError } from './address-refused-error.js';
 import type { GuardedFetch } from './guarded-fetch.js';
 
@@ -19,7 +18,7 @@ import type { GuardedFetch } from './guarded-fetch.js';
 export const SERVICE_USER_AGENT = 'robotskit-server/0.1 (robots.txt monitor)';
 
 /** Options of {@link retrieveRobotsTxt}. */
-export interface ServiceRetrievalOptions {
+interface ServiceRetrievalOptions {
   /** The SSRF-guarded fetch. */
   readonly fetch: GuardedFetch;
   /** The clock, epoch ms. */
@@ -54,9 +53,4 @@ export function retrieveRobotsTxt(url: string, options: ServiceRetrievalOptions)
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-}
-
-/** The workers' retrieval: the engine's, over the guarded fetch, for each claimed file. */
-export function workerRetrieval(fetch: GuardedFetch, now: () => number): RobotsRetrieval {
-  return (file, { signal }) => retrieveRobotsTxt(file.url, { fetch, now, signal });
 }

@@ -5,17 +5,19 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { FetchStatus } from 'robotskit/fetch';
+import type { AlertKind, AlertSeverity } from './alert-kinds.js';
 import type { DialectName } from './config.js';
 import type { AlertsTable, Schema, WebhookDeliveriesTable } from './schema.js';
 import { storageDialect } from './storage-dialect.js';
 
 /** Which alerts to list, newest first. */
-export interface AlertFilter {
+interface AlertFilter {
   readonly limit: number;
   readonly propertyId?: number;
   readonly fileId?: number;
-  readonly kind?: string;
-  readonly severity?: AlertsTable['severity'];
+  readonly kind?: AlertKind;
+  readonly severity?: AlertSeverity;
   /** Only alerts with a smaller id (paging). */
   readonly before?: number;
   /** Only alerts created at or after this time, epoch ms. */
@@ -71,7 +73,8 @@ export function getAlert(db: Kysely<Schema>, id: number): Promise<AlertRow | und
 
 /** The alert as the API serves it and webhooks send it. */
 export function alertJsonOf(row: AlertRow) {
-  const details = parseDetails(row.details_json);
+  // The report status is stored among the details and served beside them.
+  const { fetchStatus, ...details } = parseDetails(row.details_json);
   return {
     id: Number(row.id),
     kind: row.kind,
@@ -82,9 +85,18 @@ export function alertJsonOf(row: AlertRow) {
     versionId: row.version_id === null ? null : Number(row.version_id),
     previousVersionId: row.previous_version_id === null ? null : Number(row.previous_version_id),
     diffUrl: typeof details.diffUrl === 'string' ? details.diffUrl : null,
+    fetchStatus: fetchStatusIn(fetchStatus),
     details,
     createdAt: new Date(Number(row.created_at)).toISOString(),
   };
+}
+
+/** The report status stored with an alert (alerts made before it was stored have none). */
+function fetchStatusIn(value: unknown): FetchStatus | null {
+  if (value === undefined || value === null || typeof value !== 'object') return null;
+  const { status, reason } = value as Partial<FetchStatus>;
+  if (status !== 'fetched' && status !== 'not-found' && status !== 'error') return null;
+  return { status, reason: typeof reason === 'string' ? reason : null };
 }
 
 function parseDetails(text: string | null): Record<string, unknown> {

@@ -29,7 +29,7 @@ export interface ClaimedFile {
 }
 
 /** Options of {@link claimDueFiles}. */
-export interface ClaimOptions {
+interface ClaimOptions {
   /** Name of the claiming worker (host and process), stored for diagnosis. */
   readonly owner: string;
   /** Most files to claim at once. */
@@ -101,13 +101,4 @@ export async function requestRecrawl(db: Kysely<Schema>, fileId: number, now: nu
     .where('id', '=', fileId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/** The earliest time any file becomes due (for a worker deciding how long to sleep), or null when none exist. */
-export async function nextDueAt(db: Kysely<Schema>): Promise<number | null> {
-  const row = await db
-    .selectFrom('robots_files')
-    .select((eb) => eb.fn.min('next_fetch_at').as('next'))
-    .executeTakeFirst();
-  return row?.next == null ? null : Number(row.next);
 }

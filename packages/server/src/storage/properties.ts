@@ -4,14 +4,17 @@
  */
 
 import type { Kysely, Transaction } from 'kysely';
+import { robotsTxtUrl } from 'robotskit';
+import { type FetchStatus, fetchStatusOf } from 'robotskit/fetch';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
 import { deleteUnusedBodies } from './prune.js';
+import { storedErrorOf } from './rows.js';
 import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
 /** A property to create. */
-export interface NewProperty {
+interface NewProperty {
   readonly kind: PropertyKind;
   readonly name: string;
   readonly hosts: readonly { readonly host: string; readonly source: HostSource }[];
@@ -31,11 +34,6 @@ export class PropertyExistsError extends RobotskitServerError {
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
-/** The robots.txt URL of a scheme and host. */
-export function robotsUrl(scheme: 'http' | 'https', host: string): string {
-  return `${scheme}://${host}/robots.txt`;
-}
-
 /** Adds a host to a property with its files (created when new, due at once); returns the host row. */
 async function addHost(
   trx: Db,
@@ -52,7 +50,8 @@ async function addHost(
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const scheme of schemes) {
-    const url = robotsUrl(scheme, host);
+    // The engine says where an origin's robots.txt is (default ports dropped, as the WHATWG parser writes them).
+    const url = robotsTxtUrl(`${scheme}://${host}/`);
     await trx
       .insertInto('robots_files')
       .values({ url, scheme, host, created_at: now, next_fetch_at: now, priority: 1, consecutive_failures: 0 })
@@ -196,7 +195,7 @@ export async function deleteProperty(db: Kysely<Schema>, dialect: DialectName, p
 }
 
 /** A property with how many files it watches. */
-export interface PropertySummary extends PropertyRow {
+interface PropertySummary extends PropertyRow {
   readonly host_count: number;
   readonly file_count: number;
 }
@@ -229,10 +228,11 @@ export async function listProperties(
   return rows.map((r) => ({ ...r, host_count: Number(r.host_count ?? 0), file_count: Number(r.file_count ?? 0) }));
 }
 
-/** How a property's files stand, from their last fetches. */
-export interface PropertyHealth {
+/** How a property's files stand: their last fetches counted by the engine's report status (`fetchStatusOf`). */
+interface PropertyHealth {
   fetched: number;
   notFound: number;
+  /** Every other answer: failures, and the 4xx other than 404 and 410 (a 403 is an error here, crawled as allow-all). */
   error: number;
   /** Not fetched yet. */
   unchecked: number;
@@ -254,26 +254,41 @@ export async function propertiesHealth(
     .innerJoin('host_files as hf', 'hf.host_id', 'h.id')
     .innerJoin('robots_files as f', 'f.id', 'hf.file_id')
     .leftJoin('fetches as lf', 'lf.id', 'f.last_fetch_id')
-    .leftJoin('bodies as b', (join) => join.onRef('b.hash', '=', 'lf.body_hash').on('lf.outcome', '=', 'fetched'))
+    .leftJoin('bodies as b', (join) => join.onRef('b.hash', '=', 'lf.body_hash').on('lf.outcome', '=', 'rules'))
     .select((eb) => [
       'h.property_id',
       'lf.outcome',
+      'lf.http_status',
+      'lf.error_kind',
+      'lf.error_code',
       eb.fn.countAll().as('n'),
       eb.fn.sum('b.lint_errors').as('lint_errors'),
       eb.fn.sum('b.lint_warnings').as('lint_warnings'),
     ])
-    .groupBy(['h.property_id', 'lf.outcome']);
+    // The facts the engine's report status reads, so each group has one status.
+    .groupBy(['h.property_id', 'lf.outcome', 'lf.http_status', 'lf.error_kind', 'lf.error_code']);
   if (propertyIds !== undefined) query = query.where('h.property_id', 'in', [...propertyIds]);
   const rows = await query.execute();
   const health = new Map<number, PropertyHealth>();
+  const statuses = new Map<string, FetchStatus['status']>();
   for (const row of rows) {
     const id = Number(row.property_id);
     const h = { ...(health.get(id) ?? NO_FILES) };
     const n = Number(row.n);
-    if (row.outcome === 'fetched') h.fetched += n;
-    else if (row.outcome === 'not-found') h.notFound += n;
-    else if (row.outcome === 'error') h.error += n;
-    else h.unchecked += n;
+    if (row.outcome === null) h.unchecked += n;
+    else {
+      // Few distinct facts across many groups: the engine is asked once for each.
+      const key = `${row.outcome} ${row.http_status} ${row.error_kind} ${row.error_code}`;
+      let status = statuses.get(key);
+      if (status === undefined) {
+        const error = storedErrorOf({ ...row, error_phase: null, error_message: null });
+        status = fetchStatusOf({ outcome: row.outcome, status: row.http_status, error }).status;
+        statuses.set(key, status);
+      }
+      if (status === 'fetched') h.fetched += n;
+      else if (status === 'not-found') h.notFound += n;
+      else h.error += n;
+    }
     h.lintErrors += Number(row.lint_errors ?? 0);
     h.lintWarnings += Number(row.lint_warnings ?? 0);
     health.set(id, h);

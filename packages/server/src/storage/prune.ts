@@ -16,7 +16,7 @@ import { writeTransaction } from './storage-dialect.js';
 export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** What one pruning pass deleted. */
-export interface PruneResult {
+interface PruneResult {
   readonly fetches: number;
   readonly versions: number;
   readonly bodies: number;
@@ -53,12 +53,12 @@ export async function pruneHistory(
     const newestGoodPerFile = trx
       .selectFrom('versions as g')
       .select((eb) => eb.fn.max('g.id').as('id'))
-      .where('g.outcome', '=', 'fetched')
+      .where('g.outcome', '=', 'rules')
       .groupBy('g.file_id');
     const newestNotFailedPerFile = trx
       .selectFrom('versions as n')
       .select((eb) => eb.fn.max('n.id').as('id'))
-      .where('n.outcome', '!=', 'error')
+      .where('n.outcome', '!=', 'disallow-all')
       .groupBy('n.file_id');
     const versions = await trx
       .deleteFrom('versions')

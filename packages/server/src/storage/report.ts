@@ -4,7 +4,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import type { FetchOutcome, HostSource, Schema } from './schema.js';
+import type { RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
+import type { StoredError } from './rows.js';
+import type { HostSource, Schema } from './schema.js';
 
 /** A file with what the report shows about it. */
 export interface FileReportRow {
@@ -20,18 +22,20 @@ export interface FileReportRow {
   readonly lease_expires_at: number | null;
   readonly consecutive_failures: number;
   readonly failing_since: number | null;
-  readonly not_found_since: number | null;
+  readonly allow_all_since: number | null;
   readonly last_fetch_id: number | null;
   readonly fetch_started_at: number | null;
   readonly fetch_finished_at: number | null;
-  readonly fetch_outcome: FetchOutcome | null;
+  readonly fetch_outcome: RetrievalOutcome | null;
   readonly fetch_http_status: number | null;
   readonly fetch_size: number | null;
   readonly fetch_body_hash: string | null;
   readonly fetch_headers_json: string | null;
   readonly fetch_redirects_json: string | null;
   readonly fetch_final_url: string | null;
-  readonly fetch_error_kind: string | null;
+  readonly fetch_error_kind: RetrievalErrorKind | null;
+  readonly fetch_error_code: string | null;
+  readonly fetch_error_phase: StoredError['phase'] | null;
   readonly fetch_error_message: string | null;
   readonly fetch_timings_json: string | null;
   readonly lint_errors: number | null;
@@ -64,7 +68,7 @@ function fileReportQuery(db: Kysely<Schema>) {
       'f.lease_expires_at',
       'f.consecutive_failures',
       'f.failing_since',
-      'f.not_found_since',
+      'f.allow_all_since',
       'f.last_fetch_id',
       'lf.started_at as fetch_started_at',
       'lf.finished_at as fetch_finished_at',
@@ -76,6 +80,8 @@ function fileReportQuery(db: Kysely<Schema>) {
       'lf.redirects_json as fetch_redirects_json',
       'lf.final_url as fetch_final_url',
       'lf.error_kind as fetch_error_kind',
+      'lf.error_code as fetch_error_code',
+      'lf.error_phase as fetch_error_phase',
       'lf.error_message as fetch_error_message',
       'lf.timings_json as fetch_timings_json',
       'b.lint_errors',
@@ -89,14 +95,14 @@ function fileReportQuery(db: Kysely<Schema>) {
 }
 
 /** Options of {@link listPropertyFiles}. */
-export interface PropertyFilesOptions {
+interface PropertyFilesOptions {
   /**
    * Hosts shown, most important first (Search Console shows 20, so up to 40 files).
    * @default 20
    */
   readonly hostLimit?: number;
-  /** Hide files that have been `not-found` since before this time (the report drops files 404 for 30 days). */
-  readonly hideNotFoundBefore?: number;
+  /** Hide files that have been `allow-all` since before this time (the report drops them after 30 days). */
+  readonly hideAllowAllBefore?: number;
 }
 
 /** A property's files: hosts by rank, https before http. */
@@ -118,9 +124,9 @@ export async function listPropertyFiles(
     .select(['h.id as host_id', 'h.source as host_source', 'h.rank as host_rank'])
     .where('h.property_id', '=', propertyId)
     .where('h.id', 'in', topHosts);
-  const hideBefore = options.hideNotFoundBefore;
+  const hideBefore = options.hideAllowAllBefore;
   if (hideBefore !== undefined) {
-    query = query.where((eb) => eb.or([eb('f.not_found_since', 'is', null), eb('f.not_found_since', '>', hideBefore)]));
+    query = query.where((eb) => eb.or([eb('f.allow_all_since', 'is', null), eb('f.allow_all_since', '>', hideBefore)]));
   }
   const rows = await query.orderBy('h.rank').orderBy('h.id').orderBy('f.scheme', 'desc').execute();
   return rows.map(normalise);
@@ -145,17 +151,21 @@ export async function propertiesOfFile(db: Kysely<Schema>, fileId: number): Prom
     .execute();
 }
 
-/** A version as listed. */
+/** A version as listed, with the error of the fetch that saw it first (null once that fetch is pruned). */
 export interface VersionListRow {
   readonly id: number;
   readonly file_id: number;
   readonly fetch_id: number | null;
   readonly fetched_at: number;
-  readonly outcome: FetchOutcome;
+  readonly outcome: RetrievalOutcome;
   readonly http_status: number | null;
   readonly size: number | null;
   readonly body_hash: string | null;
   readonly headers_json: string;
+  readonly error_kind: RetrievalErrorKind | null;
+  readonly error_code: string | null;
+  readonly error_phase: StoredError['phase'] | null;
+  readonly error_message: string | null;
 }
 
 /** A file's versions, newest first, each with the id of the version before it (null for the oldest kept). */
@@ -166,15 +176,20 @@ export async function listVersions(
 ): Promise<(VersionListRow & { previous_version_id: number | null })[]> {
   const rows = await db
     .selectFrom('versions as v')
+    .leftJoin('fetches as f', 'f.id', 'v.fetch_id')
     .selectAll('v')
-    .select((eb) =>
+    .select((eb) => [
+      'f.error_kind',
+      'f.error_code',
+      'f.error_phase',
+      'f.error_message',
       eb
         .selectFrom('versions as p')
         .select((e) => e.fn.max('p.id').as('id'))
         .whereRef('p.file_id', '=', 'v.file_id')
         .whereRef('p.id', '<', 'v.id')
         .as('previous_version_id'),
-    )
+    ])
     .where('v.file_id', '=', fileId)
     .orderBy('v.id', 'desc')
     .limit(options.limit ?? 1000)
@@ -182,6 +197,10 @@ export async function listVersions(
   return rows.map((r) => ({
     ...r,
     size: r.size === null ? null : Number(r.size),
+    error_kind: r.error_kind ?? null,
+    error_code: r.error_code ?? null,
+    error_phase: r.error_phase ?? null,
+    error_message: r.error_message ?? null,
     previous_version_id: r.previous_version_id == null ? null : Number(r.previous_version_id),
   }));
 }
@@ -192,8 +211,6 @@ export interface StoredVersion extends VersionListRow {
   readonly lint_errors: number | null;
   readonly lint_warnings: number | null;
   readonly lint_json: string | null;
-  readonly error_kind: string | null;
-  readonly error_message: string | null;
   readonly previous_version_id: number | null;
 }
 
@@ -210,6 +227,8 @@ export async function getVersion(db: Kysely<Schema>, versionId: number): Promise
       'b.lint_warnings',
       'b.lint_json',
       'f.error_kind',
+      'f.error_code',
+      'f.error_phase',
       'f.error_message',
       eb
         .selectFrom('versions as p')
@@ -230,6 +249,8 @@ export async function getVersion(db: Kysely<Schema>, versionId: number): Promise
     lint_warnings: row.lint_warnings ?? null,
     lint_json: row.lint_json ?? null,
     error_kind: row.error_kind ?? null,
+    error_code: row.error_code ?? null,
+    error_phase: row.error_phase ?? null,
     error_message: row.error_message ?? null,
     previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
   };
@@ -240,7 +261,7 @@ export function getBody(db: Kysely<Schema>, hash: string): Promise<{ content: Ui
   return db.selectFrom('bodies').select('content').where('hash', '=', hash).executeTakeFirst();
 }
 
-/** The newest version of the file before `versionId`, optionally only good ones (not failures). */
+/** The newest version of the file before `versionId`, optionally only good ones (not `disallow-all` failures). */
 export async function versionBefore(
   db: Kysely<Schema>,
   fileId: number,
@@ -254,21 +275,21 @@ export async function versionBefore(
     .where('id', '<', versionId)
     .orderBy('id', 'desc')
     .limit(1);
-  if (goodOnly) query = query.where('outcome', '!=', 'error');
+  if (goodOnly) query = query.where('outcome', '!=', 'disallow-all');
   const row = await query.executeTakeFirst();
   return row ? Number(row.id) : null;
 }
 
-/** The file's newest version that is not a failed fetch: its id, outcome and body hash (no body), or undefined. */
+/** The file's newest version that is not a failed (`disallow-all`) fetch: id, outcome and body hash, or undefined. */
 export async function latestGoodVersion(
   db: Kysely<Schema>,
   fileId: number,
-): Promise<{ id: number; outcome: FetchOutcome; bodyHash: string | null } | undefined> {
+): Promise<{ id: number; outcome: RetrievalOutcome; bodyHash: string | null } | undefined> {
   const row = await db
     .selectFrom('versions')
     .select(['id', 'outcome', 'body_hash'])
     .where('file_id', '=', fileId)
-    .where('outcome', '!=', 'error')
+    .where('outcome', '!=', 'disallow-all')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -280,17 +301,19 @@ export interface FetchPointRow {
   readonly id: number;
   readonly started_at: number;
   readonly finished_at: number;
-  readonly outcome: FetchOutcome;
+  readonly outcome: RetrievalOutcome;
   readonly http_status: number | null;
   readonly size: number | null;
-  readonly error_kind: string | null;
+  readonly error_kind: RetrievalErrorKind | null;
+  readonly error_code: string | null;
+  readonly error_phase: StoredError['phase'] | null;
   readonly error_message: string | null;
   /** The version this fetch started (its content differed from the fetch before), or null. */
   readonly version_id: number | null;
 }
 
 /** Options of {@link listFetches}. */
-export interface FetchListOptions {
+interface FetchListOptions {
   /**
    * At most this many, newest first.
    * @default 500
@@ -319,6 +342,8 @@ export async function listFetches(
       'x.http_status',
       'x.size',
       'x.error_kind',
+      'x.error_code',
+      'x.error_phase',
       'x.error_message',
       'v.id as version_id',
     ])

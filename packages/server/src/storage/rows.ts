@@ -1,55 +1,64 @@
 /**
  * The one place where the engine's results become database rows and rows become the engine's inputs again. The
- * engine decides (retrieval, lint, availability timeline, refresh schedule); the service stores what it returns:
- * a retrieval as a fetch row (`rules` / `allow-all` / `disallow-all` stored as `fetched` / `not-found` / `error`, the
- * caching headers as a lowercase map, an address refusal as `address-refused`), a lint run as counts and stored
- * diagnostics, an effective policy as the API's JSON. Pure functions; the queries are in this folder's other modules.
+ * engine decides (retrieval, lint, availability timeline, refresh schedule); the service stores what it returns in
+ * the engine's own words: a retrieval as a fetch row (its outcome and error as the engine gives them, the caching
+ * headers as a lowercase map), a lint run as counts and stored diagnostics, an effective policy as the API's JSON.
+ * Pure functions; the queries are in this folder's other modules.
  */
 
 import { createHash } from 'node:crypto';
 import type { RobotsTxt } from 'robotskit';
 import {
   type AvailabilityOptions,
-  type EffectivePolicy as EnginePolicy,
+  type EffectivePolicy,
   type FetchObservation,
-  type RetrievalErrorKind,
+  type PolicyReason,
+  type RetrievalError,
   type RetrievalOutcome,
   type RetrievalResult,
   refreshSchedule,
 } from 'robotskit/fetch';
 import { type Diagnostic, lint } from 'robotskit/lint';
-import type { FetchOutcome } from './schema.js';
 
 /** SHA-256 of `bytes`, lowercase hex: the key of a stored body. */
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The engine's outcome of a stored one. */
-export function engineOutcomeOf(outcome: FetchOutcome): RetrievalOutcome {
-  return outcome === 'fetched' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all';
-}
+/** The engine's error of a fetch as stored (everything but what only lives in memory). */
+export type StoredError = Pick<RetrievalError, 'kind' | 'message' | 'code' | 'phase'>;
 
-/** The stored outcome of an engine one. */
-export function storedOutcomeOf(outcome: RetrievalOutcome): FetchOutcome {
-  return outcome === 'rules' ? 'fetched' : outcome === 'allow-all' ? 'not-found' : 'error';
+/** The stored error columns of a fetch (`error_kind`, `error_code`, `error_phase`, `error_message`) as one error. */
+export function storedErrorOf(row: {
+  readonly error_kind: StoredError['kind'] | null;
+  readonly error_code: string | null;
+  readonly error_phase: StoredError['phase'] | null;
+  readonly error_message: string | null;
+}): StoredError | null {
+  if (row.error_kind === null) return null;
+  return {
+    kind: row.error_kind,
+    code: row.error_code,
+    phase: row.error_phase ?? 'request',
+    message: row.error_message ?? '',
+  };
 }
 
 /** One redirect hop as stored. */
-export interface StoredRedirect {
+interface StoredRedirect {
   readonly url: string;
   readonly status: number;
 }
 
 /** One fetch as the service stores it (the columns of a `fetches` row, before ids). */
-export interface FetchRow {
-  /** `fetched`: a body was received (2xx, after redirects); `not-found`: a 4xx; `error`: anything else. */
-  readonly outcome: FetchOutcome;
+export interface FetchRecord {
+  /** The engine's outcome: `rules` (a 2xx body), `allow-all` (no robots.txt), `disallow-all` (a failure). */
+  readonly outcome: RetrievalOutcome;
   readonly startedAt: number;
   readonly finishedAt: number;
   /** Final HTTP status, null when no response arrived. */
   readonly httpStatus: number | null;
-  /** The bytes kept for `fetched`; null otherwise. */
+  /** The bytes kept for `rules`; null otherwise. */
   readonly body: Uint8Array | null;
   /** SHA-256 of `body`, computed once here; null without a body. */
   readonly bodyHash: string | null;
@@ -58,8 +67,11 @@ export interface FetchRow {
   readonly redirects: readonly StoredRedirect[];
   /** The URL the answer came from, after redirects; null when no response arrived. */
   readonly finalUrl: string | null;
-  /** Why it failed: a stable kebab-case kind (`dns`, `timeout`, `http-status`, `address-refused`…) and words. */
-  readonly error: { readonly kind: string; readonly message: string } | null;
+  /**
+   * The engine's error, when the retrieval had one: its kind (`dns`, `timeout`, `blocked`…), the runtime's code
+   * (`ENOTFOUND`, `FTP_550`; null when none), the phase and the message. An HTTP status is `httpStatus`, not an error.
+   */
+  readonly error: StoredError | null;
   /** Named durations in milliseconds (`total`, `headers`). */
   readonly timings: Readonly<Record<string, number>> | null;
 }
@@ -75,7 +87,7 @@ const HEADER_NAMES = [
 ] as const;
 
 /** The row of a body-less fetch: `outcome` at `startedAt`, no response headers. */
-function emptyRow(outcome: FetchOutcome, startedAt: number, finishedAt: number): FetchRow {
+function emptyRecord(outcome: RetrievalOutcome, startedAt: number, finishedAt: number): FetchRecord {
   return {
     outcome,
     startedAt,
@@ -92,27 +104,22 @@ function emptyRow(outcome: FetchOutcome, startedAt: number, finishedAt: number):
 }
 
 /** The engine's retrieval result as a fetch row (the body hashed here, once). */
-export function fetchRowOf(result: RetrievalResult): FetchRow {
+export function fetchRecordOf(result: RetrievalResult): FetchRecord {
   const headers: Record<string, string> = {};
   for (const [key, name] of HEADER_NAMES) {
     const value = result.headers[key];
     if (value !== null) headers[name] = value;
   }
-  const outcome = storedOutcomeOf(result.outcome);
-  let error: FetchRow['error'] = null;
-  if (result.error !== null) {
-    error = {
-      kind: result.error.kind === 'blocked' ? 'address-refused' : result.error.kind,
-      message: result.error.message,
-    };
-  } else if (outcome === 'error' && result.status !== null) {
-    error = { kind: 'http-status', message: `HTTP ${result.status}` };
-  }
+  const { outcome } = result;
+  const error: StoredError | null =
+    result.error === null
+      ? null
+      : { kind: result.error.kind, message: result.error.message, code: result.error.code, phase: result.error.phase };
   const timings: Record<string, number> = { total: result.timings.totalMs };
   if (result.timings.headersMs !== null) timings.headers = result.timings.headersMs;
-  const body = outcome === 'fetched' ? (result.body ?? new Uint8Array()) : null;
+  const body = outcome === 'rules' ? (result.body ?? new Uint8Array()) : null;
   return {
-    ...emptyRow(outcome, result.fetchedAt, result.fetchedAt + result.timings.totalMs),
+    ...emptyRecord(outcome, result.fetchedAt, result.fetchedAt + result.timings.totalMs),
     httpStatus: result.status,
     body,
     bodyHash: body === null ? null : contentHash(body),
@@ -124,20 +131,24 @@ export function fetchRowOf(result: RetrievalResult): FetchRow {
   };
 }
 
-/** The row of a retrieval that threw (a bug in it): a failed fetch of kind `retrieval-failed`, retried with backoff. */
-export function failedRetrievalRow(startedAt: number, finishedAt: number, error: unknown): FetchRow {
+/**
+ * The row of a retrieval that threw (a bug in it): a failed fetch of the engine's kind `unknown` (what a fetch threw
+ * that nothing classifies), its message saying the retrieval failed; retried with backoff.
+ */
+export function failedRetrievalRecord(startedAt: number, finishedAt: number, error: unknown): FetchRecord {
+  const message = error instanceof Error ? error.message : String(error);
   return {
-    ...emptyRow('error', startedAt, finishedAt),
-    error: { kind: 'retrieval-failed', message: error instanceof Error ? error.message : String(error) },
+    ...emptyRecord('disallow-all', startedAt, finishedAt),
+    error: { kind: 'unknown', message: `the retrieval failed: ${message}`, code: null, phase: 'request' },
   };
 }
 
 /** The stored facts of one fetch the timeline needs. */
-export interface StoredFetchFacts {
+interface StoredFetchFacts {
   readonly fetchedAt: number;
-  readonly outcome: FetchOutcome;
+  readonly outcome: RetrievalOutcome;
   readonly status: number | null;
-  readonly errorKind: string | null;
+  readonly errorKind: RetrievalError['kind'] | null;
   /** Lowercase header names. */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -147,10 +158,9 @@ export function observationOf(facts: StoredFetchFacts): FetchObservation {
   const h = facts.headers;
   return {
     fetchedAt: facts.fetchedAt,
-    outcome: engineOutcomeOf(facts.outcome),
+    outcome: facts.outcome,
     status: facts.status,
-    // Only `aborted` changes what the timeline does; other kinds are carried for its messages.
-    error: facts.errorKind === null ? null : { kind: facts.errorKind as RetrievalErrorKind },
+    error: facts.errorKind === null ? null : { kind: facts.errorKind },
     headers: {
       cacheControl: h['cache-control'] ?? null,
       retryAfter: h['retry-after'] ?? null,
@@ -161,9 +171,10 @@ export function observationOf(facts: StoredFetchFacts): FetchObservation {
 
 /**
  * When a file is fetched next after `row`, by the engine's `refreshSchedule`, for a file whose current run of failed
- * fetches began at `failingSince` (null when the fetch before did not fail).
+ * fetches began at `failingSince` (null when the fetch before did not fail): the engine counts the retry backoff from
+ * there.
  */
-export function nextFetchAt(row: FetchRow, failingSince: number | null, options: AvailabilityOptions = {}): number {
+export function nextFetchAt(row: FetchRecord, failingSince: number | null, options: AvailabilityOptions = {}): number {
   const latest = observationOf({
     fetchedAt: row.startedAt,
     outcome: row.outcome,
@@ -171,17 +182,7 @@ export function nextFetchAt(row: FetchRow, failingSince: number | null, options:
     errorKind: row.error?.kind ?? null,
     headers: row.headers,
   });
-  const history: FetchObservation[] = [];
-  if (row.outcome === 'error' && failingSince !== null && failingSince < row.startedAt) {
-    history.push({
-      ...latest,
-      fetchedAt: failingSince,
-      status: null,
-      headers: { cacheControl: null, retryAfter: null, date: null },
-    });
-  }
-  history.push(latest);
-  return refreshSchedule(history, options).at;
+  return refreshSchedule([latest], { ...options, failingSince }).at;
 }
 
 /** Parses a stored header map, tolerating anything odd (an empty map then). */
@@ -245,14 +246,17 @@ export function storedAnalysis(diagnostics: readonly Diagnostic[]): BodyAnalysis
   return { errors, warnings, diagnostics: stored };
 }
 
-/** What governs crawling of a file's origin now, as the API shows it. */
-export interface EffectivePolicy {
-  /** `conditional`: the rules of `versionId` decide; `allow-all` / `disallow-all`: no rules apply. */
-  readonly policy: 'allow-all' | 'disallow-all' | 'conditional';
+/**
+ * What governs crawling of a file's origin now: the engine's `EffectivePolicy` over the file's stored history, with
+ * the version whose rules apply instead of the fetch itself.
+ */
+export interface FilePolicy {
+  /** The engine's mode: `rules` (the rules of `versionId` decide), `allow-all` or `disallow-all` (no rules apply). */
+  readonly mode: RetrievalOutcome;
   /** Why, as the engine's stable code (`fetched`, `unreachable`, `last-good-version`…). */
-  readonly code: string;
+  readonly reason: PolicyReason;
   /** Why, in words: "robots.txt unreachable since …: crawling stops for the first 12 h"… */
-  readonly reason: string;
+  readonly message: string;
   /** The version whose rules apply (the last good one while the file fails), or null. */
   readonly versionId: number | null;
   /** When the current state began (the first fetch of the latest run of same-outcome fetches), or null. */
@@ -266,12 +270,12 @@ export interface ObservedFetch extends FetchObservation {
   readonly versionId: number | null;
 }
 
-/** The engine's policy as the API shows it. */
-export function policyJsonOf(policy: EnginePolicy<ObservedFetch>): EffectivePolicy {
+/** The engine's policy of a file's history, with the version whose rules apply. */
+export function filePolicyOf(policy: EffectivePolicy<ObservedFetch>): FilePolicy {
   return {
-    policy: policy.mode === 'rules' ? 'conditional' : policy.mode,
-    code: policy.reason,
-    reason: policy.message,
+    mode: policy.mode,
+    reason: policy.reason,
+    message: policy.message,
     versionId: policy.mode === 'rules' ? (policy.source?.versionId ?? null) : null,
     since: policy.since,
     until: policy.until,

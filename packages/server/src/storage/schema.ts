@@ -3,19 +3,18 @@
  * 64-bit integers, bodies are bytes (BLOB / bytea), structured values are JSON text, flags are integers.
  */
 
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
+import type { RetrievalError, RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
+import type { AlertKind, AlertSeverity } from './alert-kinds.js';
 
 /** Epoch milliseconds. */
-export type EpochMs = number;
+type EpochMs = number;
 
 /** What a property is: a whole domain, or one origin given as a host-level URL prefix. */
 export type PropertyKind = 'domain' | 'url-prefix';
 
 /** Why a host belongs to a property; the report shows hosts by rank (lower is more important). */
 export type HostSource = 'property' | 'www' | 'user' | 'sitemap';
-
-/** The result class of one fetch as the report shows it. */
-export type FetchOutcome = 'fetched' | 'not-found' | 'error';
 
 export interface PropertiesTable {
   id: Generated<number>;
@@ -57,10 +56,10 @@ export interface RobotsFilesTable {
   last_fetch_id: number | null;
   /** Failed fetches in a row (drives the retry backoff). */
   consecutive_failures: number;
-  /** Start of the current run of `error` outcomes, null when the last fetch did not fail. */
+  /** Start of the current run of `disallow-all` outcomes (failures), null when the last fetch did not fail. */
   failing_since: EpochMs | null;
-  /** Start of the current run of `not-found` outcomes: the report hides a file 404 for 30 days. */
-  not_found_since: EpochMs | null;
+  /** Start of the current run of `allow-all` outcomes (no robots.txt): the report hides such a file after 30 days. */
+  allow_all_since: EpochMs | null;
 }
 
 export interface HostFilesTable {
@@ -85,19 +84,23 @@ export interface FetchesTable {
   file_id: number;
   started_at: EpochMs;
   finished_at: EpochMs;
-  outcome: FetchOutcome;
+  /** The engine's outcome: what the fetch means for crawling. */
+  outcome: RetrievalOutcome;
   http_status: number | null;
   /** Bytes of the body kept, null when nothing was fetched. */
   size: number | null;
   body_hash: string | null;
-  /** `outcome` for failures, `sha256:<hash>` for bodies: a new version starts where this changes. */
+  /** `sha256:<hash>` for `rules`, else the outcome: a new version starts where this changes. */
   content_key: string;
   /** JSON object: the response headers that matter (content-type, cache-control, last-modified, etag…). */
   headers_json: string;
   /** JSON array of `{ url, status }`, one per redirect hop followed. */
   redirects_json: string;
   final_url: string | null;
-  error_kind: string | null;
+  /** The engine's error, when the retrieval had one: its kind, the runtime's code (`ENOTFOUND`, `FTP_550`), phase. */
+  error_kind: RetrievalErrorKind | null;
+  error_code: string | null;
+  error_phase: RetrievalError['phase'] | null;
   error_message: string | null;
   /** JSON object of named durations in milliseconds (dns, connect, firstByte, total…), or null. */
   timings_json: string | null;
@@ -110,7 +113,7 @@ export interface VersionsTable {
   /** The fetch that saw this content first; null once pruning removed that fetch (the version stays). */
   fetch_id: number | null;
   fetched_at: EpochMs;
-  outcome: FetchOutcome;
+  outcome: RetrievalOutcome;
   http_status: number | null;
   size: number | null;
   body_hash: string | null;
@@ -121,9 +124,8 @@ export interface AlertsTable {
   id: Generated<number>;
   property_id: number | null;
   file_id: number | null;
-  /** Stable kebab-case code: `file-changed`, `file-unreachable`, `disallow-all-added`, `sitemap-removed`… */
-  kind: string;
-  severity: 'critical' | 'warning' | 'info';
+  kind: AlertKind;
+  severity: AlertSeverity;
   /** What changed, in words. */
   message: string;
   details_json: string | null;
@@ -138,7 +140,7 @@ export interface WebhooksTable {
   property_id: number | null;
   url: string;
   secret: string | null;
-  /** JSON array of alert kinds, or null for all. */
+  /** JSON array of alert kinds (`AlertKind`), or null for all. */
   kinds_json: string | null;
   created_at: EpochMs;
   disabled_at: EpochMs | null;
@@ -181,8 +183,3 @@ export interface Schema {
 
 export type PropertyRow = Selectable<PropertiesTable>;
 export type HostRow = Selectable<HostsTable>;
-export type RobotsFileRow = Selectable<RobotsFilesTable>;
-export type FetchRow = Selectable<FetchesTable>;
-export type VersionRow = Selectable<VersionsTable>;
-export type BodyRow = Selectable<BodiesTable>;
-export type NewFetch = Insertable<FetchesTable>;

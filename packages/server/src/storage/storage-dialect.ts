@@ -24,7 +24,7 @@ import type { DialectName } from './config.js';
 import type { Schema } from './schema.js';
 
 /** A write transaction's handle. */
-export type WriteHandle = Kysely<Schema> | Transaction<Schema>;
+type WriteHandle = Kysely<Schema> | Transaction<Schema>;
 
 /** The storage behaviour of one database. */
 export interface StorageDialect {

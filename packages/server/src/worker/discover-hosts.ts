@@ -24,7 +24,7 @@ import { getFileReport, getVersion } from '../storage/report.js';
 import type { PropertyRow } from '../storage/schema.js';
 
 /** Options of {@link discoverHosts}. */
-export interface DiscoverOptions {
+interface DiscoverOptions {
   readonly fetch: GuardedFetch;
   readonly now: number;
   /**
@@ -66,11 +66,11 @@ export async function discoverHosts(
   for (const f of files) {
     const report = await getFileReport(db, f.id);
     const stored =
-      report?.fetch_outcome === 'fetched' && report.latest_version_id !== null
+      report?.fetch_outcome === 'rules' && report.latest_version_id !== null
         ? await getVersion(db, report.latest_version_id)
         : undefined;
     let robots: RobotsTxt | null;
-    if (stored && stored.outcome === 'fetched') {
+    if (stored && stored.outcome === 'rules') {
       robots = parseRobotsTxt(stored.content ?? new Uint8Array());
     } else {
       const result = await live(f.url);

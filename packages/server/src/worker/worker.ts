@@ -8,32 +8,23 @@
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import type { AvailabilityOptions, RetrievalResult } from 'robotskit/fetch';
+import type { AvailabilityOptions } from 'robotskit/fetch';
 import type { ChangeContext } from '../alerts/detect.js';
 import { type ClaimedFile, claimDueFiles, releaseClaim } from '../storage/claim.js';
 import type { DialectName } from '../storage/config.js';
 import { acquireJobLease } from '../storage/job-lease.js';
 import { DEFAULT_RETENTION_MS, pruneHistory } from '../storage/prune.js';
+import { bodyIsAnalysed, type NewVersionHook, type RecordResult, recordFetch } from '../storage/record-fetch.js';
 import {
-  bodyIsAnalysed,
-  type NewVersionHook,
-  type RecordResult,
-  recordFetch,
-  versionSnapshotOf,
-} from '../storage/record-fetch.js';
-import { type BodyAnalysis, type FetchRow, failedRetrievalRow, fetchRowOf, nextFetchAt } from '../storage/rows.js';
+  type BodyAnalysis,
+  type FetchRecord,
+  failedRetrievalRecord,
+  fetchRecordOf,
+  nextFetchAt,
+} from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
 import { analyzeFetchedBody } from './lint-thread.js';
-
-/**
- * Fetches one claimed file: the engine's `fetchRobotsTxt` (the service passes `retrieveRobotsTxt` over its guarded
- * fetch). It must not throw for what the network or a server does; a throw is a bug, recorded as a failed fetch of
- * kind `retrieval-failed`.
- */
-export type RobotsRetrieval = (
-  file: ClaimedFile,
-  context: { readonly signal: AbortSignal },
-) => Promise<RetrievalResult>;
+import type { RobotsRetrieval } from './retrieval.js';
 
 /** Options of {@link Worker}. */
 export interface WorkerOptions {
@@ -74,7 +65,7 @@ export interface WorkerOptions {
   /** Options of the engine's refresh schedule (cache lifetime bounds, retry backoff). */
   readonly schedule?: AvailabilityOptions;
   /** Runs in the recording transaction when a fetch makes a new version (alerts). */
-  readonly onNewVersion?: NewVersionHook;
+  readonly onNewVersion?: NewVersionHook<ChangeContext>;
   /** Runs once per round (webhook deliveries); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
   /** Called by {@link Worker.stop}, before it waits for the current round: to stop work started beside the rounds. */
@@ -85,7 +76,7 @@ export interface WorkerOptions {
    */
   readonly retentionMs?: number;
   /** Told about each recorded (or lost) fetch; for logs and tests. */
-  readonly onRecorded?: (file: ClaimedFile, result: FetchRow, record: RecordResult) => void;
+  readonly onRecorded?: (file: ClaimedFile, result: FetchRecord, record: RecordResult) => void;
   /** Told about failures of the worker itself (database unreachable…); the worker keeps going. */
   readonly onError?: (error: unknown) => void;
 }
@@ -233,11 +224,10 @@ export class Worker {
       // it is bounded, and a failure only leaves the alert without it.
       let prepared: ChangeContext | null = null;
       const prepare = o.onNewVersion?.prepare;
-      if (prepare && result.outcome !== 'error') {
+      if (prepare && result.outcome !== 'disallow-all') {
         try {
           // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
-          const version = versionSnapshotOf(result, robots === undefined ? undefined : parsed);
-          prepared = await prepare(o.db, file, version, this.#stop.signal);
+          prepared = await prepare(o.db, file, result, robots, this.#stop.signal);
         } catch (error) {
           o.onError?.(error);
         }
@@ -259,12 +249,12 @@ export class Worker {
   }
 
   /** Runs the retrieval; a throw is a bug in it, recorded as a failed fetch so the file is retried with backoff. */
-  async #retrieve(file: ClaimedFile): Promise<FetchRow> {
+  async #retrieve(file: ClaimedFile): Promise<FetchRecord> {
     const startedAt = this.#now();
     try {
-      return fetchRowOf(await this.#options.retrieve(file, { signal: this.#stop.signal }));
+      return fetchRecordOf(await this.#options.retrieve(file, { signal: this.#stop.signal }));
     } catch (error) {
-      return failedRetrievalRow(startedAt, this.#now(), error);
+      return failedRetrievalRecord(startedAt, this.#now(), error);
     }
   }
 }

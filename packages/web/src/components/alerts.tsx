@@ -11,7 +11,7 @@ import { formatRelative, formatTime } from './format.js';
 import { SeverityBadge } from './status.js';
 import { useApi, useNow } from './use-api.js';
 
-/** Each alert kind in two or three words. */
+/** Each alert kind in two or three words: keyed by the service's one list of kinds, so none can be missing. */
 export const KIND_LABEL: Record<Alert['kind'], string> = {
   'file-changed': 'Changed',
   'file-unreachable': 'Unreachable',

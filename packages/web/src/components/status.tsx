@@ -1,6 +1,6 @@
 /** Badges the report pages share: a file's fetch status, its effective policy, an alert's severity. */
 
-import type { Alert, EffectivePolicy, RobotsFile } from '../api-types.js';
+import type { Alert, FilePolicy, RobotsFile } from '../api-types.js';
 
 const STATUS = {
   fetched: { label: 'Fetched', tone: 'good' },
@@ -8,7 +8,7 @@ const STATUS = {
   error: { label: 'Error', tone: 'bad' },
 } as const;
 
-/** `Fetched`, `Not found`, `Error`, or `Not checked yet` before the first fetch. */
+/** The engine's report status (`fetchStatusOf`): `Fetched`, `Not found`, `Error`; `Not checked yet` before a fetch. */
 export function FileStatusBadge({ file }: { file: Pick<RobotsFile, 'status'> }) {
   if (file.status === null) return <span class="badge badge-neutral">Not checked yet</span>;
   const { label, tone } = STATUS[file.status];
@@ -22,25 +22,25 @@ export function statusDetail(file: Pick<RobotsFile, 'status' | 'statusReason' | 
 }
 
 const POLICY = {
-  conditional: { label: 'Rules apply', tone: 'good' },
+  rules: { label: 'Rules apply', tone: 'good' },
   'allow-all': { label: 'Allow all', tone: 'neutral' },
   'disallow-all': { label: 'Disallow all', tone: 'bad' },
 } as const;
 
 /** The effective policy in two words, its reason as the tooltip. */
-export function PolicyBadge({ policy }: { policy: EffectivePolicy | null }) {
+export function PolicyBadge({ policy }: { policy: FilePolicy | null }) {
   if (policy === null) return <span class="muted">—</span>;
-  const { label, tone } = POLICY[policy.policy];
+  const { label, tone } = POLICY[policy.mode];
   return (
-    <span class={`badge badge-${tone}`} title={policy.reason}>
+    <span class={`badge badge-${tone}`} title={policy.message}>
       {label}
     </span>
   );
 }
 
 /** The label of a policy, for text. */
-export function policyLabel(policy: EffectivePolicy): string {
-  return POLICY[policy.policy].label;
+export function policyLabel(policy: FilePolicy): string {
+  return POLICY[policy.mode].label;
 }
 
 export function SeverityBadge({ severity }: { severity: Alert['severity'] | 'error' | 'warning' | 'info' }) {

@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
+import { availabilityRules, fetchRobotsTxt, fetchStatusOf } from 'robotskit/fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, type Harness, missingChromium, screenshots, startHarness, textOf } from './harness.js';
 
@@ -369,7 +370,7 @@ describe.skipIf(missingChromium !== null)('robots.txt report in Chromium', () =>
     const listed = rowsOf(page, 'Properties');
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(2);
     // The failing site says so in the list.
-    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 failing/);
+    await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 file\s*1 not fetched/);
     // It failed from its first fetch: a critical alert, as a badge on the list that leads to it.
     await expect.poll(() => textOf(listed.nth(1)), EVENTUALLY).toMatch(/1 critical alert/);
     // The first site's alerts: one critical (everything disallowed), and warnings are counted apart.
@@ -614,5 +615,99 @@ describe.skipIf(missingChromium !== null)('adding properties on a service that d
       .toMatch(/127\.0\.0\.1:18720 is a loopback address\..*--allow-private-addresses/);
     await screenshots(page, 'report-property-loopback');
     await page.close();
+  });
+});
+
+describe.skipIf(missingChromium !== null)('a robots.txt answering 403, everywhere', () => {
+  let h: Harness;
+  let site: Site;
+  let receiver: Server;
+  const deliveries: { alert: { kind: string; fetchStatus: unknown } }[] = [];
+
+  beforeAll(async () => {
+    site = await startSite(200, false);
+    site.robots = 'User-agent: *\nDisallow: /private/\n';
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        deliveries.push(JSON.parse(body));
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    h = await startHarness({ allowPrivateAddresses: true, workers: 1 });
+  });
+  afterEach(() => {
+    expect(h.takePageErrors()).toEqual([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  });
+
+  it('has the same report status in the engine, the API, the UI and a webhook: the engine’s fetchStatusOf', async () => {
+    const api = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(new URL(path, h.service.url), {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
+      return response.status === 204 ? null : response.json();
+    };
+    const hook = (await api('POST', '/api/webhooks', {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    })) as { id: number };
+    expect(hook.id).toBeGreaterThan(0);
+    const property = (await api('POST', '/api/properties', { property: `${site.origin}/` })) as { id: number };
+    const filesOf = async () =>
+      ((await api('GET', `/api/properties/${property.id}/files`)) as { files: Record<string, unknown>[] }).files;
+    await expect.poll(async () => (await filesOf())[0]?.status, EVENTUALLY).toBe('fetched');
+    const fileId = (await filesOf())[0]!.id as number;
+
+    // The site starts refusing robots.txt with 403. The engine's own answer for it:
+    site.status = 403;
+    const engine = fetchStatusOf(await fetchRobotsTxt(`${site.origin}/robots.txt`));
+    expect(engine).toEqual({ status: 'error', reason: 'access denied (HTTP 403)' });
+
+    // The API, after a recrawl: the same status and words, while crawlers read it as allow-all.
+    await api('POST', `/api/files/${fileId}/recrawl`);
+    await expect.poll(async () => (await filesOf())[0]?.status, EVENTUALLY).toBe(engine.status);
+    const file = (await api('GET', `/api/files/${fileId}`)) as {
+      status: string;
+      statusReason: string | null;
+      lastFetch: { status: string; summary: string | null; outcome: string };
+      effectivePolicy: unknown;
+    };
+    expect([file.status, file.statusReason]).toEqual([engine.status, engine.reason]);
+    expect([file.lastFetch.status, file.lastFetch.summary, file.lastFetch.outcome]).toEqual([
+      engine.status,
+      engine.reason,
+      'allow-all',
+    ]);
+    expect(file.effectivePolicy).toMatchObject({ mode: 'allow-all' });
+
+    // The UI: the property's files table and the file page say it in the same words.
+    const page = await h.open(`/properties/${property.id}`);
+    const row = rowsOf(page, 'robots.txt files of this property; select a column header to sort').first();
+    await expect.poll(() => textOf(row.getByRole('cell').nth(0)), EVENTUALLY).toMatch(/^Error/);
+    expect(await textOf(row.getByRole('cell').nth(0))).toContain('access denied (HTTP 403)');
+    expect(await textOf(row.getByRole('cell').nth(5))).toBe('Allow all');
+    // What the list hides, and the availability timeline below, are the service's settings in the engine's words.
+    expect(await textOf(page.locator('.hint'))).toContain('Files with no robots.txt for 30 days');
+    await page.goto(new URL(`/files/${fileId}`, h.service.url).href);
+    await expect
+      .poll(() => textOf(page.locator('.status-line')), EVENTUALLY)
+      .toMatch(/^Erroraccess denied \(HTTP 403\)checked/);
+    await expect.poll(() => textOf(page.locator('.policy-panel')), EVENTUALLY).toContain(availabilityRules().summary);
+    await screenshots(page, 'report-file-403');
+    await page.close();
+
+    // The webhook: the alert for the change carries the same report status.
+    await expect
+      .poll(() => deliveries.find((d) => d.alert.kind === 'file-changed')?.alert.fetchStatus, EVENTUALLY)
+      .toEqual(engine);
   });
 });

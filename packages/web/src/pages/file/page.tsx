@@ -49,7 +49,7 @@ export default function FilePage({ params }: RouteProps) {
 
   // Versions, as Search Console lists them: fetches whose content differed. Failed fetches stay on the timeline.
   const list = useMemo(() => contentVersions(versions.data?.versions ?? null), [versions.data]);
-  const latestContent = useMemo(() => list?.find((v) => v.outcome === 'fetched')?.id ?? null, [list]);
+  const latestContent = useMemo(() => list?.find((v) => v.outcome === 'rules')?.id ?? null, [list]);
   const shown = shownVersion ?? latestContent;
 
   // Versions arrive after the page (and again after a recrawl): compare the newest two unless a pair was chosen.
@@ -117,7 +117,7 @@ export default function FilePage({ params }: RouteProps) {
 
       {f && (
         <div class="report-grid">
-          <PolicyPanel file={f} now={now} />
+          <PolicyPanel file={f} now={now} timeline={health.data?.availability.summary ?? null} />
           <LastFetchPanel file={f} />
         </div>
       )}
@@ -218,7 +218,8 @@ function readableTimes(text: string): string {
   return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => formatTime(iso));
 }
 
-function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
+/** The file's policy now; `timeline` is the service's availability timeline in the engine's words. */
+function PolicyPanel({ file, now, timeline }: { file: FileDetail; now: number; timeline: string | null }) {
   const policy = file.effectivePolicy;
   return (
     <div class="panel policy-panel">
@@ -230,7 +231,7 @@ function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
           <p class="policy-line">
             <PolicyBadge policy={policy} />
           </p>
-          <p>{readableTimes(policy.reason)}</p>
+          <p>{readableTimes(policy.message)}</p>
           <dl class="facts">
             {policy.since && (
               <>
@@ -246,17 +247,14 @@ function PolicyPanel({ file, now }: { file: FileDetail; now: number }) {
                 </dd>
               </>
             )}
-            {policy.versionId !== null && policy.policy === 'conditional' && policy.code !== 'fetched' && (
+            {policy.versionId !== null && policy.mode === 'rules' && policy.reason !== 'fetched' && (
               <>
                 <dt>Rules of</dt>
                 <dd>the last good version, #{policy.versionId}</dd>
               </>
             )}
           </dl>
-          <p class="hint">
-            Google keeps a failed robots.txt's last answer: it stops crawling for 12 hours after a server error, then
-            uses the last good version for up to 30 days.
-          </p>
+          {timeline !== null && <p class="hint">{timeline}</p>}
         </>
       )}
     </div>
@@ -291,12 +289,12 @@ function LastFetchPanel({ file }: { file: FileDetail }) {
         <dt>Answer</dt>
         <dd>
           {fetch.httpStatus === null ? 'no HTTP answer' : `HTTP ${fetch.httpStatus}`}
-          {fetch.size !== null && fetch.outcome === 'fetched' && ` · ${formatBytes(fetch.size)}`}
+          {fetch.size !== null && fetch.outcome === 'rules' && ` · ${formatBytes(fetch.size)}`}
         </dd>
-        {fetch.summary !== null && fetch.outcome !== 'fetched' && (
+        {fetch.summary !== null && (
           <>
-            <dt>{fetch.outcome === 'not-found' ? 'Outcome' : 'Error'}</dt>
-            <dd class={fetch.outcome === 'error' ? 'error-text' : ''}>
+            <dt>{fetch.status === 'not-found' ? 'Outcome' : 'Error'}</dt>
+            <dd class={fetch.status === 'error' ? 'error-text' : ''}>
               {fetch.summary}
               {fetch.error && (
                 <details class="raw-error">

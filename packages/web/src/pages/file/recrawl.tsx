@@ -21,12 +21,12 @@ function outcomeSentence(file: FileDetail, previousVersion: number | null): stri
   const fetch = file.lastFetch;
   if (!fetch) return 'Done.';
   const changed = file.latestVersionId !== previousVersion;
-  if (fetch.outcome === 'fetched') {
+  if (fetch.status === 'fetched') {
     return `Fetched: HTTP ${fetch.httpStatus ?? '?'}, ${formatBytes(fetch.size ?? 0)}, ${
       changed ? 'a new version' : 'unchanged'
     }.`;
   }
-  if (fetch.outcome === 'not-found') return `No file: ${fetch.summary ?? 'not found'}${changed ? ', a change' : ''}.`;
+  if (fetch.status === 'not-found') return `No file: ${fetch.summary ?? 'not found'}${changed ? ', a change' : ''}.`;
   return `Failed: ${fetch.summary ?? `HTTP ${fetch.httpStatus}`}.`;
 }
 

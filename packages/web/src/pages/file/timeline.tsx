@@ -20,7 +20,8 @@ const LEFT = 64;
 const RIGHT = 14;
 const TOP = 10;
 
-const OUTCOME_LABEL = { fetched: 'fetched', 'not-found': 'not found', error: 'error' } as const;
+/** The engine's report status of each fetch (`fetchStatusOf`), in words. */
+const STATUS_LABEL = { fetched: 'fetched', 'not-found': 'not found', error: 'error' } as const;
 
 /** 1, 2 or 5 × 10^k at or above `n` (bytes): the top of the size axis. */
 function niceCeiling(n: number): number {
@@ -31,11 +32,11 @@ function niceCeiling(n: number): number {
 }
 
 function describe(fetch: FetchPoint): string {
-  const parts = [formatTime(fetch.startedAt), OUTCOME_LABEL[fetch.outcome]];
+  const parts = [formatTime(fetch.startedAt), STATUS_LABEL[fetch.status]];
   // The engine's words (server error (HTTP 503), host not found…) say the status too.
   if (fetch.summary !== null) parts.push(fetch.summary);
   else if (fetch.httpStatus !== null) parts.push(`HTTP ${fetch.httpStatus}`);
-  if (fetch.size !== null && fetch.outcome === 'fetched') parts.push(formatBytes(fetch.size));
+  if (fetch.size !== null && fetch.outcome === 'rules') parts.push(formatBytes(fetch.size));
   if (fetch.versionId !== null) parts.push('new version');
   return parts.join(' · ');
 }
@@ -43,9 +44,9 @@ function describe(fetch: FetchPoint): string {
 /** The chart's facts in one sentence. */
 export function timelineSummary(fetches: readonly FetchPoint[]): string {
   if (fetches.length === 0) return 'No fetches yet.';
-  const count = (o: FetchPoint['outcome']) => fetches.filter((f) => f.outcome === o).length;
+  const count = (s: FetchPoint['status']) => fetches.filter((f) => f.status === s).length;
   const oldest = fetches[fetches.length - 1]!;
-  const sizes = fetches.filter((f) => f.outcome === 'fetched' && f.size !== null).map((f) => f.size as number);
+  const sizes = fetches.filter((f) => f.outcome === 'rules' && f.size !== null).map((f) => f.size as number);
   const versions = fetches.filter((f) => f.versionId !== null).length;
   const parts = [
     `${plural(fetches.length, 'fetch', 'fetches')} since ${formatTime(oldest.startedAt)}:`,
@@ -108,7 +109,7 @@ export function Timeline({ fetches, now }: { fetches: readonly FetchPoint[]; now
             <thead>
               <tr>
                 <th scope="col">Started</th>
-                <th scope="col">Outcome</th>
+                <th scope="col">Status</th>
                 <th scope="col" class="num">
                   Size
                 </th>
@@ -120,11 +121,11 @@ export function Timeline({ fetches, now }: { fetches: readonly FetchPoint[]; now
                 <tr key={f.id}>
                   <td>{formatTime(f.startedAt)}</td>
                   <td>
-                    {OUTCOME_LABEL[f.outcome]}
+                    {STATUS_LABEL[f.status]}
                     {f.httpStatus !== null && <span class="muted"> · HTTP {f.httpStatus}</span>}
                   </td>
                   <td class="num">{f.size === null ? '—' : formatBytes(f.size)}</td>
-                  <td>{f.outcome !== 'fetched' ? (f.summary ?? '') : f.versionId !== null ? 'new version' : ''}</td>
+                  <td>{f.summary ?? (f.versionId !== null ? 'new version' : '')}</td>
                 </tr>
               ))}
             </tbody>
@@ -147,7 +148,7 @@ function Chart(props: { fetches: readonly FetchPoint[]; width: number; now: numb
   }
   const plotWidth = Math.max(40, width - LEFT - RIGHT);
   const x = (t: number) => LEFT + ((t - start) / (end - start)) * plotWidth;
-  const sizes = fetches.filter((f) => f.outcome === 'fetched' && f.size !== null).map((f) => f.size as number);
+  const sizes = fetches.filter((f) => f.outcome === 'rules' && f.size !== null).map((f) => f.size as number);
   const top = niceCeiling(Math.max(0, ...sizes));
   const y = (size: number) => TOP + PLOT_HEIGHT - (size / top) * PLOT_HEIGHT;
   const stripY = TOP + PLOT_HEIGHT + 8;
@@ -164,7 +165,7 @@ function Chart(props: { fetches: readonly FetchPoint[]; width: number; now: numb
   // The size line steps at each fetched body and holds through failures (the last good size still applies).
   let path = '';
   for (const f of fetches) {
-    if (f.outcome !== 'fetched' || f.size === null) continue;
+    if (f.outcome !== 'rules' || f.size === null) continue;
     const px = x(Date.parse(f.startedAt));
     const py = y(f.size);
     path += path === '' ? `M${px},${py}` : `H${px}V${py}`;
@@ -206,10 +207,10 @@ function Chart(props: { fetches: readonly FetchPoint[]; width: number; now: numb
       {fetches.map((f) => {
         const px = x(Date.parse(f.startedAt));
         return (
-          <g key={f.id} class={`mark mark-${f.outcome}`}>
+          <g key={f.id} class={`mark mark-${f.status}`}>
             <title>{describe(f)}</title>
             <rect x={px - barWidth / 2} y={stripY} width={barWidth} height={STRIP_HEIGHT} rx={1.5} />
-            {f.outcome === 'fetched' && f.size !== null && (
+            {f.outcome === 'rules' && f.size !== null && (
               <circle
                 cx={px}
                 cy={y(f.size)}

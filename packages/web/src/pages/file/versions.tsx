@@ -17,9 +17,10 @@ export interface Comparison {
   readonly against: number | null;
 }
 
+/** A version's report status (the engine's `fetchStatusOf`) with its HTTP status. */
 function outcomeText(v: Version): string {
-  if (v.outcome === 'fetched') return `Fetched · HTTP ${v.httpStatus ?? '?'}`;
-  if (v.outcome === 'not-found') return `Not found${v.httpStatus === null ? '' : ` · HTTP ${v.httpStatus}`}`;
+  if (v.status === 'fetched') return `Fetched · HTTP ${v.httpStatus ?? '?'}`;
+  if (v.status === 'not-found') return `Not found${v.httpStatus === null ? '' : ` · HTTP ${v.httpStatus}`}`;
   return v.httpStatus === null ? 'Error' : `Error · HTTP ${v.httpStatus}`;
 }
 
@@ -33,7 +34,7 @@ export function contentVersions(versions: readonly Version[] | null): Version[] 
   const kept: Version[] = [];
   // Newest first: a version is kept unless it failed, or it only repeats the kept one below it (a recovery to the
   // same content after a failure).
-  const good = versions.filter((v) => v.outcome !== 'error');
+  const good = versions.filter((v) => v.outcome !== 'disallow-all');
   for (let i = 0; i < good.length; i++) {
     const v = good[i]!;
     const older = good[i + 1];
@@ -135,7 +136,7 @@ export function VersionsTable(props: {
                   />
                 </td>
                 <td>
-                  {v.outcome === 'fetched' && (
+                  {v.outcome === 'rules' && (
                     <button
                       type="button"
                       class="small"
@@ -162,19 +163,20 @@ function lineRange(start: number, count: number): string {
   return count === 1 ? `${start}` : `${start}–${start + count - 1}`;
 }
 
-const OUTCOME_WORDS = { fetched: 'fetched', 'not-found': 'not found', error: 'failed' } as const;
+/** The engine's report status of a version's fetch, as a verb. */
+const STATUS_WORDS = { fetched: 'fetched', 'not-found': 'not found', error: 'failed' } as const;
 
 /** Why two versions have no line diff: what changed instead. */
 function noContentChange(d: VersionDiff): string {
   const now = d.version;
   const status = now.httpStatus === null ? '' : ` (HTTP ${now.httpStatus})`;
   if (d.against === null) {
-    return now.outcome === 'fetched'
+    return now.outcome === 'rules'
       ? 'The first version is empty.'
-      : `The first fetch ${OUTCOME_WORDS[now.outcome]}${status}: no content.`;
+      : `The first fetch ${STATUS_WORDS[now.status]}${status}: no content.`;
   }
   if (d.against.outcome !== now.outcome) {
-    return `No content to compare: the fetch ${OUTCOME_WORDS[d.against.outcome]} before and ${OUTCOME_WORDS[now.outcome]} now${status}.`;
+    return `No content to compare: the fetch ${STATUS_WORDS[d.against.status]} before and ${STATUS_WORDS[now.status]} now${status}.`;
   }
   return 'No line changed.';
 }

@@ -111,9 +111,7 @@ function SourceChoice(props: {
       </label>
       {current && (
         <p class="hint">
-          Current version: {formatTime(current.fetchedAt)} (
-          {current.outcome === 'fetched' ? 'fetched' : current.outcome}
-          ).
+          Current version: {formatTime(current.fetchedAt)} ({current.status}).
         </p>
       )}
     </fieldset>
@@ -233,7 +231,7 @@ function Questions(props: {
 
 /** The form and, once checked, the result. */
 export function ImpactForm({ file, versions }: { file: FileDetail; versions: readonly Version[] }) {
-  const fetched = versions.filter((v) => v.outcome === 'fetched');
+  const fetched = versions.filter((v) => v.outcome === 'rules');
   const [source, setSource] = useState<Source>('draft');
   const { draft, setDraft, diagnostics } = useDraft(fetched[0], source === 'draft');
   const [versionId, setVersionId] = useState<number | null>(fetched[1]?.id ?? fetched[0]?.id ?? null);

@@ -106,13 +106,16 @@ export default function PropertiesPage() {
   );
 }
 
-/** `4 files` and what needs a look: failing, not found, waiting for their first fetch. */
+/**
+ * `4 files` and what needs a look, counted by the engine's report status: not fetched for any reason but a missing
+ * file (a 5xx, a 403, a failure), not found, waiting for their first fetch.
+ */
 function FileHealth({ property }: { property: ListedProperty }) {
   const h = property.health;
   return (
     <span class="health">
       <span>{plural(property.fileCount, 'file')}</span>
-      {h.error > 0 && <span class="badge badge-bad badge-small">{h.error} failing</span>}
+      {h.error > 0 && <span class="badge badge-bad badge-small">{h.error} not fetched</span>}
       {h.notFound > 0 && <span class="badge badge-neutral badge-small">{h.notFound} not found</span>}
       {h.unchecked > 0 && <span class="badge badge-info badge-small">{h.unchecked} waiting</span>}
     </span>

@@ -7,11 +7,11 @@
 
 import { useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
-import type { DiscoveredHosts, PropertyDetail, PropertyFile } from '../../api-types.js';
+import type { DiscoveredHosts, Health, PropertyDetail, PropertyFile } from '../../api-types.js';
 import { AlertBadges, useAlertCounts } from '../../components/alert-badges.js';
 import { AlertList } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
-import { formatBytes, formatRelative, formatTime, plural } from '../../components/format.js';
+import { formatBytes, formatDuration, formatRelative, formatTime, plural } from '../../components/format.js';
 import { Breadcrumbs, Missing } from '../../components/report-frame.js';
 import { SortHeader, type SortValue, useSort, useSorted } from '../../components/sortable.js';
 import { FileStatusBadge, PolicyBadge, statusDetail } from '../../components/status.js';
@@ -21,7 +21,7 @@ import { Link, navigate, type RouteProps } from '../../router.js';
 type Column = 'url' | 'status' | 'checked' | 'size' | 'errors' | 'warnings' | 'policy';
 
 const STATUS_ORDER = { fetched: 0, 'not-found': 1, error: 2 } as const;
-const POLICY_ORDER = { conditional: 0, 'allow-all': 1, 'disallow-all': 2 } as const;
+const POLICY_ORDER = { rules: 0, 'allow-all': 1, 'disallow-all': 2 } as const;
 
 function sortValue(file: PropertyFile, key: Column): SortValue {
   switch (key) {
@@ -38,7 +38,7 @@ function sortValue(file: PropertyFile, key: Column): SortValue {
     case 'warnings':
       return file.warnings;
     case 'policy':
-      return file.effectivePolicy === null ? null : POLICY_ORDER[file.effectivePolicy.policy];
+      return file.effectivePolicy === null ? null : POLICY_ORDER[file.effectivePolicy.mode];
   }
 }
 
@@ -68,6 +68,10 @@ export default function PropertyPage({ params }: RouteProps) {
   const files = useApi<{ files: PropertyFile[] }>(filesPath, { pollMs: 60_000, busy, busyPollMs: 1500 });
   const list = files.data?.files ?? null;
   const alertCounts = useAlertCounts();
+  // How long a file with no robots.txt stays in the list is the service's setting.
+  const health = useApi<Health>('/api/health');
+  const hideAfter = health.data ? formatDuration(health.data.hideAllowAllAfterMs) : null;
+  const hidden = hideAfter === null ? 'files with no robots.txt for long' : `files with no robots.txt for ${hideAfter}`;
 
   if (!valid || property.error?.code === 'not-found') {
     return (
@@ -118,14 +122,14 @@ export default function PropertyPage({ params }: RouteProps) {
           <p class="empty">
             {showAll
               ? 'This property has no files.'
-              : 'No files to show: files not found for 30 days leave the list (they are still checked). Tick “Show all files” to see them.'}
+              : `No files to show: ${hidden} leave the list (they are still checked). Tick “Show all files” to see them.`}
           </p>
         ) : (
           <FilesTable files={list} />
         )}
         {!showAll && list !== null && list.length > 0 && (
           <p class="hint">
-            Files not found for 30 days and hosts beyond the 20 most important are hidden; “Show all files” lists them.
+            {`${hidden[0]!.toUpperCase()}${hidden.slice(1)} and hosts beyond the 20 most important are hidden; “Show all files” lists them.`}
           </p>
         )}
       </div>

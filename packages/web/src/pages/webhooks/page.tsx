@@ -5,7 +5,7 @@
 
 import { useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
-import type { Alert, ListedProperty, Webhook, WebhookDelivery, WebhookTestResult } from '../../api-types.js';
+import type { ListedProperty, Webhook, WebhookDelivery, WebhookTestResult } from '../../api-types.js';
 import { KIND_LABEL } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatTime, plural } from '../../components/format.js';
@@ -177,7 +177,7 @@ function Deliveries({ id }: { id: number }) {
           {list.map((delivery) => (
             <tr key={delivery.id}>
               <td data-label="Alert">
-                {delivery.alertKind ? (KIND_LABEL[delivery.alertKind as Alert['kind']] ?? delivery.alertKind) : '—'}
+                {delivery.alertKind ? KIND_LABEL[delivery.alertKind] : '—'}
                 {delivery.alertMessage && <div class="muted small-text">{delivery.alertMessage}</div>}
               </td>
               <td data-label="Status">
