@@ -11,7 +11,7 @@
 
 import { nonNegativeMs } from '../shared/options.js';
 import { DEFAULT_DISALLOW_PERIOD, longSpan } from '../shared/periods.js';
-import type { RetrievalOutcome } from '../shared/types.js';
+import type { RetrievalErrorKind, RetrievalOutcome } from '../shared/types.js';
 
 /** The facts of one fetch that decide its words. A {@link RetrievalResult} is one. */
 export interface OutcomeFacts {
@@ -20,12 +20,12 @@ export interface OutcomeFacts {
   /** HTTP status of the last response; null when none arrived. */
   readonly status: number | null;
   /**
-   * Why the fetch did not end with a usable response. `kind` is a {@link RetrievalErrorKind} (other strings are
-   * accepted and worded generically); `code` is the runtime's code (`ENOTFOUND`, `ERR_SSL_WRONG_VERSION_NUMBER`) when
-   * known; `message` is only searched for such a code when `code` is missing, never shown.
+   * Why the fetch did not end with a usable response: the retrieval's error. `code` is the runtime's code
+   * (`ENOTFOUND`, `ERR_SSL_WRONG_VERSION_NUMBER`) when known; `message` is only searched for such a code when `code` is
+   * missing, never shown.
    */
   readonly error?: {
-    readonly kind: string;
+    readonly kind: RetrievalErrorKind;
     readonly code?: string | null;
     readonly message?: string | null;
     readonly phase?: 'request' | 'body';
@@ -177,7 +177,6 @@ function errorWords(error: NonNullable<OutcomeFacts['error']>, options: OutcomeW
     case 'aborted':
       return 'fetch cancelled';
     case 'blocked':
-    case 'address-refused':
       return 'not fetched: the address is private or loopback, which this service may not reach';
     case 'unknown':
       return byCode ?? 'fetch failed';
@@ -190,7 +189,8 @@ function outcomeOf(facts: OutcomeFacts): RetrievalOutcome {
   if (facts.outcome) return facts.outcome;
   const { status, error } = facts;
   if (error && ['too-many-redirects', 'redirect-loop', 'invalid-url'].includes(error.kind)) return 'allow-all';
-  if (status === null || (error && error.kind !== 'http-status')) return 'disallow-all';
+  // An error with a status: the answer began and then failed (a reset or a timeout in the body).
+  if (status === null || error) return 'disallow-all';
   if (status >= 200 && status < 300) return 'rules';
   if (status === 429 || status >= 500) return 'disallow-all';
   return 'allow-all';
