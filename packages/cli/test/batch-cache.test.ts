@@ -17,7 +17,7 @@ import {
   REDIS_URL,
   redisProblem,
 } from '../../stores/test/services.js';
-import { openBatchCache } from '../src/batch/cache.js';
+import { openSharedCache } from '../src/cache/shared-cache.js';
 import { CliError } from '../src/io.js';
 import { BIN, run } from './helpers.js';
 import { Sites } from './sites.js';
@@ -90,8 +90,8 @@ describe('batch --cache', () => {
     const missing = Object.assign(new Error("Cannot find package 'robotskit-stores'"), {
       code: 'ERR_MODULE_NOT_FOUND',
     });
-    const io = { stderr: { write: () => true } } as unknown as Parameters<typeof openBatchCache>[1];
-    const opening = openBatchCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
+    const io = { stderr: { write: () => true } } as unknown as Parameters<typeof openSharedCache>[1];
+    const opening = openSharedCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
     await expect(opening).rejects.toThrow(CliError);
     await expect(opening).rejects.toThrow(/^--cache needs the robotskit-stores package: npm install robotskit-stores$/);
   });

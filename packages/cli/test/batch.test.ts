@@ -16,7 +16,7 @@ import {
   linesOf,
   runBatch,
 } from '../src/batch/run.js';
-import { robotsFetch } from '../src/net.js';
+import { robotsFetch } from '../src/transport/fetch.js';
 import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
 import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';

@@ -11,8 +11,8 @@ import { productToken } from 'robotskit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_CASES, expectedAnswer } from '../../robotskit/test/contract/cases.js';
 import { type CaseOrigins, serveCases } from '../../robotskit/test/contract/serve.js';
-import type { CheckJson } from '../src/commands/check.js';
-import type { ExplainJson } from '../src/commands/explain.js';
+import type { CheckJson } from '../src/crawl/verdict.js';
+import type { ExplainJson } from '../src/output/explanation.js';
 import { run, spawn } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'robotskit-contract-'));

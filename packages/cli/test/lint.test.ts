@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit/lint';
 import { describe, expect, it } from 'vitest';
 import { artifactUri } from '../src/commands/lint.js';
-import { SARIF_SCHEMA } from '../src/lint/sarif.js';
+import { SARIF_SCHEMA } from '../src/output/lint/sarif.js';
 import { run, spawn } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'robotskit-lint-'));

@@ -34,9 +34,11 @@ import type {
   RobotsClientOptions,
   UrlVerdict,
 } from 'robotskit/fetch';
-import { cliClient } from '../commands/check.js';
-import { isNetworkFailure, type ResolvedCrawler, resolveCrawler, robotsRequest } from '../net.js';
-import { BATCH_ORDERS } from '../options.js';
+import { crawlClient } from '../crawl/client.js';
+import { BATCH_ORDERS } from '../options/choices.js';
+import { crawlerOfUa, type UaCrawler } from '../options/ua.js';
+import { isNetworkFailure } from '../output/fetch.js';
+import { robotsRequest } from '../transport/fetch.js';
 
 /** Options of {@link runBatch}. */
 export interface BatchOptions {
@@ -48,7 +50,7 @@ export interface BatchOptions {
   /** Receives whole NDJSON lines, several at a time; a returned promise is awaited before more are produced. */
   readonly write: (chunk: string) => unknown;
   /** The crawler asked for: `--ua` as typed, or resolved. @default robotskit's own token */
-  readonly crawler?: string | ResolvedCrawler;
+  readonly crawler?: string | UaCrawler;
   /** The `fetch` for robots.txt requests. @default robotsRequest (Node's HTTP client, behaving as `fetch`) */
   readonly fetch?: AnyFetchLike;
   /** robotskit's version, for the User-Agent. */
@@ -207,8 +209,7 @@ function errorRecord(index: number, text: string, kind: string, message: string)
  * stops it, once the records complete by then are).
  */
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
-  const crawler: ResolvedCrawler =
-    typeof options.crawler === 'object' ? options.crawler : resolveCrawler(options.crawler);
+  const crawler: UaCrawler = typeof options.crawler === 'object' ? options.crawler : crawlerOfUa(options.crawler);
   const window = positive(options.window, 4096, 'window');
   const perOrigin = Math.min(window, positive(options.perOrigin, 512, 'perOrigin'));
   const fromLine = positive(options.fromLine, 1, 'fromLine');
@@ -223,7 +224,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const baseFetch = options.fetch ?? robotsRequest;
   // Fetches in flight end when the run is stopped, so nothing keeps the process waiting for a slow site.
   const fetch: AnyFetchLike = signal === undefined ? baseFetch : abortableFetch(baseFetch, signal);
-  const client = cliClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
+  const client = crawlClient(crawler, options.timeoutMs ?? 10_000, options.version ?? '0', {
     fetch,
     maxConcurrentFetches: positive(options.concurrency, 32, 'concurrency'),
     maxOrigins: positive(options.maxOrigins, 100_000, 'maxOrigins'),

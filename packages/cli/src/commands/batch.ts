@@ -9,11 +9,12 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { type BatchCache, openBatchCache } from '../batch/cache.js';
 import { ProgressDisplay } from '../batch/progress.js';
 import { type BatchOrder, lineBatchesOf, runBatch } from '../batch/run.js';
+import { openSharedCache, type SharedCache } from '../cache/shared-cache.js';
 import { CliError, type Io } from '../io.js';
-import { parsePositive, parseTimeout, resolveCrawler, sayRewrites } from '../net.js';
+import { parsePositive, parseTimeout } from '../options/numbers.js';
+import { crawlerOfUa, sayRewrites } from '../options/ua.js';
 
 /** Options of `batch`, as commander parsed them. */
 export interface BatchCommandOptions {
@@ -41,7 +42,7 @@ export async function runBatchCommand(
   options: BatchCommandOptions,
   version: string,
 ): Promise<number> {
-  const crawler = resolveCrawler(options.ua);
+  const crawler = crawlerOfUa(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
   const concurrency = parsePositive(options.concurrency, '--concurrency');
   const window = parsePositive(options.window, '--window');
@@ -120,9 +121,9 @@ export async function runBatchCommand(
           () => io.stderr.columns,
         )
       : null;
-  let cache: BatchCache | null = null;
+  let cache: SharedCache | null = null;
   try {
-    if (options.cache !== undefined) cache = await openBatchCache(options.cache, io);
+    if (options.cache !== undefined) cache = await openSharedCache(options.cache, io);
     const summary = await runBatch({
       lines: lineBatchesOf(chunks, (n) => {
         if (display !== null) display.read += n;

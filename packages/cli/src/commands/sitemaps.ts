@@ -19,10 +19,8 @@ import {
   siteSitemaps,
   type WalkSummary,
 } from 'robotskit-sitemaps';
-import { type Paint, painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
-
-export { SITEMAP_SCOPES } from '../options.js';
+import { type Paint, painter, useColor, visible } from '../output/paint.js';
 
 /** Options of `sitemaps`, as commander parsed them. */
 export interface SitemapsCommandOptions {

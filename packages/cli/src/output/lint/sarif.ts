@@ -5,7 +5,7 @@
  */
 
 import { type Diagnostic, LINT_RULES, type Severity } from 'robotskit/lint';
-import { CLI_HOME } from '../about.js';
+import { CLI_HOME } from '../../about.js';
 import { type BytePositions, spanOf } from './positions.js';
 
 /** The SARIF 2.1.0 schema. */
