@@ -11,7 +11,8 @@
  */
 
 import robotsParser from 'robots-parser';
-import { lineBatchesOf, runBatch } from '../packages/cli/dist/batch/run.js';
+import { lineBatchesOf } from '../packages/cli/dist/batch/input.js';
+import { runBatch } from '../packages/cli/dist/batch/run.js';
 import { robotsRequest } from '../packages/cli/dist/transport/fetch.js';
 
 // The workload comes over IPC (too big for argv).

@@ -8,14 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  abortableFetch,
-  type BatchProgress,
-  type BatchSummary,
-  lineBatchesOf,
-  linesOf,
-  runBatch,
-} from '../src/batch/run.js';
+import { abortableFetch } from '../src/batch/abortable-fetch.js';
+import { lineBatchesOf, linesOf } from '../src/batch/input.js';
+import { runBatch } from '../src/batch/run.js';
+import type { BatchProgress, BatchSummary } from '../src/batch/types.js';
 import { robotsFetch } from '../src/transport/fetch.js';
 import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
 import { run } from './helpers.js';

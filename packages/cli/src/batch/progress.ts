@@ -5,7 +5,7 @@
  * the end so the terminal is left clean. A dozen lines; a library would add more than it saves.
  */
 
-import type { BatchProgress } from './run.js';
+import type { BatchProgress } from './types.js';
 
 const WIDTH = 24;
 

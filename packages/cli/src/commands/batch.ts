@@ -9,8 +9,10 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { lineBatchesOf } from '../batch/input.js';
 import { ProgressDisplay } from '../batch/progress.js';
-import { type BatchOrder, lineBatchesOf, runBatch } from '../batch/run.js';
+import { runBatch } from '../batch/run.js';
+import type { BatchOrder } from '../batch/types.js';
 import { openSharedCache, type SharedCache } from '../cache/shared-cache.js';
 import { CliError, type Io } from '../io.js';
 import { parsePositive, parseTimeout } from '../options/numbers.js';
