@@ -84,6 +84,10 @@ interface ChildRun {
 
 function runChild(job: Record<string, unknown>): ChildRun {
   const child = spawn(process.execPath, [CHILD, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A child still running when its test ends (the test failed first) is ended with it.
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   let err = '';
   let onReady: () => void = () => {};
