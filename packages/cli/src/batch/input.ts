@@ -5,7 +5,7 @@
  */
 
 /** Longest line kept; a longer one is cut there (and becomes an error record: no URL is that long). */
-export const MAX_LINE_CHARS = 1 << 20;
+const MAX_LINE_CHARS = 1 << 20;
 
 /**
  * Splits a byte stream into lines (`\n`, `\r\n`), decoding UTF-8, and yields every line a chunk completes at once

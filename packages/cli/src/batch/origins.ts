@@ -33,13 +33,7 @@ export class OriginShare {
 }
 
 /** Gives a slot the record of its verdict, or of why the client refused its line (`verdict` null, `error`). */
-export type CompleteSlot = (
-  slot: Slot,
-  text: string,
-  origin: string,
-  verdict: UrlVerdict | null,
-  error?: unknown,
-) => void;
+type CompleteSlot = (slot: Slot, text: string, origin: string, verdict: UrlVerdict | null, error?: unknown) => void;
 
 /** The URLs of one origin waiting for its robots.txt. */
 interface Waiting {

@@ -10,7 +10,7 @@ import type { Interruption } from './interruption.js';
 export const CHUNK = 64 * 1024;
 
 /** How long a complete record waits in the buffer for more to fill a chunk, at most, ms (while the run reads). */
-export const PATIENCE_MS = 5;
+const PATIENCE_MS = 5;
 
 /** What a wait for patience resolves with. */
 export const LATE = Symbol('late');

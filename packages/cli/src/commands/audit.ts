@@ -37,7 +37,7 @@ export interface AuditOptions {
 }
 
 /** Where a directive came from. */
-export interface DirectiveSource {
+interface DirectiveSource {
   /** `meta` tag or `header` line. */
   readonly kind: 'meta' | 'header';
   /** As written: `<meta name="googlebot" content="noindex">` or `X-Robots-Tag: noindex`. */

@@ -7,7 +7,6 @@
  * 2 only for usage errors.
  */
 
-import type { AnyFetchLike } from 'robotskit/fetch';
 import { crawlClient } from '../crawl/client.js';
 import { type CheckJson, checkUrl, sayUnreachable } from '../crawl/verdict.js';
 import type { Io } from '../io.js';
@@ -31,7 +30,6 @@ export async function runCheck(
   urls: readonly string[],
   options: CheckOptions,
   version: string,
-  fetchImpl?: AnyFetchLike,
 ): Promise<number> {
   const crawler = crawlerOfUa(options.ua);
   const timeoutMs = parseTimeout(options.timeout);
@@ -39,7 +37,7 @@ export async function runCheck(
     // http, https and ftp: Google reads robots.txt over FTP too (see ../ftp.ts).
     checkUrlArgument(url);
   }
-  const client = crawlClient(crawler, timeoutMs, version, fetchImpl === undefined ? {} : { fetch: fetchImpl });
+  const client = crawlClient(crawler, timeoutMs, version);
   const checked = await Promise.all(urls.map((url) => checkUrl(client, url, crawler, timeoutMs)));
   const results = checked.map((c) => c.result);
 

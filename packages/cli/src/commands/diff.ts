@@ -13,6 +13,7 @@ import { CliError, type Io, readInput } from '../io.js';
 import { indexHtmlNote, lineText } from '../output/explanation.js';
 import { type Paint, painter, useColor, visible } from '../output/paint.js';
 
+/** Options of `diff`, as commander parsed them. */
 export interface DiffOptions {
   readonly ua?: string;
   readonly json?: boolean;

@@ -12,6 +12,7 @@ import type { CrawlerComparison, RobotsComparison } from 'robotskit/semantics';
 import { CliError, type Io, readInput } from '../io.js';
 import { visible } from '../output/paint.js';
 
+/** Options of `generate`, as commander parsed them. */
 export interface GenerateOptions {
   readonly check?: string;
 }

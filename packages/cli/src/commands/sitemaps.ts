@@ -58,7 +58,7 @@ function parseTimeout(text: string | undefined): SitemapOptions['timeouts'] | un
 }
 
 /** The default of `--max-time`: the whole walk's budget, in seconds. */
-export const DEFAULT_MAX_TIME_S = 300;
+const DEFAULT_MAX_TIME_S = 300;
 
 function parseMaxTime(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_TIME_S;

@@ -10,7 +10,7 @@ import { robotsRequest } from '../transport/fetch.js';
 import { retrievalOptions } from '../transport/retrieval.js';
 
 /** What a command may set of the client besides the crawler, the timeout and the User-Agent. */
-export type CrawlClientExtras = Partial<
+type CrawlClientExtras = Partial<
   Pick<RobotsClientOptions, 'fetch' | 'maxConcurrentFetches' | 'maxOrigins' | 'store' | 'onStoreError'>
 >;
 

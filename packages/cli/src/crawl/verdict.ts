@@ -36,7 +36,7 @@ export interface CheckJson {
 }
 
 /** A URL checked: its JSON, and whether its robots.txt could not be fetched at all. */
-export interface CheckedUrl {
+interface CheckedUrl {
   readonly result: CheckJson;
   readonly networkFailure: boolean;
 }

@@ -12,7 +12,7 @@ import { integerOption } from '../options/numbers.js';
 export type ServerModule = typeof import('robotskit-server');
 
 /** Where `serve` keeps its SQLite database unless told otherwise. */
-export const DEFAULT_SQLITE_FILE = 'data/robotskit.sqlite';
+const DEFAULT_SQLITE_FILE = 'data/robotskit.sqlite';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

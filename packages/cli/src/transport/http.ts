@@ -10,7 +10,7 @@ import { type ClientRequest, request as httpRequest, type IncomingMessage, type 
 import { request as httpsRequest } from 'node:https';
 
 /** An answer's head, with the request it answers. */
-export interface OpenedGet {
+interface OpenedGet {
   readonly answer: IncomingMessage;
   readonly request: ClientRequest;
   /**

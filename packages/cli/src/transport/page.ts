@@ -31,7 +31,7 @@ export interface FetchedPage {
 export class PageFetchError extends Error {}
 
 /** Options of {@link fetchPage}. */
-export interface PageOptions {
+interface PageOptions {
   readonly timeoutMs: number;
   readonly userAgent: string;
   /** Called with the size of each decoded body chunk (a work counter, for tests). */
