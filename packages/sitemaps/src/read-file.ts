@@ -1,8 +1,9 @@
 /**
- * Reading one sitemap file of a walk: fetched with the engine's `httpGet`, uncompressed (`body.ts`), its text handed
- * to the parser its first character calls for (XML or text), and each raw item checked into an entry, a child
- * sitemap or a diagnostic, then the file's report. Events are yielded as they are read: a consumer holds the entries
- * of one chunk at most.
+ * Reading one sitemap file of a walk: fetched with the engine's `httpGet` (redirects; timeouts whose total pauses
+ * while the walk's consumer is busy; the body as chunks read at the consumer's pace), uncompressed (`body.ts`), its
+ * text handed to the parser its first character calls for (XML or text), and each raw item checked into an entry, a
+ * child sitemap or a diagnostic, then the file's report. Events are yielded as they are read: a consumer holds the
+ * entries of one chunk at most.
  */
 
 import { type HttpGetResult, httpGet } from 'robotskit/fetch';
