@@ -11,8 +11,9 @@
  */
 
 import robotsParser from 'robots-parser';
-import { lineBatchesOf, runBatch } from '../packages/cli/dist/batch/run.js';
-import { robotsRequest } from '../packages/cli/dist/net.js';
+import { lineBatchesOf } from '../packages/cli/dist/batch/input.js';
+import { runBatch } from '../packages/cli/dist/batch/run.js';
+import { robotsRequest } from '../packages/cli/dist/transport/fetch.js';
 
 // The workload comes over IPC (too big for argv).
 // Asked for once the listener is in place (a message sent before the child listens is lost).

@@ -12,10 +12,11 @@ import type { DiffOptions } from './commands/diff.js';
 import type { FormatOptions } from './commands/format.js';
 import type { GenerateOptions } from './commands/generate.js';
 import type { LintCommandOptions } from './commands/lint.js';
-import type { ServeCliOptions, WorkerCliOptions } from './commands/serve.js';
+import type { ServeCliOptions } from './commands/serve.js';
 import type { SitemapsCommandOptions } from './commands/sitemaps.js';
+import type { WorkerCliOptions } from './commands/worker.js';
 import { CliError, type Io, processIo } from './io.js';
-import { BATCH_ORDERS, DEFAULT_CRAWLER, LINT_FORMATS, SEVERITIES, SITEMAP_SCOPES, UA_HELP } from './options.js';
+import { BATCH_ORDERS, DEFAULT_CRAWLER, LINT_FORMATS, SEVERITIES, SITEMAP_SCOPES, UA_HELP } from './options/choices.js';
 
 // Each command's module (and through it the engine, undici, the sitemap reader or the server) is imported when that
 // command runs, so `--help` and one command load only what they use.
@@ -251,7 +252,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--retention-days <days>', 'history kept, at least 30 days', '30')
     .option('--allow-private-addresses', 'let fetches reach loopback and private networks (off: SSRF protection)')
     .action(async (options: WorkerCliOptions) => {
-      const { runWorker } = await import('./commands/serve.js');
+      const { runWorker } = await import('./commands/worker.js');
       result.code = await runWorker(io, options);
     });
 

@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditJson } from '../src/commands/audit.js';
-import { fetchPage, MAX_PAGE_BYTES } from '../src/page.js';
+import { fetchPage, MAX_PAGE_BYTES } from '../src/transport/page.js';
 import { spawn } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 

@@ -3,8 +3,7 @@
  * between them (counted on real servers on 127.0.0.1); a cache that cannot be used is a one-line error.
  */
 import { type ChildProcess, execFile, spawn as spawnChild } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -17,8 +16,9 @@ import {
   REDIS_URL,
   redisProblem,
 } from '../../stores/test/services.js';
-import { openBatchCache } from '../src/batch/cache.js';
+import { openSharedCache } from '../src/cache/shared-cache.js';
 import { CliError } from '../src/io.js';
+import { tempDir, tracked } from './cleanup.js';
 import { BIN, run } from './helpers.js';
 import { Sites } from './sites.js';
 
@@ -31,9 +31,11 @@ afterEach(async () => {
 
 function batch(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, 'batch', ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 2) : 0, stdout, stderr });
-    });
+    tracked(
+      execFile(process.execPath, [BIN, 'batch', ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 2) : 0, stdout, stderr });
+      }),
+    );
   });
 }
 
@@ -42,7 +44,7 @@ async function threeProcesses(cacheUrl: string): Promise<void> {
     [0, 1, 2, 3].map((n) => sites.serve({ '/robots.txt': { body: `User-agent: *\nDisallow: /private-${n}/\n` } })),
   );
   const urls = origins.flatMap((o, n) => [`${o.origin}/private-${n}/a`, `${o.origin}/b`, `${o.origin}/c`]);
-  const file = join(mkdtempSync(join(tmpdir(), 'robotskit-cache-')), 'urls.txt');
+  const file = join(tempDir('cache'), 'urls.txt');
   writeFileSync(file, urls.join('\n'));
   const results = await Promise.all([0, 1, 2].map(() => batch([file, '--cache', cacheUrl])));
   for (const r of results) {
@@ -90,8 +92,8 @@ describe('batch --cache', () => {
     const missing = Object.assign(new Error("Cannot find package 'robotskit-stores'"), {
       code: 'ERR_MODULE_NOT_FOUND',
     });
-    const io = { stderr: { write: () => true } } as unknown as Parameters<typeof openBatchCache>[1];
-    const opening = openBatchCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
+    const io = { stderr: { write: () => true } } as unknown as Parameters<typeof openSharedCache>[1];
+    const opening = openSharedCache('redis://127.0.0.1:6379/7', io, () => Promise.reject(missing));
     await expect(opening).rejects.toThrow(CliError);
     await expect(opening).rejects.toThrow(/^--cache needs the robotskit-stores package: npm install robotskit-stores$/);
   });
@@ -99,7 +101,7 @@ describe('batch --cache', () => {
 
 /** Starts `robotskit serve` and resolves with its URL once it listens. */
 function startServe(args: string[], children: ChildProcess[]): Promise<string> {
-  const child = spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = tracked(spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -120,7 +122,7 @@ describe('serve --cache', () => {
   it.skipIf(redisProblem !== null)('two services deciding the same origins fetch each robots.txt once', async () => {
     const prefix = freshPrefix();
     cleanups.push(() => dropPrefix(prefix));
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-serve-cache-'));
+    const dir = tempDir('serve-cache');
     const children: ChildProcess[] = [];
     cleanups.push(async () => {
       for (const child of children) {

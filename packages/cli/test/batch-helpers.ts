@@ -3,6 +3,7 @@
  * sites they run against (servers of `Sites`, on 127.0.0.1).
  */
 import { spawn } from 'node:child_process';
+import { tracked } from './cleanup.js';
 import { BIN } from './helpers.js';
 import type { Site, Sites } from './sites.js';
 
@@ -59,7 +60,7 @@ export async function heldSite(sites: Sites, body = 'User-agent: *\nAllow: /\n')
 
 /** `robotskit batch` with `args` in a process of its own (to be signalled): its output so far, and its exit code. */
 export function spawnBatch(args: readonly string[]) {
-  const child = spawn(process.execPath, [BIN, 'batch', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = tracked(spawn(process.execPath, [BIN, 'batch', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (d) => {
     output.stdout += d;

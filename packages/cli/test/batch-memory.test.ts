@@ -4,10 +4,10 @@
  * one robots.txt request per origin. Holding the output (a record per URL, about 75 MB of strings) would not fit.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tempDir, tracked } from './cleanup.js';
 import { BIN } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => sites.closeAll());
 
 it('checks 300,000 URLs over 200 origins in a 48 MB heap, one robots.txt fetch per origin', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-memory-'));
+  const dir = tempDir('batch-memory');
   const input = join(dir, 'urls.txt');
   const output = join(dir, 'out.ndjson');
   const lines: string[] = [];
@@ -41,9 +41,11 @@ it('checks 300,000 URLs over 200 origins in a 48 MB heap, one robots.txt fetch p
   writeFileSync(input, `${lines.join('\n')}\n`);
   const out = openSync(output, 'w');
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, 'batch', input, '--concurrency', '16'], {
-      stdio: ['ignore', out, 'pipe'],
-    });
+    const child = tracked(
+      spawn(process.execPath, ['--max-old-space-size=48', BIN, 'batch', input, '--concurrency', '16'], {
+        stdio: ['ignore', out, 'pipe'],
+      }),
+    );
     let err = '';
     child.stderr?.on('data', (d) => {
       err += d;

@@ -4,13 +4,14 @@
  * (one shared table of inputs runs through both orders); the window and per-origin bounds; interruption and resuming.
  * Backpressure is tested in both orders in `batch.test.ts`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type BatchOrder, type BatchProgress, runBatch } from '../src/batch/run.js';
+import { runBatch } from '../src/batch/run.js';
+import type { BatchOrder, BatchProgress } from '../src/batch/types.js';
 import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
+import { tempDir } from './cleanup.js';
 import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
@@ -257,7 +258,7 @@ describe('batch --order completion', () => {
   it('the command takes --order completion, says how to resume it, and refuses an unknown order', async () => {
     const fast = await ruled(11);
     const slow = await heldSite();
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
     writeFileSync(file, [`${slow.site.origin}/b`, `${fast.origin}/a`, `${fast.origin}/private-11/c`].join('\n'));
     const { child, output, exited } = spawnBatch([file, '--order', 'completion', '--timeout', '600']);

@@ -8,7 +8,8 @@ import { RobotsUrlError } from 'robotskit';
 import { createRobotsClient, type FetchLike, type FetchResponseLike } from 'robotskit/fetch';
 import { describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch/run.js';
-import { resolveCrawler, retrievalOptions } from '../src/net.js';
+import { crawlerOfUa } from '../src/options/ua.js';
+import { retrievalOptions } from '../src/transport/retrieval.js';
 
 const RULES = [
   'User-agent: *',
@@ -109,7 +110,7 @@ describe('batch records', () => {
             perOrigin: Math.max(1, window >> 1),
           });
           // The plain way: a client of its own, one verdict and one JSON.stringify per line.
-          const crawler = resolveCrawler('Googlebot');
+          const crawler = crawlerOfUa('Googlebot');
           const { userAgent, ...retrieval } = retrievalOptions(10_000, '0');
           const client = createRobotsClient({ userAgent: userAgent!, crawler: crawler.input, retrieval, fetch });
           let expected = '';

@@ -3,21 +3,17 @@
  * on the servers), input order, error records for bad lines, the concurrency bound (measured on the servers), and
  * memory bounds: reading stops while the window, one origin's share of it, or the output is full.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  abortableFetch,
-  type BatchProgress,
-  type BatchSummary,
-  lineBatchesOf,
-  linesOf,
-  runBatch,
-} from '../src/batch/run.js';
-import { robotsFetch } from '../src/net.js';
+import { abortableFetch } from '../src/batch/abortable-fetch.js';
+import { lineBatchesOf, linesOf } from '../src/batch/input.js';
+import { runBatch } from '../src/batch/run.js';
+import type { BatchProgress, BatchSummary } from '../src/batch/types.js';
+import { robotsFetch } from '../src/transport/fetch.js';
 import { counted, heldSite as held, records, ruledSite, spawnBatch } from './batch-helpers.js';
+import { tempDir } from './cleanup.js';
 import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
@@ -126,7 +122,7 @@ describe('robotskit batch', () => {
 
   it('reads a file, resumes with --from-line, and reports file errors in one line', async () => {
     const site = await ruled(2);
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
     writeFileSync(file, [1, 2, 3, 4, 5].map((n) => `${site.origin}/private-2/${n}`).join('\n'));
     const all = await run(['batch', file]);
@@ -149,7 +145,7 @@ describe('robotskit batch', () => {
 
   it('draws progress and a summary on standard error only when it is a terminal', async () => {
     const site = await ruled(6);
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
     writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-6/${n}`).join('\n'));
     const tty = await run(['batch', file], { tty: true, columns: 200 });
@@ -169,7 +165,7 @@ describe('robotskit batch', () => {
 
   it('never draws the progress line wider than the terminal (a wrapped line cannot be redrawn in place)', async () => {
     const site = await ruled(8);
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
     writeFileSync(file, Array.from({ length: 3000 }, (_, n) => `${site.origin}/private-8/${n}`).join('\n'));
     const narrow = await run(['batch', file], { tty: true, columns: 60 });
@@ -367,7 +363,7 @@ describe('interruption (Ctrl-C)', () => {
   it('the command exits 130 on SIGINT with a prefix of the output and the --from-line to resume with', async () => {
     const fast = await ruled(11);
     const slow = await heldSite();
-    const dir = mkdtempSync(join(tmpdir(), 'robotskit-batch-'));
+    const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
     writeFileSync(file, [`${fast.origin}/a`, `${slow.site.origin}/b`, `${fast.origin}/c`].join('\n'));
     const { child, output, exited } = spawnBatch([file, '--timeout', '600']);

@@ -3,7 +3,7 @@
  * crawler profiles, the --json shape and the exit codes (0 allowed, 1 blocked, whatever the fetch outcome, 2 usage error).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckJson } from '../src/commands/check.js';
+import type { CheckJson } from '../src/crawl/verdict.js';
 import { run, spawn } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 

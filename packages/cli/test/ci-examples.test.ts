@@ -4,12 +4,12 @@
  * with the `robotskit` it names replaced by this checkout's executable.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { tempDir, tracked } from './cleanup.js';
 import { BIN, plainEnv, type RunResult } from './helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -22,9 +22,11 @@ const CLEAN = 'User-agent: *\nDisallow: /private\nSitemap: https://a.invalid/s.x
 function sh(command: string, cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const options = { cwd, encoding: 'utf8' as const, env: plainEnv(env) };
-    execFile('bash', ['-c', command], options, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 2) : 0, stdout, stderr });
-    });
+    tracked(
+      execFile('bash', ['-c', command], options, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 2) : 0, stdout, stderr });
+      }),
+    );
   });
 }
 
@@ -55,7 +57,7 @@ describe('.pre-commit-hooks.yaml', () => {
   });
 
   it('fails the commit on a broken robots.txt, naming it, and passes clean ones', async () => {
-    const repo = mkdtempSync(join(tmpdir(), 'robotskit-pre-commit-'));
+    const repo = tempDir('pre-commit');
     mkdirSync(join(repo, 'public'));
     mkdirSync(join(repo, 'docs'));
     writeFileSync(join(repo, 'public/robots.txt'), BROKEN);
@@ -106,7 +108,7 @@ describe('docs/ci/github-code-scanning.yml', () => {
   });
 
   it('writes a SARIF log that names the file and the problem, as code scanning reads it', async () => {
-    const repo = mkdtempSync(join(tmpdir(), 'robotskit-code-scanning-'));
+    const repo = tempDir('code-scanning');
     const file = workflow.env.ROBOTS_TXT!;
     mkdirSync(join(repo, dirname(file)), { recursive: true });
     writeFileSync(join(repo, file), BROKEN);

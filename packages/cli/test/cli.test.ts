@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { run, spawn } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-cli-'));
+const dir = tempDir('cli');
 const robotsFile = join(dir, 'robots.txt');
 writeFileSync(
   robotsFile,

@@ -4,15 +4,15 @@
  * modules a command needs, and `lint` over several files.
  */
 import { spawn as spawnChild } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { BIN, plainEnv, type RunResult, run } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-command-line-'));
+const dir = tempDir('command-line');
 const robotsFile = join(dir, 'robots.txt');
 writeFileSync(robotsFile, 'User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n');
 const typo = join(dir, 'typo.txt');

@@ -8,12 +8,12 @@
  * few cases also run through the real executable, one process each, to keep the process contract itself tested.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { type SpecCase, specCases } from '../../robotskit/test/helpers.js';
+import { tempDir, tracked } from './cleanup.js';
 import { BIN, spawn } from './helpers.js';
 
 const MAIN = pathToFileURL(join(BIN, '../../dist/main.js')).href;
@@ -39,14 +39,16 @@ process.stdout.write(JSON.stringify(results));
 
 function drive(argvs: string[][]): Promise<{ code: number; stderr: string }[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      ['--input-type=module', '-e', DRIVER],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`driver failed: ${stderr}`));
-        else resolve(JSON.parse(stdout));
-      },
+    const child = tracked(
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', DRIVER],
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if (error) reject(new Error(`driver failed: ${stderr}`));
+          else resolve(JSON.parse(stdout));
+        },
+      ),
     );
     child.stdin?.end(JSON.stringify(argvs));
   });
@@ -58,7 +60,7 @@ const verdict = (code: number, stderr: string) =>
 it('passes all 400 cases through `robotskit test`', async () => {
   const cases = specCases();
   expect(cases).toHaveLength(400);
-  const dir = mkdtempSync(join(tmpdir(), 'robotskit-spec-'));
+  const dir = tempDir('spec');
   const argvOf = (c: SpecCase) => {
     const file = join(dir, `case-${c.id}.txt`);
     writeFileSync(file, Buffer.from(c.robots_b64, 'base64'));

@@ -4,18 +4,18 @@
  * engine's resolveCrawler) must each give the engine's answer on the bytes: verdict and deciding line. The commands
  * run in-process (one parse per question, no process per case), and the real executable once per surface.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { productToken } from 'robotskit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_CASES, expectedAnswer } from '../../robotskit/test/contract/cases.js';
 import { type CaseOrigins, serveCases } from '../../robotskit/test/contract/serve.js';
-import type { CheckJson } from '../src/commands/check.js';
-import type { ExplainJson } from '../src/commands/explain.js';
+import type { CheckJson } from '../src/crawl/verdict.js';
+import type { ExplainJson } from '../src/output/explanation.js';
+import { tempDir } from './cleanup.js';
 import { run, spawn } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-contract-'));
+const dir = tempDir('contract');
 const fileOf = (id: string) => join(dir, `${id}.txt`);
 let origins: CaseOrigins;
 
@@ -25,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await origins.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** `allowed (line 2: …)` or `disallowed (no rule matched)` → the answer. */

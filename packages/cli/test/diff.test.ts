@@ -1,14 +1,14 @@
 /**
  * `robotskit diff`: what an edit changes in meaning, per crawler; exit 0 equivalent, 1 changed, 2 usage or I/O error.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RobotsComparison } from 'robotskit/semantics';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { run } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-diff-'));
+const dir = tempDir('diff');
 const write = (name: string, content: string): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -1,13 +1,13 @@
 /**
  * `robotskit format [--check]`: the canonical layout on standard output; --check exits 1 when it would change.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { run } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-format-'));
+const dir = tempDir('format');
 const write = (name: string, content: string): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -114,6 +114,9 @@ export async function startFtpServer(files: Record<string, string | Uint8Array>,
         },
       };
     }
-    if (attempt >= 4) throw new Error(`vsftpd did not start: ${stderr}`);
+    if (attempt >= 4) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`vsftpd did not start: ${stderr}`);
+    }
   }
 }

@@ -2,14 +2,14 @@
  * `robotskit generate <policy> [--check robots.txt]`: robots.txt from a JSON or YAML policy, verified; --check as a CI
  * gate for a hand-written file.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRobotsTxt } from 'robotskit';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { run } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-generate-'));
+const dir = tempDir('generate');
 const write = (name: string, content: string): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
+import { tracked } from './cleanup.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The installed command, as `npx robotskit` runs it. */
@@ -57,10 +58,12 @@ export function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function spawn(argv: string[], input?: string): Promise<RunResult> {
   return new Promise((resolve) => {
     const options = { encoding: 'utf8' as const, env: plainEnv() };
-    const child = execFile(process.execPath, [BIN, ...argv], options, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    const child = tracked(
+      execFile(process.execPath, [BIN, ...argv], options, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
+        resolve({ code, stdout, stderr });
+      }),
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }

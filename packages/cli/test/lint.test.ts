@@ -2,16 +2,16 @@
  * `robotskit lint` on files and standard input: text like a compiler's, JSON, SARIF 2.1.0, the severity threshold and
  * exit codes, one-line errors. (URLs: lint-url.test.ts.)
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINT_DOCS_BASE, LINT_RULES } from 'robotskit/lint';
 import { describe, expect, it } from 'vitest';
 import { artifactUri } from '../src/commands/lint.js';
-import { SARIF_SCHEMA } from '../src/lint/sarif.js';
+import { SARIF_SCHEMA } from '../src/output/lint/sarif.js';
+import { tempDir } from './cleanup.js';
 import { run, spawn } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-lint-'));
+const dir = tempDir('lint');
 const write = (name: string, content: string | Uint8Array): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

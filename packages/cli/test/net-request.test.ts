@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { describeFetchOutcome, fetchRobotsTxt, type RetrievalResult } from 'robotskit/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_CASES, hostileOutcome, withHostileServer } from '../../robotskit/test/contract/hostile.js';
-import { retrievalOptions, robotsFetch, robotsRequest } from '../src/net.js';
+import { robotsFetch, robotsRequest } from '../src/transport/fetch.js';
+import { retrievalOptions } from '../src/transport/retrieval.js';
 import { type Site, Sites } from './sites.js';
 
 interface Answer {

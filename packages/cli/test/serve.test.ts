@@ -3,17 +3,17 @@
  */
 
 import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from './cleanup.js';
 import { BIN, run, spawn } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'robotskit-serve-'));
+const dir = tempDir('serve');
 const children: ChildProcess[] = [];
 
 afterEach(() => {

@@ -7,7 +7,7 @@
 import { createGunzip } from 'node:zlib';
 
 /** The largest chunk handed to a parser. */
-export const MAX_CHUNK = 65_536;
+const MAX_CHUNK = 65_536;
 
 /**
  * Compressed bytes handed to zlib at a time. Deflate expands at most about 1,032 to 1, so one slice yields at most about

@@ -11,9 +11,10 @@
  * @packageDocumentation
  */
 
+export { DEFAULT_SITEMAP_USER_AGENT, SITEMAP_LIMITS } from './config.js';
 export { SITEMAP_DIAGNOSTIC_CODES, SITEMAP_DIAGNOSTIC_SEVERITY } from './diagnostics.js';
 export { ATOM_NS, SITEMAP_NS } from './parse/xml.js';
 export { type SiteSitemapEvent, type SiteSitemaps, sitemapsOf, sitePageUrls, siteSitemaps } from './site.js';
 export type * from './types.js';
 export { isW3cDatetime } from './validate.js';
-export { DEFAULT_SITEMAP_USER_AGENT, readSitemaps, SITEMAP_LIMITS } from './walk.js';
+export { readSitemaps } from './walk.js';

@@ -11,7 +11,7 @@ export const MAX_URL_CHARS = 2048;
 const CHANGEFREQS = new Set<string>(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
 
 /** A location that passed, or why it did not. */
-export type LocCheck = { readonly url: URL } | { readonly code: SitemapDiagnosticCode; readonly message: string };
+type LocCheck = { readonly url: URL } | { readonly code: SitemapDiagnosticCode; readonly message: string };
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);

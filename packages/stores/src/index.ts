@@ -8,6 +8,8 @@ export { RobotsStoreError } from './errors.js';
 export { type OpenedRobotsStore, openRobotsStore } from './open.js';
 export {
   createPostgresRobotsStore,
+  type PostgresPool,
+  type PostgresPoolClient,
   type PostgresRobotsStore,
   type PostgresRobotsStoreOptions,
 } from './postgres.js';

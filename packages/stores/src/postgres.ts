@@ -10,12 +10,29 @@ import { RobotsStoreError } from './errors.js';
 import { bytesOf, fetchFromJson, fetchToJson, nextFetchAt } from './records.js';
 import { redactUrl } from './redis.js';
 
+/**
+ * The part of a connection pool the store uses: a `pg.Pool` is one. Declared here rather than taken from `@types/pg`,
+ * so a TypeScript user who passes a URL needs no types package for PostgreSQL (pg ships no types of its own).
+ */
+export interface PostgresPool {
+  /** Runs one statement on any connection of the pool. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  /** Takes a connection for several statements (a transaction); it goes back with `release`. */
+  connect(): Promise<PostgresPoolClient>;
+}
+
+/** A connection taken from a {@link PostgresPool}: a `pg.PoolClient` is one. */
+export interface PostgresPoolClient {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  release(): void;
+}
+
 /** Options of {@link createPostgresRobotsStore}. */
 export interface PostgresRobotsStoreOptions {
   /** `postgres://user@host:port/database`; or give `pool`. */
   readonly url?: string;
-  /** A pool of your own (the store does not end it on `close`). */
-  readonly pool?: pg.Pool;
+  /** A pool of your own, such as a `pg.Pool` (the store does not end it on `close`). */
+  readonly pool?: PostgresPool;
   /**
    * The schema of the store's tables (created when missing).
    * @default 'public'
@@ -60,17 +77,18 @@ export async function createPostgresRobotsStore(options: PostgresRobotsStoreOpti
   const records = `${schema}.${identifier(tableName, 'table')}`;
   const leases = `${schema}.${identifier(`${tableName}_leases`, 'table')}`;
   if (options.pool === undefined && options.url === undefined) throw new RobotsStoreError('give url or pool');
-  const own = options.pool === undefined;
-  const pool =
-    options.pool ??
-    new pg.Pool({
-      connectionString: options.url,
-      connectionTimeoutMillis: timeout,
-      query_timeout: timeout,
-      max: 4,
-    });
+  const ownPool =
+    options.pool === undefined
+      ? new pg.Pool({
+          connectionString: options.url,
+          connectionTimeoutMillis: timeout,
+          query_timeout: timeout,
+          max: 4,
+        })
+      : null;
   // An idle connection that breaks (the server restarted) must not end the process; the next query reconnects.
-  if (own) pool.on('error', () => {});
+  ownPool?.on('error', () => {});
+  const pool: PostgresPool = ownPool ?? options.pool!;
   const where = options.url === undefined ? 'the given pool' : redactUrl(options.url);
   try {
     const client = await pool.connect();
@@ -99,18 +117,15 @@ export async function createPostgresRobotsStore(options: PostgresRobotsStoreOpti
       client.release();
     }
   } catch (error) {
-    if (own) await pool.end().catch(() => {});
+    await ownPool?.end().catch(() => {});
     const message = error instanceof Error ? error.message || error.name : String(error);
     throw new RobotsStoreError(`cannot use PostgreSQL at ${where}: ${message}`, { cause: error });
   }
 
   return {
     async get(origin) {
-      const { rows } = await pool.query<{ history: unknown[]; bodies: (Buffer | null)[] }>(
-        `SELECT history, bodies FROM ${records} WHERE origin = $1`,
-        [origin],
-      );
-      const row = rows[0];
+      const { rows } = await pool.query(`SELECT history, bodies FROM ${records} WHERE origin = $1`, [origin]);
+      const row = rows[0] as { history: unknown[]; bodies: (Buffer | null)[] } | undefined;
       if (row === undefined) return undefined;
       const history = row.history.map((entry, i) => {
         const body = row.bodies[i] ?? null;
@@ -145,7 +160,7 @@ export async function createPostgresRobotsStore(options: PostgresRobotsStoreOpti
       await pool.query(`DELETE FROM ${leases} WHERE origin = $1 AND holder = $2`, [origin, holder]);
     },
     async close() {
-      if (own) await pool.end();
+      await ownPool?.end();
     },
   };
 }

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createRobotsClient } from 'robotskit/fetch';
 import { robotsStoreContract } from 'robotskit/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +84,10 @@ interface ChildRun {
 
 function runChild(job: Record<string, unknown>): ChildRun {
   const child = spawn(process.execPath, [CHILD, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A child still running when its test ends (the test failed first) is ended with it.
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   let err = '';
   let onReady: () => void = () => {};
@@ -301,5 +306,22 @@ describe('openRobotsStore', () => {
     const store = await openRobotsStore(`${PG_URL}?schema=${schema}`);
     cleanups.push(() => store.close());
     expect(await store.get('http://a.invalid')).toBeUndefined();
+  });
+});
+
+describe('createPostgresRobotsStore', () => {
+  // The option's type is the store's own (PostgresPool), which a pg.Pool satisfies: this compiles with @types/pg.
+  it.skipIf(pgProblem !== null)('works on a pg.Pool of the caller, and leaves it open on close', async () => {
+    const schema = freshSchema();
+    cleanups.push(() => dropSchema(schema));
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    cleanups.push(() => pool.end());
+    const store = await createPostgresRobotsStore({ pool, schema });
+    expect(await store.get('http://a.invalid')).toBeUndefined();
+    expect(await store.acquireLease('http://a.invalid', 'me', 60_000)).toBe(true);
+    expect(await store.acquireLease('http://a.invalid', 'other', 60_000)).toBe(false);
+    await store.close();
+    const { rows } = await pool.query(`SELECT holder FROM "${schema}".robotskit_robots_leases`);
+    expect(rows).toEqual([{ holder: 'me' }]);
   });
 });

@@ -5,12 +5,12 @@
  * the end so the terminal is left clean. A dozen lines; a library would add more than it saves.
  */
 
-import type { BatchProgress } from './run.js';
+import type { BatchProgress } from './types.js';
 
 const WIDTH = 24;
 
 /** Formats one progress line. `total` is the input's size in bytes when known, `read` what was read of it. */
-export function progressLine(p: BatchProgress, read: number, total: number | null, elapsedMs: number): string {
+function progressLine(p: BatchProgress, read: number, total: number | null, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? Math.round((p.written * 1000) / elapsedMs) : 0;
   const counts = `${p.written.toLocaleString('en-US')} URLs (${rate.toLocaleString('en-US')}/s), ${p.blocked.toLocaleString('en-US')} blocked, ${p.invalid} invalid, ${p.fetches.toLocaleString('en-US')} robots.txt fetched, ${p.activeFetches} fetching`;
   if (total === null || total === 0) return counts;

@@ -19,18 +19,15 @@ import {
   parseXRobotsTag,
   type RobotsDirectives,
 } from 'robotskit/meta';
-import { painter, useColor, visible } from '../format.js';
+import { crawlClient } from '../crawl/client.js';
+import { type CheckJson, checkUrl, sayUnreachable } from '../crawl/verdict.js';
 import { CliError, type Io } from '../io.js';
-import {
-  checkUrlArgument,
-  cliUserAgent,
-  parseTimeout,
-  type ResolvedCrawler,
-  resolveCrawler,
-  sayRewrites,
-} from '../net.js';
-import { type FetchedPage, fetchPage, PageFetchError } from '../page.js';
-import { type CheckJson, checkOne, cliClient } from './check.js';
+import { parseTimeout } from '../options/numbers.js';
+import { crawlerOfUa, sayRewrites, type UaCrawler } from '../options/ua.js';
+import { checkUrlArgument } from '../options/url.js';
+import { type Paint, painter, useColor, visible } from '../output/paint.js';
+import { type FetchedPage, fetchPage, PageFetchError } from '../transport/page.js';
+import { cliUserAgent } from '../transport/retrieval.js';
 
 /** Options of `audit`, as commander parsed them. */
 export interface AuditOptions {
@@ -40,7 +37,7 @@ export interface AuditOptions {
 }
 
 /** Where a directive came from. */
-export interface DirectiveSource {
+interface DirectiveSource {
   /** `meta` tag or `header` line. */
   readonly kind: 'meta' | 'header';
   /** As written: `<meta name="googlebot" content="noindex">` or `X-Robots-Tag: noindex`. */
@@ -78,7 +75,7 @@ export interface AuditJson {
 }
 
 /** What applies to the crawler: for a profile its tokens, for several tokens each of them, combined. */
-function forCrawler(directives: RobotsDirectives, crawler: ResolvedCrawler): PageDirectives {
+function forCrawler(directives: RobotsDirectives, crawler: UaCrawler): PageDirectives {
   const who: (string | CrawlerProfile)[] =
     crawler.profile !== null
       ? [crawler.profile]
@@ -89,7 +86,7 @@ function forCrawler(directives: RobotsDirectives, crawler: ResolvedCrawler): Pag
 }
 
 /** The sources (meta tags, header lines) that set a flag for the crawler. */
-function sourcesOf(page: FetchedPage, crawler: ResolvedCrawler, flag: 'noindex' | 'nofollow'): DirectiveSource[] {
+function sourcesOf(page: FetchedPage, crawler: UaCrawler, flag: 'noindex' | 'nofollow'): DirectiveSource[] {
   const sources: DirectiveSource[] = [];
   for (const tag of page.html === null ? [] : extractRobotsMeta(page.html)) {
     if (forCrawler(parseRobotsMeta(tag.content, tag.name), crawler)[flag]) {
@@ -105,25 +102,24 @@ function sourcesOf(page: FetchedPage, crawler: ResolvedCrawler, flag: 'noindex' 
 
 const list = (sources: readonly DirectiveSource[]) => sources.map((s) => s.text).join(' and ');
 
-/** Runs `audit`; returns the exit code. */
-export async function runAudit(io: Io, target: string, options: AuditOptions, version: string): Promise<number> {
-  const crawler = resolveCrawler(options.ua);
-  const timeoutMs = parseTimeout(options.timeout);
-  checkUrlArgument(target);
-  const url = new URL(target);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(`cannot audit '${target}': only http and https URLs are supported`);
-  }
-  const client = cliClient(crawler, timeoutMs, version);
-  const [checked, page] = await Promise.all([
-    checkOne(client, url.href, crawler, timeoutMs),
-    fetchPage(url, { timeoutMs, userAgent: cliUserAgent(version) }).catch((error: unknown) => {
-      if (error instanceof PageFetchError) throw new CliError(`cannot fetch '${url.href}': ${error.message}`);
-      throw error;
-    }),
-  ]);
-  const robots = checked.result;
+/** What the audit found, before it is printed. */
+type Findings = Omit<AuditJson, 'url' | 'crawler' | 'robots' | 'page'>;
 
+/** Why the page's status keeps it out of the index; null for a 2xx. */
+function statusProblem(page: FetchedPage): string | null {
+  const status = page.status;
+  if (status >= 300 && status < 400) {
+    return `the URL redirects (HTTP ${status}) to ${page.location ?? '(no Location)'}: the target is what gets indexed`;
+  }
+  if (status === 429 || status >= 500)
+    return `HTTP ${status}: a server error; crawlers retry later and drop the URL if it lasts`;
+  if (status >= 400) return `HTTP ${status}: an error page is not indexed`;
+  if (status < 200 || status >= 300) return `HTTP ${status}: not a page that can be indexed`;
+  return null;
+}
+
+/** Puts robots.txt, the page's status, its headers and meta tags together: the verdict and its reasons. */
+function judge(robots: CheckJson, page: FetchedPage, crawler: UaCrawler): Findings {
   const all = pageDirectives({
     ...(page.html === null ? {} : { html: page.html }),
     headers: page.xRobotsTag,
@@ -140,24 +136,14 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
         : `robots.txt blocks the whole site: ${robots.policy.message}`,
     );
   }
-  const status = page.status;
-  const statusProblem =
-    status >= 300 && status < 400
-      ? `the URL redirects (HTTP ${status}) to ${page.location ?? '(no Location)'}: the target is what gets indexed`
-      : status === 429 || status >= 500
-        ? `HTTP ${status}: a server error; crawlers retry later and drop the URL if it lasts`
-        : status >= 400
-          ? `HTTP ${status}: an error page is not indexed`
-          : status < 200 || status >= 300
-            ? `HTTP ${status}: not a page that can be indexed`
-            : null;
-  if (statusProblem !== null) {
+  const problem = statusProblem(page);
+  if (problem !== null) {
     if (crawlable) {
       indexable = false;
-      reasons.push(statusProblem);
+      reasons.push(problem);
     } else {
       // A blocked URL is never fetched: its status cannot keep the bare URL out of the index.
-      reasons.push(`the page answers HTTP ${status}, which a crawler blocked by robots.txt never sees`);
+      reasons.push(`the page answers HTTP ${page.status}, which a crawler blocked by robots.txt never sees`);
     }
   }
 
@@ -187,52 +173,64 @@ export async function runAudit(io: Io, target: string, options: AuditOptions, ve
     : indexable
       ? 'can be crawled and indexed'
       : 'can be crawled, will not be indexed';
-  sayRewrites(io, crawler);
-  if (checked.networkFailure) {
-    io.stderr.write(
-      `robotskit: cannot fetch '${robots.robotsUrl}': ${robots.problem} (until it can be, Google treats every URL there as disallowed)\n`,
-    );
-  }
-  // The exit status follows the verdict: an unreachable robots.txt blocks the page, as Google treats it (exit 1).
-  const code = crawlable && indexable ? 0 : 1;
   const index: AuditJson['index'] = !crawlable ? 'url-only' : indexable ? 'yes' : 'no';
+  return { directives, crawlable, indexable, index, followable, reasons, verdict };
+}
 
-  if (options.json) {
-    const doc: AuditJson = {
-      url: url.href,
-      crawler: crawler.profile?.name ?? crawler.label,
-      robots,
-      page: {
-        status,
-        contentType: page.contentType,
-        location: page.location,
-        xRobotsTag: page.xRobotsTag,
-        meta: page.html === null ? [] : extractRobotsMeta(page.html).map((t) => ({ name: t.name, content: t.content })),
-      },
-      directives,
-      crawlable,
-      indexable,
-      index,
-      followable,
-      reasons,
-      verdict,
-    };
-    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    return code;
-  }
-
-  const paint = painter(useColor(io));
+/** The audit for people. */
+function describeAudit(doc: AuditJson, label: string, paint: Paint): string[] {
+  const { robots, page, crawlable, indexable, followable, index, verdict } = doc;
   const yes = (ok: boolean, word: string) => (ok ? paint('green', word) : paint('red', word));
-  const tags = page.html === null ? 0 : extractRobotsMeta(page.html).length;
-  const out = [
-    `${paint('bold', visible(url.href))}  ${paint('dim', `for ${crawler.label}`)}`,
+  return [
+    `${paint('bold', visible(doc.url))}  ${paint('dim', `for ${label}`)}`,
     `  verdict  ${crawlable && indexable ? paint('green', verdict) : paint('red', verdict)}`,
     `  crawl    ${yes(crawlable, crawlable ? 'allowed' : 'blocked')} by ${robots.robotsUrl}${robots.rule !== null ? ` (line ${robots.line}: ${visible(robots.ruleText ?? '')})` : ` (${robots.policy.mode})`}`,
-    `  page     HTTP ${status}${page.contentType === null ? '' : `, ${page.contentType}`}, ${tags} robots meta tag(s), ${page.xRobotsTag.length} X-Robots-Tag header(s)`,
+    `  page     HTTP ${page.status}${page.contentType === null ? '' : `, ${page.contentType}`}, ${page.meta.length} robots meta tag(s), ${page.xRobotsTag.length} X-Robots-Tag header(s)`,
     `  index    ${index === 'url-only' ? paint('yellow', 'the bare URL only (see why)') : yes(indexable, index)}`,
     `  follow   ${yes(followable, followable ? 'yes' : 'no')}`,
-    ...reasons.map((r, i) => `${i === 0 ? '  why      ' : '           '}${visible(r)}`),
+    ...doc.reasons.map((r, i) => `${i === 0 ? '  why      ' : '           '}${visible(r)}`),
   ];
-  io.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** Runs `audit`; returns the exit code. */
+export async function runAudit(io: Io, target: string, options: AuditOptions, version: string): Promise<number> {
+  const crawler = crawlerOfUa(options.ua);
+  const timeoutMs = parseTimeout(options.timeout);
+  checkUrlArgument(target);
+  const url = new URL(target);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CliError(`cannot audit '${target}': only http and https URLs are supported`);
+  }
+  const client = crawlClient(crawler, timeoutMs, version);
+  const [checked, page] = await Promise.all([
+    checkUrl(client, url.href, crawler, timeoutMs),
+    fetchPage(url, { timeoutMs, userAgent: cliUserAgent(version) }).catch((error: unknown) => {
+      if (error instanceof PageFetchError) throw new CliError(`cannot fetch '${url.href}': ${error.message}`);
+      throw error;
+    }),
+  ]);
+  const robots = checked.result;
+  const findings = judge(robots, page, crawler);
+  sayRewrites(io, crawler);
+  if (checked.networkFailure) sayUnreachable(io, robots);
+  const doc: AuditJson = {
+    url: url.href,
+    crawler: crawler.profile?.name ?? crawler.label,
+    robots,
+    page: {
+      status: page.status,
+      contentType: page.contentType,
+      location: page.location,
+      xRobotsTag: page.xRobotsTag,
+      meta: page.html === null ? [] : extractRobotsMeta(page.html).map((t) => ({ name: t.name, content: t.content })),
+    },
+    ...findings,
+  };
+  // The exit status follows the verdict: an unreachable robots.txt blocks the page, as Google treats it (exit 1).
+  const code = findings.crawlable && findings.indexable ? 0 : 1;
+  const text = options.json
+    ? JSON.stringify(doc, null, 2)
+    : describeAudit(doc, crawler.label, painter(useColor(io))).join('\n');
+  io.stdout.write(`${text}\n`);
   return code;
 }

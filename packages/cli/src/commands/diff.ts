@@ -9,9 +9,11 @@
 // Types only: the engine loads when the command runs, so registering the command costs nothing at start-up.
 import type { CrawlerProfile, RobotsTxt } from 'robotskit';
 import type { ChangedRegion, CompareOptions, CrawlerComparison, RegionRule } from 'robotskit/semantics';
-import { painter, useColor, visible } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
+import { indexHtmlNote, lineText } from '../output/explanation.js';
+import { type Paint, painter, useColor, visible } from '../output/paint.js';
 
+/** Options of `diff`, as commander parsed them. */
 export interface DiffOptions {
   readonly ua?: string;
   readonly json?: boolean;
@@ -31,14 +33,9 @@ function parseCrawlers(
   return names.map((name) => crawlerByName(name) ?? name);
 }
 
-function lineText(robots: RobotsTxt, line: number): string {
-  return robots.records[line - 1]?.text.trim() ?? '';
-}
-
 function describeRule(rule: RegionRule | null, robots: RobotsTxt): string {
   if (rule === null) return 'no rule (allowed)';
-  const via = rule.indexHtml ? ` (as ${rule.pattern}, Google's index.html rule)` : '';
-  return `line ${rule.line}: ${visible(lineText(robots, rule.line))}${via}`;
+  return `line ${rule.line}: ${visible(lineText(robots, rule.line))}${indexHtmlNote(rule)}`;
 }
 
 /** Crawlers with the same answer, printed once. */
@@ -96,12 +93,7 @@ export async function runDiff(io: Io, oldFile: string, newFile: string, options:
   return code;
 }
 
-function describeRegion(
-  region: ChangedRegion,
-  before: RobotsTxt,
-  after: RobotsTxt,
-  paint: ReturnType<typeof painter>,
-): string[] {
+function describeRegion(region: ChangedRegion, before: RobotsTxt, after: RobotsTxt, paint: Paint): string[] {
   const change = region.change === 'blocked' ? paint('red', 'now blocked') : paint('green', 'now allowed');
   return [
     `  ${change}  ${visible(region.pattern)}  ${paint('dim', `e.g. ${visible(region.witness)}`)}`,

@@ -3,33 +3,20 @@
  * applied and the line that decided.
  */
 
-import { type Explanation, parseRobotsTxt, type RobotsTxt } from 'robotskit';
-import { resolveCrawler, sayRewrites } from '../crawler.js';
-import { painter, useColor, visible } from '../format.js';
+import { parseRobotsTxt } from 'robotskit';
 import { type Io, readInput } from '../io.js';
-
-/** The text of a 1-based line of the parsed file, as written. */
-export function lineText(robots: RobotsTxt, line: number): string {
-  return robots.records[line - 1]?.text.trim() ?? '';
-}
+import { crawlerOfUa, sayRewrites } from '../options/ua.js';
+import { type ExplainJson, indexHtmlNote, lineText } from '../output/explanation.js';
+import { painter, useColor, visible } from '../output/paint.js';
 
 interface ExplainOptions {
   readonly ua: string;
   readonly json?: boolean;
 }
 
-/** The JSON document `explain --json` prints. */
-export interface ExplainJson extends Explanation {
-  readonly url: string;
-  /** The deciding line as written, when there is one. */
-  readonly ruleText: string | null;
-  /** What the engine's rule rewrote in `--ua` (a User-Agent string reduced to its crawler…), in words. */
-  readonly crawlerRewrites: readonly string[];
-}
-
 /** Runs `explain`; returns the exit code (0 allowed, 1 disallowed). */
 export async function runExplain(io: Io, robotsFile: string, url: string, options: ExplainOptions): Promise<number> {
-  const crawler = resolveCrawler(options.ua);
+  const crawler = crawlerOfUa(options.ua);
   const robots = parseRobotsTxt(await readInput(io, robotsFile, 'robots.txt file'));
   const result = robots.explain(url, crawler.input);
   sayRewrites(io, crawler);
@@ -55,8 +42,7 @@ export async function runExplain(io: Io, robotsFile: string, url: string, option
   if (result.rule === null) {
     out.push(`  rule      ${paint('dim', 'no rule matched: allowed')}`);
   } else {
-    const via = result.rule.indexHtml ? ` (as ${result.rule.pattern}, Google's index.html rule)` : '';
-    out.push(`  rule      line ${result.rule.line}: ${visible(ruleText ?? '')}${via}`);
+    out.push(`  rule      line ${result.rule.line}: ${visible(ruleText ?? '')}${indexHtmlNote(result.rule)}`);
     out.push(
       `            ${paint('dim', `pattern ${visible(result.rule.pattern) || '(empty)'}, ${result.rule.pattern.length} chars`)}`,
     );

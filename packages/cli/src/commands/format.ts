@@ -7,6 +7,7 @@
 
 import { type Io, readInput } from '../io.js';
 
+/** Options of `format`, as commander parsed them. */
 export interface FormatOptions {
   readonly check?: boolean;
 }

@@ -9,9 +9,10 @@
 
 // Types only: the engine loads when the command runs, so registering the command costs nothing at start-up.
 import type { CrawlerComparison, RobotsComparison } from 'robotskit/semantics';
-import { visible } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
+import { visible } from '../output/paint.js';
 
+/** Options of `generate`, as commander parsed them. */
 export interface GenerateOptions {
   readonly check?: string;
 }

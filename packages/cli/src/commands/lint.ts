@@ -9,16 +9,13 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_MAX_BYTES } from 'robotskit';
 import { fetchRobotsTxt } from 'robotskit/fetch';
 import { atLeast, type Diagnostic, lint, type Severity } from 'robotskit/lint';
-import { painter, useColor } from '../format.js';
 import { CliError, type Io, readInput } from '../io.js';
-import { formatJson } from '../lint/json.js';
-import { BytePositions } from '../lint/positions.js';
-import { formatSarif } from '../lint/sarif.js';
-import { formatText, summary } from '../lint/text.js';
-
-import { LINT_FORMATS, SEVERITIES } from '../options.js';
-
-export { LINT_FORMATS, SEVERITIES };
+import type { LINT_FORMATS } from '../options/choices.js';
+import { formatJson } from '../output/lint/json.js';
+import { BytePositions } from '../output/lint/positions.js';
+import { formatSarif } from '../output/lint/sarif.js';
+import { formatText, summary } from '../output/lint/text.js';
+import { painter, useColor } from '../output/paint.js';
 
 /** Options of `lint`, as commander parsed them. */
 export interface LintCommandOptions {
@@ -59,9 +56,14 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
     // The network half (its HTTP clients) loads only for a URL: linting files stays quick to start (pre-commit hooks).
-    const { checkUrlArgument, describeFetch, parseTimeout, retrievalOptions, robotsRequest } = await import(
-      '../net.js'
-    );
+    const [{ checkUrlArgument }, { parseTimeout }, { describeFetch }, { robotsRequest }, { retrievalOptions }] =
+      await Promise.all([
+        import('../options/url.js'),
+        import('../options/numbers.js'),
+        import('../output/fetch.js'),
+        import('../transport/fetch.js'),
+        import('../transport/retrieval.js'),
+      ]);
     const timeoutMs = parseTimeout(options.timeout);
     checkUrlArgument(target);
     if (!/^https?:/i.test(target))

@@ -19,10 +19,8 @@ import {
   siteSitemaps,
   type WalkSummary,
 } from 'robotskit-sitemaps';
-import { type Paint, painter, useColor, visible } from '../format.js';
 import { CliError, type Io } from '../io.js';
-
-export { SITEMAP_SCOPES } from '../options.js';
+import { type Paint, painter, useColor, visible } from '../output/paint.js';
 
 /** Options of `sitemaps`, as commander parsed them. */
 export interface SitemapsCommandOptions {
@@ -60,7 +58,7 @@ function parseTimeout(text: string | undefined): SitemapOptions['timeouts'] | un
 }
 
 /** The default of `--max-time`: the whole walk's budget, in seconds. */
-export const DEFAULT_MAX_TIME_S = 300;
+const DEFAULT_MAX_TIME_S = 300;
 
 function parseMaxTime(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_TIME_S;
@@ -234,8 +232,13 @@ export interface SitemapsJson {
   readonly summary: WalkSummary;
 }
 
-/** Runs `sitemaps`; returns the exit code. */
-export async function runSitemaps(io: Io, target: string, options: SitemapsCommandOptions): Promise<number> {
+/** The walk's options from the command's, and the budget that ends the whole walk. */
+function walkOptionsOf(options: SitemapsCommandOptions): {
+  walkOptions: SitemapOptions;
+  budget: AbortSignal;
+  maxTime: number;
+  fileTimeoutMs: number | undefined;
+} {
   const limit = parseCount(options.limit, '--limit');
   const maxSitemaps = parseCount(options.maxSitemaps, '--max-sitemaps');
   const timeouts = parseTimeout(options.timeout);
@@ -249,78 +252,143 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
     ...(maxSitemaps === Infinity ? {} : { maxSitemaps }),
     ...(timeouts === undefined ? {} : { timeouts }),
   };
+  return { walkOptions, budget, maxTime, fileTimeoutMs: timeouts?.total };
+}
+
+/** What the command shows of a walk: each event as it comes (the tree, or the URLs), and the end. */
+class WalkView {
+  private readonly reports: SitemapReport[] = [];
+  /** Candidates for diagnostics about the walk rather than a file: kept unless a report of their file follows. */
+  private readonly walkDiagnostics: SitemapDiagnostic[] = [];
+  /** The files that have a report (at most maxSitemaps). */
+  private readonly reported = new Set<string>();
+  private robotsTxt: SitemapsJson['robotsTxt'] = null;
+  private summary: WalkSummary | null = null;
+  private first: SitemapReport | null = null;
+  private readonly paint: Paint;
+  private readonly paintErr: Paint;
+  private readonly tree: TreePrinter;
+  /** The tree for people (neither --urls nor --json). */
+  private readonly textTree: boolean;
+  /** One JSON document of reports (--json without --urls). */
+  private readonly document: boolean;
+
+  constructor(
+    private readonly io: Io,
+    private readonly options: SitemapsCommandOptions,
+    private readonly out: Output,
+    private readonly fileTimeoutMs: number | undefined,
+  ) {
+    this.paint = painter(useColor(io));
+    this.paintErr = painter(useColor(io, 'stderr'));
+    this.tree = new TreePrinter(this.paint);
+    this.textTree = !options.urls && !options.json;
+    this.document = options.json === true && !options.urls;
+  }
+
+  /** Shows one event; returns an exit code when the command ends there. */
+  async show(event: SiteSitemapEvent): Promise<number | null> {
+    const { options, out } = this;
+    switch (event.type) {
+      case 'robots':
+        return this.showRobots(event.site);
+      case 'url':
+        if (options.urls) await out.write(options.json ? `${JSON.stringify(event.entry)}\n` : `${event.entry.loc}\n`);
+        break;
+      case 'diagnostic':
+        if (options.urls) this.io.stderr.write(`${diagnosticLine(event.diagnostic, this.paintErr)}\n`);
+        if (event.diagnostic.code === 'too-many-sitemaps') this.walkDiagnostics.push(event.diagnostic);
+        break;
+      case 'sitemap':
+        this.first ??= event.report;
+        this.reported.add(event.report.url);
+        if (this.document) this.reports.push(event.report);
+        else if (this.textTree) for (const line of this.tree.lines(event.report)) await out.write(`${line}\n`);
+        break;
+      case 'end':
+        this.summary = event.summary;
+        break;
+    }
+    return null;
+  }
+
+  /** The site's robots.txt: what it lists, or why the walk ends before it starts (exit 1; 2 when unreadable). */
+  private async showRobots(site: Extract<SiteSitemapEvent, { type: 'robots' }>['site']): Promise<number | null> {
+    const { retrieval, sitemaps, robotsUrl } = site;
+    if (retrieval.outcome === 'disallow-all') {
+      const words = describeFetchOutcome(
+        retrieval,
+        this.fileTimeoutMs === undefined ? {} : { timeoutMs: this.fileTimeoutMs },
+      );
+      throw new CliError(`cannot read ${robotsUrl}: ${words.summary}`);
+    }
+    this.robotsTxt = { url: robotsUrl, status: retrieval.status, sitemaps };
+    if (sitemaps.length > 0) {
+      if (this.textTree) {
+        await this.out.write(`${this.paint('dim', `${robotsUrl}: ${plural(sitemaps.length, 'sitemap')}`)}\n`);
+      }
+      return null;
+    }
+    const why =
+      retrieval.outcome === 'allow-all'
+        ? `there is no robots.txt (${retrieval.error === null ? `HTTP ${retrieval.status}` : retrieval.error.message})`
+        : 'the robots.txt lists no sitemap';
+    this.io.stderr.write(`robotskit: ${robotsUrl}: ${why}\n`);
+    if (this.document) {
+      const doc: SitemapsJson = {
+        robotsTxt: this.robotsTxt,
+        sitemaps: [],
+        walk: [],
+        summary: { sitemaps: 0, urls: 0, errors: 0, warnings: 0, infos: 0, stoppedBy: null },
+      };
+      await this.out.write(`${JSON.stringify(doc, null, 2)}\n`);
+    }
+    return 1;
+  }
+
+  /** After the last event: the JSON document or the tree's end and the summary; returns the exit code. */
+  async finish(budget: AbortSignal, maxTime: number): Promise<number> {
+    const { io, out, paint, paintErr, first } = this;
+    const summary = this.summary;
+    if (summary === null) throw new Error('the walk ended without a summary');
+    if (summary.stoppedBy === 'aborted' && budget.aborted) {
+      io.stderr.write(
+        `${paintErr('yellow', 'robotskit:')} the walk stopped at its time budget of ${maxTime} s (--max-time); what it read until then is shown\n`,
+      );
+    }
+    const walkDiagnostics = this.walkDiagnostics.filter((d) => !this.reported.has(d.sitemap));
+    // With --sitemap, a starting file that could not be fetched is an I/O error, like a robots.txt that cannot be read.
+    if (this.options.sitemap && first !== null && first.urls === 0 && first.sitemaps === 0) {
+      const failure = first.diagnostics.find((d) => d.code === 'fetch-failed' || d.code === 'http-error');
+      if (failure !== undefined) throw new CliError(`cannot read ${first.url}: ${failure.message}`);
+    }
+    if (this.document) {
+      const doc: SitemapsJson = { robotsTxt: this.robotsTxt, sitemaps: this.reports, walk: walkDiagnostics, summary };
+      await out.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else if (this.textTree) {
+      for (const d of walkDiagnostics)
+        await out.write(`${paint('yellow', d.severity)}: ${visible(d.message)} ${paint('dim', `[${d.code}]`)}\n`);
+      await out.write(`\n${summaryLine(summary)}\n`);
+    } else {
+      io.stderr.write(`${paintErr('dim', `robotskit: ${summaryLine(summary)}`)}\n`);
+    }
+    return summary.errors + summary.warnings > 0 ? 1 : 0;
+  }
+}
+
+/** Runs `sitemaps`; returns the exit code. */
+export async function runSitemaps(io: Io, target: string, options: SitemapsCommandOptions): Promise<number> {
+  const { walkOptions, budget, maxTime, fileTimeoutMs } = walkOptionsOf(options);
   const events: AsyncIterable<SiteSitemapEvent> = options.sitemap
     ? readSitemaps(httpUrl(target), walkOptions)
     : siteSitemaps(httpUrl(target), walkOptions);
-
-  const paint = painter(useColor(io));
-  const paintErr = painter(useColor(io, 'stderr'));
   const out = new Output(io);
-  const tree = new TreePrinter(paint);
-  const reports: SitemapReport[] = [];
-  let walkDiagnostics: SitemapDiagnostic[] = [];
-  /** The files that have a report (at most maxSitemaps). */
-  const reported = new Set<string>();
-  let robotsTxt: SitemapsJson['robotsTxt'] = null;
-  let summary: WalkSummary | null = null;
-  let first: SitemapReport | null = null;
-  const textTree = !options.urls && !options.json;
+  const view = new WalkView(io, options, out, fileTimeoutMs);
   try {
     for await (const event of events) {
       if (out.closed) break;
-      switch (event.type) {
-        case 'robots': {
-          const { retrieval, sitemaps, robotsUrl } = event.site;
-          if (retrieval.outcome === 'disallow-all') {
-            const words = describeFetchOutcome(
-              retrieval,
-              timeouts?.total === undefined ? {} : { timeoutMs: timeouts.total },
-            );
-            throw new CliError(`cannot read ${robotsUrl}: ${words.summary}`);
-          }
-          robotsTxt = { url: robotsUrl, status: retrieval.status, sitemaps };
-          if (sitemaps.length === 0) {
-            const why =
-              retrieval.outcome === 'allow-all'
-                ? `there is no robots.txt (${retrieval.error === null ? `HTTP ${retrieval.status}` : retrieval.error.message})`
-                : 'the robots.txt lists no sitemap';
-            io.stderr.write(`robotskit: ${robotsUrl}: ${why}\n`);
-            if (options.json && !options.urls) {
-              const doc: SitemapsJson = {
-                robotsTxt,
-                sitemaps: [],
-                walk: [],
-                summary: { sitemaps: 0, urls: 0, errors: 0, warnings: 0, infos: 0, stoppedBy: null },
-              };
-              await out.write(`${JSON.stringify(doc, null, 2)}\n`);
-            }
-            return 1;
-          }
-          if (textTree) {
-            await out.write(`${paint('dim', `${robotsUrl}: ${plural(sitemaps.length, 'sitemap')}`)}\n`);
-          }
-          break;
-        }
-        case 'url':
-          if (options.urls) {
-            await out.write(options.json ? `${JSON.stringify(event.entry)}\n` : `${event.entry.loc}\n`);
-          }
-          break;
-        case 'diagnostic':
-          if (options.urls) io.stderr.write(`${diagnosticLine(event.diagnostic, paintErr)}\n`);
-          // Candidates for diagnostics about the walk rather than a file: kept unless a report of their file follows.
-          if (event.diagnostic.code === 'too-many-sitemaps') walkDiagnostics.push(event.diagnostic);
-          break;
-        case 'sitemap':
-          first ??= event.report;
-          reported.add(event.report.url);
-          if (options.json && !options.urls) reports.push(event.report);
-          else if (textTree) for (const line of tree.lines(event.report)) await out.write(`${line}\n`);
-          break;
-        case 'end':
-          summary = event.summary;
-          break;
-      }
+      const code = await view.show(event);
+      if (code !== null) return code;
     }
   } catch (error) {
     if (error instanceof RobotsUrlError) throw new CliError(error.message);
@@ -329,29 +397,5 @@ export async function runSitemaps(io: Io, target: string, options: SitemapsComma
     out.dispose();
   }
   if (out.closed) return 0;
-  if (summary === null) throw new Error('the walk ended without a summary');
-  if (summary.stoppedBy === 'aborted' && budget.aborted) {
-    io.stderr.write(
-      `${paintErr('yellow', 'robotskit:')} the walk stopped at its time budget of ${maxTime} s (--max-time); what it read until then is shown\n`,
-    );
-  }
-  walkDiagnostics = walkDiagnostics.filter((d) => !reported.has(d.sitemap));
-
-  // With --sitemap, a starting file that could not be fetched is an I/O error, like a robots.txt that cannot be read.
-  if (options.sitemap && first !== null && first.urls === 0 && first.sitemaps === 0) {
-    const failure = first.diagnostics.find((d) => d.code === 'fetch-failed' || d.code === 'http-error');
-    if (failure !== undefined) throw new CliError(`cannot read ${first.url}: ${failure.message}`);
-  }
-
-  if (options.json && !options.urls) {
-    const doc: SitemapsJson = { robotsTxt, sitemaps: reports, walk: walkDiagnostics, summary };
-    await out.write(`${JSON.stringify(doc, null, 2)}\n`);
-  } else if (textTree) {
-    for (const d of walkDiagnostics)
-      await out.write(`${paint('yellow', d.severity)}: ${visible(d.message)} ${paint('dim', `[${d.code}]`)}\n`);
-    await out.write(`\n${summaryLine(summary)}\n`);
-  } else {
-    io.stderr.write(`${paintErr('dim', `robotskit: ${summaryLine(summary)}`)}\n`);
-  }
-  return summary.errors + summary.warnings > 0 ? 1 : 0;
+  return view.finish(budget, maxTime);
 }

@@ -7,9 +7,9 @@
  */
 
 import { parseRobotsTxt, productToken } from 'robotskit';
-import { painter, useColor, visible } from '../format.js';
 import { type Io, readInput } from '../io.js';
-import { type ExplainJson, lineText } from './explain.js';
+import { type ExplainJson, lineText } from '../output/explanation.js';
+import { painter, useColor, visible } from '../output/paint.js';
 
 /** Runs `test`; returns the exit code. */
 export async function runTest(

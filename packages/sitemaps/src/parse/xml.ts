@@ -47,41 +47,115 @@ function split(qname: string): [prefix: string, local: string] {
 
 /** A streaming XML sitemap parser that pushes {@link RawItem}s to `emit`. */
 export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
-  const parser = new SaxesParser({ xmlns: false, position: true });
-  /** Namespace bindings, one map per open element that declared any (null otherwise). */
-  const scopes: (Map<string, string> | null)[] = [];
-  let depth = 0;
-  let shape: Shape | null = null;
-  let rootNs = '';
-  let failed = false;
-  let inContainer = false;
-  // The record being read.
-  let inRecord = false;
-  let recordLine = 0;
-  let fields: Record<string, string | null> = {};
-  let field: string | null = null;
-  let text = '';
-  let atomLink: string | null = null;
-  let atomLinkRank = 0;
+  return new XmlSitemapParser(emit);
+}
 
-  const resolve = (prefix: string): string => {
+/** The record being read: where it started, its fields as written, an Atom entry's best link. */
+interface OpenRecord {
+  line: number;
+  fields: Record<string, string | null>;
+  atomLink: string | null;
+  atomLinkRank: number;
+}
+
+/** The parser of one file: saxes' events turned into raw items, and the bare `&` caught at its own line. */
+class XmlSitemapParser implements ContentParser {
+  private readonly parser = new SaxesParser({ xmlns: false, position: true });
+  /** Namespace bindings, one map per open element that declared any (null otherwise). */
+  private readonly scopes: (Map<string, string> | null)[] = [];
+  private depth = 0;
+  private shape: Shape | null = null;
+  private rootNs = '';
+  private failed = false;
+  private inContainer = false;
+  private record: OpenRecord | null = null;
+  /** The record field being read, and its text so far. */
+  private field: string | null = null;
+  private text = '';
+  /** The line of the last `&` written (see {@link write}). */
+  private ampLine = 0;
+
+  constructor(private readonly emit: (item: RawItem) => void) {
+    const parser = this.parser;
+    parser.on('opentag', (tag: SaxesTagPlain) => this.open(tag));
+    const onText = (chunk: string) => {
+      if (this.field !== null && this.text.length <= MAX_FIELD_CHARS) this.text += chunk;
+    };
+    parser.on('text', onText);
+    parser.on('cdata', onText);
+    parser.on('closetag', () => this.close());
+    parser.on('error', (error: Error) => {
+      // saxes prefixes its messages with "line:column: "; the line is reported separately.
+      this.fatal('xml-error', `XML is not well-formed: ${error.message.replace(/^\d+:\d+: /, '')}`);
+    });
+  }
+
+  get line(): number {
+    return this.parser.line;
+  }
+
+  /**
+   * saxes reads an entity reference up to the next ";", however far: a bare "&" (the most common sitemap mistake)
+   * would swallow the rest of the file and be reported at its end. So text is written up to each "&", and the
+   * reference being read is checked after each write (see {@link writeChecked}).
+   */
+  write(chunk: string): void {
+    let start = 0;
+    while (!this.failed) {
+      const amp = chunk.indexOf('&', start);
+      if (amp < 0) {
+        this.writeChecked(chunk.slice(start));
+        return;
+      }
+      this.writeChecked(chunk.slice(start, amp + 1));
+      this.ampLine = this.parser.line;
+      start = amp + 1;
+    }
+  }
+
+  end(): void {
+    if (this.failed) return;
+    this.parser.close();
+    if (!this.failed && this.shape === null) this.fatal('not-a-sitemap', 'the file has no root element');
+  }
+
+  /**
+   * Writes to saxes, then looks at the reference it is reading (saxes keeps it in its private `entity` field; read
+   * defensively): characters no entity name has mean the "&" was bare, reported at its own line.
+   */
+  private writeChecked(text: string): void {
+    this.parser.write(text);
+    if (this.failed) return;
+    const pending = (this.parser as unknown as { entity?: unknown }).entity;
+    if (typeof pending === 'string' && pending !== '' && (pending.length > 256 || /[\s<>&"'=/?]/.test(pending))) {
+      this.failed = true;
+      this.emit({
+        kind: 'fatal',
+        code: 'xml-error',
+        message: 'XML is not well-formed: a bare "&" (write it as "&amp;")',
+        line: this.ampLine,
+      });
+    }
+  }
+
+  private fatal(code: 'xml-error' | 'not-a-sitemap', message: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.emit({ kind: 'fatal', code, message, line: this.parser.line });
+  }
+
+  private resolve(prefix: string): string {
     const key = prefix === '' ? 'xmlns' : `xmlns:${prefix}`;
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const uri = scopes[i]?.get(key);
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const uri = this.scopes[i]?.get(key);
       if (uri !== undefined) return uri;
     }
     return prefix === '' ? '' : `urn:unbound:${prefix}`;
-  };
+  }
 
-  const fatal = (code: 'xml-error' | 'not-a-sitemap', message: string) => {
-    if (failed) return;
-    failed = true;
-    emit({ kind: 'fatal', code, message, line: parser.line });
-  };
-
-  parser.on('opentag', (tag: SaxesTagPlain) => {
-    if (failed) return;
-    depth++;
+  private open(tag: SaxesTagPlain): void {
+    if (this.failed) return;
+    this.depth++;
     let scope: Map<string, string> | null = null;
     for (const name in tag.attributes) {
       if (name === 'xmlns' || name.startsWith('xmlns:')) {
@@ -89,159 +163,109 @@ export function createXmlParser(emit: (item: RawItem) => void): ContentParser {
         scope.set(name, tag.attributes[name]!);
       }
     }
-    scopes.push(scope);
+    this.scopes.push(scope);
     const [prefix, local] = split(tag.name);
-    const ns = resolve(prefix);
-    if (depth === 1) {
-      const found = SHAPES[local];
-      if (found === undefined) {
-        fatal('not-a-sitemap', `the root element is <${tag.name}>, not <urlset>, <sitemapindex>, <rss> or <feed>`);
-        return;
-      }
-      shape = found;
-      rootNs = ns;
-      emit({ kind: 'format', format: found.format, namespace: ns === '' ? null : ns, line: parser.line });
+    const ns = this.resolve(prefix);
+    if (this.depth === 1) this.openRoot(tag.name, local, ns);
+    else this.openInner(tag, local, ns);
+  }
+
+  /** An element below the root: a container, a record, or a field of the record being read. */
+  private openInner(tag: SaxesTagPlain, local: string, ns: string): void {
+    const shape = this.shape;
+    if (shape === null || ns !== this.rootNs) return;
+    if (shape.container !== undefined && this.depth === 2 && local === shape.container) {
+      this.inContainer = true;
       return;
     }
-    if (shape === null || ns !== rootNs) return;
-    if (shape.container !== undefined && depth === 2 && local === shape.container) {
-      inContainer = true;
+    if (
+      this.depth === shape.recordDepth &&
+      local === shape.record &&
+      (shape.container === undefined || this.inContainer)
+    ) {
+      this.record = { line: this.parser.line, fields: {}, atomLink: null, atomLinkRank: 0 };
       return;
     }
-    if (depth === shape.recordDepth && local === shape.record && (shape.container === undefined || inContainer)) {
-      inRecord = true;
-      recordLine = parser.line;
-      fields = {};
-      atomLink = null;
-      atomLinkRank = 0;
-      return;
-    }
-    if (!inRecord || depth !== shape.recordDepth + 1) return;
+    const record = this.record;
+    if (record === null || this.depth !== shape.recordDepth + 1) return;
     if (shape.format === 'atom' && local === 'link') {
       // An entry's page is its rel="alternate" link (the default rel); other links are related resources.
       const rel = (tag.attributes.rel ?? 'alternate').trim();
       const href = tag.attributes.href;
       const rank = rel === 'alternate' ? 2 : 0;
-      if (href !== undefined && rank > atomLinkRank) {
-        atomLink = href;
-        atomLinkRank = rank;
+      if (href !== undefined && rank > record.atomLinkRank) {
+        record.atomLink = href;
+        record.atomLinkRank = rank;
       }
       return;
     }
     if (shape.fields.has(local)) {
-      field = local;
-      text = '';
+      this.field = local;
+      this.text = '';
     }
-  });
+  }
 
-  const onText = (chunk: string) => {
-    if (field !== null && text.length <= MAX_FIELD_CHARS) text += chunk;
+  private openRoot(name: string, local: string, ns: string): void {
+    const found = SHAPES[local];
+    if (found === undefined) {
+      this.fatal('not-a-sitemap', `the root element is <${name}>, not <urlset>, <sitemapindex>, <rss> or <feed>`);
+      return;
+    }
+    this.shape = found;
+    this.rootNs = ns;
+    this.emit({ kind: 'format', format: found.format, namespace: ns === '' ? null : ns, line: this.parser.line });
+  }
+
+  private close(): void {
+    if (this.failed) return;
+    const shape = this.shape;
+    if (this.field !== null && this.depth === (shape?.recordDepth ?? 0) + 1) {
+      const fields = this.record!.fields;
+      if (fields[this.field] === undefined) fields[this.field] = this.text.trim();
+      this.field = null;
+      this.text = '';
+    } else if (this.record !== null && shape !== null && this.depth === shape.recordDepth) {
+      this.emit(itemOf(shape.format, this.record));
+      this.record = null;
+    } else if (shape?.container !== undefined && this.depth === 2) {
+      this.inContainer = false;
+    }
+    this.scopes.pop();
+    this.depth--;
+  }
+}
+
+/** The raw item of a record that has ended, by the file's format. */
+function itemOf(format: SitemapFormat, record: OpenRecord): RawItem {
+  const get = (name: string) => {
+    const v = record.fields[name];
+    return v === undefined || v === '' ? null : v;
   };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-
-  parser.on('closetag', () => {
-    if (failed) return;
-    if (field !== null && depth === (shape?.recordDepth ?? 0) + 1) {
-      if (fields[field] === undefined) fields[field] = text.trim();
-      field = null;
-      text = '';
-    } else if (inRecord && shape !== null && depth === shape.recordDepth) {
-      inRecord = false;
-      const get = (name: string) => {
-        const v = fields[name];
-        return v === undefined || v === '' ? null : v;
+  const line = record.line;
+  switch (format) {
+    case 'sitemapindex':
+      return { kind: 'sitemap', loc: get('loc'), line };
+    case 'urlset':
+      return {
+        kind: 'url',
+        loc: get('loc'),
+        lastmod: get('lastmod'),
+        changefreq: get('changefreq'),
+        priority: get('priority'),
+        line,
       };
-      switch (shape.format) {
-        case 'sitemapindex':
-          emit({ kind: 'sitemap', loc: get('loc'), line: recordLine });
-          break;
-        case 'urlset':
-          emit({
-            kind: 'url',
-            loc: get('loc'),
-            lastmod: get('lastmod'),
-            changefreq: get('changefreq'),
-            priority: get('priority'),
-            line: recordLine,
-          });
-          break;
-        case 'rss':
-          emit({
-            kind: 'url',
-            loc: get('link'),
-            lastmod: get('pubDate'),
-            changefreq: null,
-            priority: null,
-            line: recordLine,
-          });
-          break;
-        default:
-          emit({
-            kind: 'url',
-            loc: atomLink === null || atomLink.trim() === '' ? null : atomLink.trim(),
-            lastmod: get('updated') ?? get('published'),
-            changefreq: null,
-            priority: null,
-            line: recordLine,
-          });
-      }
-    } else if (shape?.container !== undefined && depth === 2) {
-      inContainer = false;
+    case 'rss':
+      return { kind: 'url', loc: get('link'), lastmod: get('pubDate'), changefreq: null, priority: null, line };
+    default: {
+      const link = record.atomLink;
+      return {
+        kind: 'url',
+        loc: link === null || link.trim() === '' ? null : link.trim(),
+        lastmod: get('updated') ?? get('published'),
+        changefreq: null,
+        priority: null,
+        line,
+      };
     }
-    scopes.pop();
-    depth--;
-  });
-
-  parser.on('error', (error: Error) => {
-    // saxes prefixes its messages with "line:column: "; the line is reported separately.
-    fatal('xml-error', `XML is not well-formed: ${error.message.replace(/^\d+:\d+: /, '')}`);
-  });
-
-  // saxes reads an entity reference up to the next ";", however far: a bare "&" (the most common sitemap mistake)
-  // would swallow the rest of the file and be reported at its end. So text is written up to each "&", and the
-  // reference being read (saxes keeps it in its private `entity` field; read defensively) is checked after each write:
-  // characters no entity name has mean the "&" was bare, reported at its own line.
-  const internals = parser as unknown as { entity?: unknown };
-  let ampLine = 0;
-  const bareAmpersand = (): boolean => {
-    const pending = internals.entity;
-    return typeof pending === 'string' && pending !== '' && (pending.length > 256 || /[\s<>&"'=/?]/.test(pending));
-  };
-  const writeChecked = (text: string) => {
-    parser.write(text);
-    if (!failed && bareAmpersand()) {
-      failed = true;
-      emit({
-        kind: 'fatal',
-        code: 'xml-error',
-        message: 'XML is not well-formed: a bare "&" (write it as "&amp;")',
-        line: ampLine,
-      });
-    }
-  };
-
-  return {
-    write(chunk: string) {
-      let start = 0;
-      while (!failed) {
-        const amp = chunk.indexOf('&', start);
-        if (amp < 0) {
-          writeChecked(chunk.slice(start));
-          return;
-        }
-        writeChecked(chunk.slice(start, amp + 1));
-        ampLine = parser.line;
-        start = amp + 1;
-      }
-    },
-    end() {
-      if (failed) return;
-      parser.close();
-      if (!failed && shape === null) fatal('not-a-sitemap', 'the file has no root element');
-    },
-    get line() {
-      return parser.line;
-    },
-  };
+  }
 }

@@ -9,7 +9,7 @@ import { type Position, TextLines } from 'robotskit';
 export { TextLines as BytePositions };
 
 /** A diagnostic's span in UTF-16 columns. */
-export interface TextSpan {
+interface TextSpan {
   readonly start: Position;
   readonly end: Position;
 }

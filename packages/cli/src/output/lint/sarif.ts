@@ -5,7 +5,7 @@
  */
 
 import { type Diagnostic, LINT_RULES, type Severity } from 'robotskit/lint';
-import { CLI_HOME } from '../about.js';
+import { CLI_HOME } from '../../about.js';
 import { type BytePositions, spanOf } from './positions.js';
 
 /** The SARIF 2.1.0 schema. */
@@ -25,14 +25,14 @@ function region(positions: BytePositions, range: { start: number; end: number })
 }
 
 /** Where the linted file is, as a SARIF artifact location. */
-export interface SarifArtifact {
+interface SarifArtifact {
   /** A relative or absolute URI (`robots.txt`, `file:///…`, `https://…`). */
   readonly uri: string;
   readonly length: number;
 }
 
 /** One linted file, as the SARIF log shows it. */
-export interface SarifFile {
+interface SarifFile {
   readonly diagnostics: readonly Diagnostic[];
   readonly positions: BytePositions;
   readonly artifact: SarifArtifact;

@@ -1,13 +1,14 @@
 /**
- * `batch --cache <url>`: a shared robots.txt cache (Redis or PostgreSQL) from the optional robotskit-stores package,
- * imported only when asked for, so the command works without it.
+ * `--cache <url>` (`batch`, and `serve` for POST /api/decide): a robots.txt cache shared with other processes (Redis
+ * or PostgreSQL) from the optional robotskit-stores package, imported only when asked for, so the commands work
+ * without it.
  */
 
 import type { RobotsStore } from 'robotskit/fetch';
 import { CliError, type Io } from '../io.js';
 
 /** A store opened for a run, with what the client needs to report its failures. */
-export interface BatchCache {
+export interface SharedCache {
   readonly store: RobotsStore;
   /** Says on standard error, once, that the cache failed and the run goes on from memory. */
   readonly onStoreError: (error: unknown, operation: 'get' | 'set' | 'lease', origin: string) => void;
@@ -24,11 +25,11 @@ function messageOf(error: unknown): string {
  * Opens the cache a `--cache` URL names.
  * @throws CliError when robotskit-stores is not installed, the URL is not a store's, or the store cannot be reached.
  */
-export async function openBatchCache(
+export async function openSharedCache(
   url: string,
   io: Io,
   load: () => Promise<StoresModule> = () => import('robotskit-stores'),
-): Promise<BatchCache> {
+): Promise<SharedCache> {
   let stores: StoresModule;
   try {
     stores = await load();

@@ -1,8 +1,9 @@
 /**
- * Small text helpers shared by the commands' human output.
+ * Text for people: whether to colour a stream (FORCE_COLOR, NO_COLOR, a terminal), the painter, and control
+ * characters made visible so a line from a file can be printed on a terminal safely.
  */
 
-import type { Io } from './io.js';
+import type { Io } from '../io.js';
 
 /**
  * Whether to colour output written to `stream`. `FORCE_COLOR` decides when set (`0` or `false` turn colour off, any

@@ -6,7 +6,7 @@ import type { Diagnostic } from 'robotskit/lint';
 import { type BytePositions, spanOf } from './positions.js';
 
 /** One diagnostic as `--format json` prints it. */
-export interface JsonDiagnostic {
+interface JsonDiagnostic {
   readonly code: string;
   readonly severity: string;
   readonly line: number;

@@ -1,6 +1,8 @@
 /**
- * The crawler `--ua` names (`check`, `batch`, `audit`, `explain`), read by the engine's one rule (`resolveCrawlers`),
- * and what that rule rewrote, said on standard error. Kept apart from `net.ts` so `explain` loads no network code.
+ * The `--ua` option (`check`, `batch`, `audit`, `explain`): which crawler a command decides for. The reading itself
+ * is the engine's one rule (`resolveCrawlers`: catalogue name, product token, User-Agent string, `*`); what the CLI
+ * adds is the option's default, its one-line error, a label for people, and the rewrites said on standard error.
+ * Loads no network code, so `explain` stays quick to start.
  */
 
 import {
@@ -8,14 +10,14 @@ import {
   CrawlerInputError,
   type CrawlerProfile,
   crawlerInputOf,
-  type ResolvedCrawler as EngineCrawler,
+  type ResolvedCrawler,
   resolveCrawlers,
 } from 'robotskit';
-import { CliError, type Io } from './io.js';
-import { DEFAULT_CRAWLER } from './options.js';
+import { CliError, type Io } from '../io.js';
+import { DEFAULT_CRAWLER } from './choices.js';
 
-/** The crawler `--ua` names, resolved by the engine's rule (`resolveCrawlers`: catalogue name, token, User-Agent string). */
-export interface ResolvedCrawler {
+/** The crawler(s) a `--ua` value names, as the engine resolved them, with what the command shows of them. */
+export interface UaCrawler {
   /** What the engine is asked with. */
   readonly input: CrawlerInput;
   /** The profile, when `--ua` named one crawler of the catalogue. */
@@ -27,12 +29,12 @@ export interface ResolvedCrawler {
 }
 
 /**
- * Reads `--ua`: one crawler or several, comma-separated, each resolved by the engine's one rule (`resolveCrawler`): a
- * crawler of the catalogue (its fallback order and `*` handling apply), a product token, or a User-Agent string whose
- * crawler is used. What it rewrote is in `rewrites`, for {@link sayRewrites}.
+ * Reads a `--ua` value (the default crawler when absent): one crawler or several, comma-separated, each resolved by
+ * the engine's `resolveCrawlers`. What it rewrote is in `rewrites`, for {@link sayRewrites}.
+ * @throws CliError when the value names no crawler at all.
  */
-export function resolveCrawler(ua: string | undefined): ResolvedCrawler {
-  let crawlers: EngineCrawler[];
+export function crawlerOfUa(ua: string | undefined): UaCrawler {
+  let crawlers: ResolvedCrawler[];
   try {
     crawlers = resolveCrawlers(ua ?? DEFAULT_CRAWLER);
   } catch (error) {
@@ -49,6 +51,6 @@ export function resolveCrawler(ua: string | undefined): ResolvedCrawler {
 }
 
 /** Says on standard error which crawler `--ua` was read as, when the engine's rule rewrote what was typed. */
-export function sayRewrites(io: Io, crawler: ResolvedCrawler): void {
+export function sayRewrites(io: Io, crawler: UaCrawler): void {
   for (const rewrite of crawler.rewrites) io.stderr.write(`robotskit: --ua: ${rewrite}\n`);
 }

@@ -3,7 +3,7 @@
  */
 
 import type { Diagnostic, Severity } from 'robotskit/lint';
-import type { Paint } from '../format.js';
+import type { Paint } from '../paint.js';
 import { type BytePositions, spanOf } from './positions.js';
 
 const COLOUR: Record<Severity, 'red' | 'yellow' | 'cyan'> = { error: 'red', warning: 'yellow', info: 'cyan' };
