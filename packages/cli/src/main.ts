@@ -34,6 +34,7 @@ function lintFormat(options: LintCommandOptions & { json?: boolean }): LintComma
 }
 
 /** Builds the program; each action stores its exit code in `result`. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the command table, one declaration per command and option, read top to bottom like the --help it makes
 function program(io: Io, result: { code: number }): Command {
   const cmd = new Command('robotskit')
     .description('robots.txt exactly as Google reads it: test, explain, lint and check URLs')

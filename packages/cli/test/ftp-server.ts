@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const VSFTPD = process.env.ROBOTSKIT_TEST_VSFTPD ?? '/usr/sbin/vsftpd';
+const VSFTPD = process.env.ROBOTSKIT_TEST_VSFTPD ?? '/usr/sbin/vsftpd';
 
 function problem(): string | null {
   if (!existsSync(VSFTPD)) return `${VSFTPD} is not installed (apt-get install vsftpd)`;

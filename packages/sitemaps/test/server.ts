@@ -5,10 +5,9 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
 
 /** Handles one request. */
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A running test server. */
 export interface TestServer {
@@ -66,8 +65,6 @@ export function sitemapIndex(locs: readonly string[]): string {
   const maps = locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${maps}\n</sitemapindex>\n`;
 }
-
-export { gzipSync };
 
 /**
  * Writes the chunks of `source` to `res` with backpressure, and stops when the client goes away. Resolves with the

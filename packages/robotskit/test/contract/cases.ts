@@ -14,7 +14,7 @@
 import { crawlerInputOf, parseRobotsTxt, resolveCrawler, resolveCrawlers } from '../../src/index.js';
 
 /** What a case proves. */
-export type ContractTag =
+type ContractTag =
   | 'utf-8'
   | 'latin-1'
   | 'invalid-utf-8'

@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 
 /** A request as the server saw it. */
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: IncomingMessage['headers'];
@@ -63,7 +63,7 @@ export async function startHttpServer(
 }
 
 /** A raw TCP server: `onRequest` gets the socket once the request's first bytes arrive. */
-export async function startRawServer(onRequest: (socket: Socket) => void): Promise<TestServer> {
+async function startRawServer(onRequest: (socket: Socket) => void): Promise<TestServer> {
   const requests: SeenRequest[] = [];
   const server = createNetServer((socket) => {
     socket.on('error', () => {});

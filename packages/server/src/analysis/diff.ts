@@ -8,7 +8,7 @@ import { structuredPatch } from 'diff';
 import type { StoredDiagnostic } from '../storage/rows.js';
 
 /** One line of a hunk. */
-export interface DiffLine {
+interface DiffLine {
   readonly kind: 'context' | 'added' | 'removed';
   readonly text: string;
   /** 1-based line in the old text (null for added lines). */

@@ -15,7 +15,7 @@ import { MEANING_MAX_STATES, MEANING_TIMEOUT_MS } from './meaning.js';
 const EXACT_REGIONS_LISTED = 100;
 
 /** A deciding rule as the impact check shows it: the rule, its line and the line as written. */
-export interface ExactRule {
+interface ExactRule {
   readonly kind: 'allow' | 'disallow';
   readonly pattern: string;
   readonly line: number;
@@ -24,7 +24,7 @@ export interface ExactRule {
 }
 
 /** One region whose verdict changes. */
-export interface ExactRegion {
+interface ExactRegion {
   readonly change: 'blocked' | 'allowed';
   readonly pattern: string;
   /** A shortest path (with query) of the region. */

@@ -15,7 +15,7 @@ import { crawlersNamed } from './verdicts.js';
 import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 
 /** Sitemap URLs read at most for one alert. */
-export const ALERT_SITEMAP_MAX_URLS = 10_000;
+const ALERT_SITEMAP_MAX_URLS = 10_000;
 /** The walk's time budget for one alert (every sitemap file included). */
 const ALERT_SITEMAP_BUDGET_MS = 20_000;
 

@@ -15,7 +15,7 @@ import { storageDialect } from './storage-dialect.js';
 type AnyDb = Kysely<any>;
 
 /** Every migration, by name; names sort in the order they apply. */
-export function migrations(dialect: DialectName): Record<string, Migration> {
+function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initialSchema(dialect),
     '0002_foreign_key_indexes': foreignKeyIndexes,

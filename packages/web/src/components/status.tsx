@@ -38,11 +38,6 @@ export function PolicyBadge({ policy }: { policy: FilePolicy | null }) {
   );
 }
 
-/** The label of a policy, for text. */
-export function policyLabel(policy: FilePolicy): string {
-  return POLICY[policy.mode].label;
-}
-
 export function SeverityBadge({ severity }: { severity: Alert['severity'] | 'error' | 'warning' | 'info' }) {
   const tone = severity === 'critical' || severity === 'error' ? 'bad' : severity === 'warning' ? 'warn' : 'info';
   const label = severity[0]!.toUpperCase() + severity.slice(1);

@@ -25,10 +25,10 @@ const ignore = (): void => {};
  * The longest delay a timer can wait: runtimes store it as a signed 32-bit number of milliseconds and fire a longer one
  * at once (Node warns and waits 1 ms). About 24.8 days, longer than any retrieval runs, so a longer timeout waits this.
  */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** `setTimeout` for any delay: one beyond {@link MAX_TIMER_MS} waits that long rather than firing at once. */
-export function timer(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
+function timer(callback: () => void, ms: number): ReturnType<typeof setTimeout> {
   return setTimeout(callback, Math.min(ms, MAX_TIMER_MS));
 }
 

@@ -42,7 +42,7 @@ function describe(fetch: FetchPoint): string {
 }
 
 /** The chart's facts in one sentence. */
-export function timelineSummary(fetches: readonly FetchPoint[]): string {
+function timelineSummary(fetches: readonly FetchPoint[]): string {
   if (fetches.length === 0) return 'No fetches yet.';
   const count = (s: FetchPoint['status']) => fetches.filter((f) => f.status === s).length;
   const oldest = fetches[fetches.length - 1]!;
