@@ -13,7 +13,18 @@
  * @packageDocumentation
  */
 
-export { CRAWLERS, crawlerByName } from './crawlers/catalogue.js';
+export {
+  type AiRobotsTxtChanges,
+  AiRobotsTxtError,
+  type AiRobotsTxtFieldChange,
+  type AiRobotsTxtList,
+  aiRobotsTxtChanges,
+  readAiRobotsTxt,
+  SHIPPED_AI_LIST,
+} from './crawlers/ai-list.js';
+export { CRAWLERS, catalogueWith, crawlerByName } from './crawlers/catalogue.js';
+export { CONTROL_TOKENS, type ControlToken, type ControlUse, controlToken } from './crawlers/control-tokens.js';
+export { type IdentifiedCrawler, identifyCrawler } from './crawlers/identify.js';
 export {
   type AiRobotsTxtEntry,
   type CrawlerDefinition,
@@ -22,13 +33,28 @@ export {
   defineCrawler,
 } from './crawlers/profile.js';
 export {
+  AI_PURPOSES,
+  AI_ROBOTS_TXT_SNAPSHOT_DATE,
+  CRAWLER_PURPOSES,
+  type CrawlerPurpose,
+  PURPOSE_WORDS,
+} from './crawlers/purposes.js';
+export {
   ANY_CRAWLER,
   CrawlerInputError,
   crawlerInputOf,
   type ResolvedCrawler,
   resolveCrawler,
   resolveCrawlers,
+  splitCrawlerNames,
 } from './crawlers/resolve.js';
+export { type CrawlerUserAgent, crawlerUserAgent } from './crawlers/user-agents.js';
+export {
+  CRAWLER_VERIFICATION,
+  type CrawlerVerification,
+  crawlerVerification,
+  isOperatorHostname,
+} from './crawlers/verification.js';
 export { compareDialects, type DialectComparison } from './dialects/compare.js';
 export {
   DIALECT_DIFFERENCE_TITLES,
@@ -38,9 +64,17 @@ export {
 } from './dialects/differences.js';
 export { crawlDelaySeconds } from './model/crawl-delay.js';
 export type { DialectName } from './model/dialect.js';
-export { FIELD_SPELLING, type KeyReading, OTHER_FIELDS, readKey } from './model/key-reading.js';
+export {
+  EXTENSION_FIELDS,
+  type ExtensionField,
+  FIELD_SPELLING,
+  type KeyReading,
+  OTHER_FIELDS,
+  readKey,
+} from './model/key-reading.js';
 export { type LineReading, readLine } from './model/line-reading.js';
 export type {
+  ContentSignalAnswer,
   CrawlDelay,
   CrawlerVerdict,
   DecidingRule,
@@ -56,6 +90,10 @@ export type {
   RobotsRecord,
   RobotsRule,
   RuleKind,
+  UsageAnswer,
+  UsagePreference,
+  UsagePreferences,
+  UsageRule,
 } from './model/types.js';
 export { isHtmlContentType, looksLikeHtml } from './parse/html.js';
 export { DEFAULT_MAX_BYTES, type RobotsInput } from './parse/input.js';
@@ -65,3 +103,12 @@ export { parseRobotsTxt, RobotsTxt } from './robots-txt/robots-txt.js';
 export { originOf, RobotsUrlError, type RobotsUrlErrorCode, robotsTxtUrl } from './url/origin.js';
 export { pathOfUrl } from './url/path.js';
 export { isValidProductToken, productToken } from './url/user-agent.js';
+export { type AttachedUsage, attachedUsage, type HeaderUsage, headerUsage } from './usage/attach.js';
+export { combineUsagePreferences, parseUsagePreferences } from './usage/preferences.js';
+export {
+  CONTENT_SIGNAL_KEYS,
+  type ContentSignalKey,
+  type SignalRelation,
+  USAGE_VOCABULARY,
+  type VocabularyLabel,
+} from './usage/vocabulary.js';

@@ -59,7 +59,7 @@ describe('the catalogue', () => {
       expect(profile.tokens, name).toEqual(tokens);
       expect(profile.ignoresGlobalGroup, name).toBe(ignoresGlobal);
       expect(profile.operator, name).not.toBe('');
-      expect(profile.purpose, name).not.toBe('');
+      expect(profile.description, name).not.toBe('');
       expect(profile.source, name).toMatch(/^https:\/\//);
     }
     expect(crawler('Googlebot').honoursCrawlDelay).toBe(false);

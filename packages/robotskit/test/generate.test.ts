@@ -5,7 +5,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CRAWLERS, crawlerByName, parseRobotsTxt } from '../src/index.js';
-import { crawlersInCategory, generateRobots, PolicyError, type PolicyGroup } from '../src/semantics/index.js';
+import { lint } from '../src/lint/index.js';
+import {
+  crawlersInCategory,
+  generateRobots,
+  POLICY_CATEGORIES,
+  PolicyError,
+  type PolicyGroup,
+} from '../src/semantics/index.js';
+import { isValidProductToken } from '../src/url/user-agent.js';
+
+/** The values of the user-agent lines of a file, as written. */
+function writtenAgents(text: string): string[] {
+  return parseRobotsTxt(text)
+    .records.filter((r) => r.field === 'user-agent')
+    .map((r) => r.value);
+}
 
 describe('generateRobots', () => {
   it('writes the groups, the sitemaps, and verifies the result', () => {
@@ -61,13 +76,75 @@ describe('generateRobots', () => {
       ],
     });
     expect(result.verified).toBe(true);
-    expect(result.checks.length).toBe(training.length + 1);
+    // Crawlers none of whose names Google can match are left out, and said so; the others are checked by their names.
+    const unnamed = result.unnamed.map((u) => u.crawler);
+    expect(result.unnamed).toEqual(expect.arrayContaining([{ crawler: 'AI2Bot', readAs: 'AI' }]));
+    expect(unnamed).toContain('img2dataset');
+    // One check per name written (Brightbot and Brightbot 1.0 are both written `Brightbot`), and one for `*`.
+    const names = new Set(writtenAgents(result.text).filter((v) => v !== '*'));
+    expect(result.checks.length).toBe(names.size + 1);
+    expect(names.size).toBeLessThanOrEqual(training.length - unnamed.length);
     const robots = parseRobotsTxt(result.text);
-    for (const name of training) {
-      expect(robots.isAllowed('https://example.invalid/page', crawlerByName(name)!)).toBe(false);
-    }
-    expect(robots.isAllowed('https://example.invalid/page', crawlerByName('Googlebot')!)).toBe(true);
+    const url = 'https://example.invalid/page';
+    // As Google's reference reads the file: each name written applies to the crawler of that product token.
+    for (const value of writtenAgents(result.text).filter((v) => v !== '*'))
+      expect(robots.isAllowed(url, value)).toBe(false);
+    // A crawler left out obeys `*`, as Google's reference decides for its name.
+    for (const name of unnamed) expect(robots.isAllowed(url, name), name).toBe(true);
+    expect(robots.isAllowed(url, crawlerByName('GPTBot')!)).toBe(false);
+    expect(robots.isAllowed(url, crawlerByName('Googlebot')!)).toBe(true);
     expect(robots.isAllowed('https://example.invalid/admin/x', crawlerByName('Googlebot')!)).toBe(false);
+  });
+
+  it('writes every name as Google reads it: a token before a version stands for its crawler; other names are refused', () => {
+    const result = generateRobots({ groups: [{ crawlers: ['Brightbot 1.0'], disallow: ['/'] }] });
+    expect(result.text).toBe('User-agent: Brightbot\nDisallow: /\n');
+    expect(result.verified).toBe(true);
+    for (const name of ['AI2Bot', 'img2dataset', 'Crawl4AI']) {
+      expect(() => generateRobots({ groups: [{ crawlers: ['FooBot', name], disallow: ['/'] }] })).toThrow(
+        new RegExp(
+          `^groups\\[0\\]\\.crawlers\\[1\\]: '${name}' cannot be named in robots\\.txt as Google reads it: a user-agent line '${name}' is read as '[A-Za-z]+'`,
+        ),
+      );
+    }
+    // A group whose crawlers all cannot be named is not written: they obey `*`.
+    const none = generateRobots({
+      groups: [
+        { crawlers: ['category:ai'], disallow: ['/x'] },
+        { crawlers: ['*'], disallow: ['/y'] },
+      ],
+    });
+    expect(none.text).not.toMatch(/^User-agent: (AI|img)$/m);
+  });
+
+  it('for every category: every name written is read by Google as written, verified, and lint is clean', () => {
+    for (const category of POLICY_CATEGORIES) {
+      const result = generateRobots({
+        groups: [
+          { crawlers: [`category:${category}`], disallow: ['/private/'], allow: ['/private/open'] },
+          { crawlers: ['*'], disallow: ['/admin/'] },
+        ],
+        sitemaps: ['https://example.invalid/sitemap.xml'],
+      });
+      expect(result.verified, category).toBe(true);
+      const values = writtenAgents(result.text);
+      // A category no crawler has (no archiver is in the catalogue yet) writes only the `*` group.
+      expect(values.length, category).toBeGreaterThan(crawlersInCategory(category).length === 0 ? 0 : 1);
+      for (const value of values) {
+        if (value !== '*') expect(isValidProductToken(value), `${category}: ${value}`).toBe(true);
+      }
+      const loud = lint(result.text).filter((d) => d.severity !== 'info');
+      expect(loud, category).toEqual([]);
+      // Every crawler of the category is written or listed as left out.
+      const written = new Set(values.map((v) => v.toLowerCase()));
+      for (const c of crawlersInCategory(category)) {
+        const left = result.unnamed.some((u) => u.crawler === c.name);
+        const named = [...c.tokens, c.name].some(
+          (n) => written.has(n.toLowerCase()) || written.has(n.split(/[ /]/)[0]!.toLowerCase()),
+        );
+        expect(left || named, `${category}: ${c.name}`).toBe(true);
+      }
+    }
   });
 
   it('a group without rules allows everything and stays its own group', () => {

@@ -22,6 +22,10 @@ const SHAPES: Record<string, (n: number) => string> = {
   'many empty rules': (n) => `User-agent: *\n${'Disallow:\n'.repeat(n / 10)}Disallow: /x\n`,
   'many wildcard rules': (n) => `User-agent: *\n${rules(n / 14, (i) => `Disallow: /*${i.toString(36)}*$`)}`,
   'one wildcard rule': (n) => `User-agent: *\nDisallow: /${'*a'.repeat(n / 2)}`,
+  'user-agents, then Content-Usage lines': (n) =>
+    `${rules(n / 32, (i) => `User-agent: a${i.toString(36)}`)}\nDisallow: /\n${'Content-Usage: / train-ai=y\n'.repeat(n / 56)}`,
+  'groups of their own, then Content-Signal lines': (n) =>
+    `${rules(n / 64, (i) => `User-agent: a${i}\nDisallow: /x`)}\nUser-agent: *\n${rules(n / 64, (i) => `User-agent: a${i}`)}\nDisallow: /\n${'Content-Signal: ai-train=yes\n'.repeat(n / 58)}`,
   'many user-agents': (n) => `${'User-agent: bot\n'.repeat(n / 16)}Disallow: /\n`,
   'many groups, one crawler': (n) => 'User-agent: a\nDisallow: /x\n'.repeat(n / 27),
   'many * groups': (n) => 'User-agent: *\nDisallow: /x\n\n'.repeat(n / 28),

@@ -21,15 +21,31 @@
  *   but do mention Googlebot, the Apple robot will follow Googlebot instructions."
  * - DuckDuckGo: https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot; Baidu:
  *   https://www.baidu.com/search/robots_english.html. Neither documents `crawl-delay`.
+ * - X: "Troubleshooting Cards" (https://developer.x.com/en/docs/x-for-websites/cards/guides/troubleshooting-cards):
+ *   Twitterbot respects robots.txt; a page it may not fetch gets no card, an image it may not fetch no thumbnail.
  */
 
 import { AI_ROBOTS_TXT } from './ai-robots-txt.generated.js';
-import { type AiRobotsTxtEntry, type CrawlerDefinition, type CrawlerProfile, defineCrawler } from './profile.js';
+import {
+  type AiRobotsTxtEntry,
+  type CrawlerDefinition,
+  type CrawlerKind,
+  type CrawlerProfile,
+  defineCrawler,
+} from './profile.js';
+import {
+  AI_ROBOTS_TXT_SNAPSHOT_DATE,
+  AI_ROBOTS_TXT_SOURCE,
+  type CrawlerPurpose,
+  curatedPurpose,
+  purposeFromAiRobotsTxt,
+} from './purposes.js';
 
 const GOOGLE_COMMON = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-common-crawlers';
 const GOOGLE_SPECIAL = 'https://developers.google.com/crawling/docs/crawlers-fetchers/google-special-case-crawlers';
 const BING = 'https://www.bing.com/webmaster/help/which-crawlers-does-bing-use-8c184ec0';
 const YANDEX = 'https://yandex.com/support/webmaster/controlling-robot/robots-txt.html';
+const TWITTER_CARDS = 'https://developer.x.com/en/docs/x-for-websites/cards/guides/troubleshooting-cards';
 
 const google = (definition: Omit<CrawlerDefinition, 'operator'>): CrawlerDefinition => ({
   operator: 'Google',
@@ -44,61 +60,61 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     name: 'Googlebot',
     tokens: ['Googlebot'],
     kind: 'search',
-    purpose: 'Google Search, Discover, Google Images, Google Video and Google News',
+    description: 'Google Search, Discover, Google Images, Google Video and Google News',
   }),
   google({
     name: 'Googlebot-Image',
     tokens: ['Googlebot-Image', 'Googlebot'],
     kind: 'search',
-    purpose: 'Google Images and image features of Google Search',
+    description: 'Google Images and image features of Google Search',
   }),
   google({
     name: 'Googlebot-News',
     tokens: ['Googlebot-News', 'Googlebot'],
     kind: 'search',
-    purpose: 'Google News',
+    description: 'Google News',
   }),
   google({
     name: 'Googlebot-Video',
     tokens: ['Googlebot-Video', 'Googlebot'],
     kind: 'search',
-    purpose: 'Video features of Google Search',
+    description: 'Video features of Google Search',
   }),
   google({
     name: 'Storebot-Google',
     tokens: ['Storebot-Google'],
     kind: 'other',
-    purpose: 'Google Shopping',
+    description: 'Google Shopping',
   }),
   google({
     name: 'Google-InspectionTool',
     tokens: ['Google-InspectionTool', 'Googlebot'],
     kind: 'tool',
-    purpose: "Search Console's URL inspection and the Rich Results Test",
+    description: "Search Console's URL inspection and the Rich Results Test",
   }),
   google({
     name: 'GoogleOther',
     tokens: ['GoogleOther'],
     kind: 'other',
-    purpose: 'One-off crawls by Google product teams, research and development',
+    description: 'One-off crawls by Google product teams, research and development',
   }),
   google({
     name: 'GoogleOther-Image',
     tokens: ['GoogleOther-Image', 'GoogleOther'],
     kind: 'other',
-    purpose: 'GoogleOther fetching image URLs',
+    description: 'GoogleOther fetching image URLs',
   }),
   google({
     name: 'GoogleOther-Video',
     tokens: ['GoogleOther-Video', 'GoogleOther'],
     kind: 'other',
-    purpose: 'GoogleOther fetching video URLs',
+    description: 'GoogleOther fetching video URLs',
   }),
   google({
     name: 'Google-Extended',
     tokens: ['Google-Extended'],
     kind: 'ai',
-    purpose:
+    description:
       'A control token, not a fetcher (Google crawls with its other user agents): whether content may train and ground Gemini models',
   }),
   google({
@@ -107,7 +123,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'tool',
     ignoresGlobalGroup: true,
     source: GOOGLE_SPECIAL,
-    purpose: 'Delivery of push notification messages of Google APIs',
+    description: 'Delivery of push notification messages of Google APIs',
   }),
   google({
     name: 'AdsBot-Google',
@@ -115,7 +131,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'ads',
     ignoresGlobalGroup: true,
     source: GOOGLE_SPECIAL,
-    purpose: 'Google Ads checks of ad quality on desktop web pages',
+    description: 'Google Ads checks of ad quality on desktop web pages',
   }),
   google({
     name: 'AdsBot-Google-Mobile',
@@ -123,7 +139,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'ads',
     ignoresGlobalGroup: true,
     source: GOOGLE_SPECIAL,
-    purpose: 'Google Ads checks of ad quality on mobile web pages',
+    description: 'Google Ads checks of ad quality on mobile web pages',
   }),
   google({
     name: 'Mediapartners-Google',
@@ -131,7 +147,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'ads',
     ignoresGlobalGroup: true,
     source: GOOGLE_SPECIAL,
-    purpose: 'AdSense: which ads to show on the page',
+    description: 'AdSense: which ads to show on the page',
   }),
   {
     name: 'bingbot',
@@ -139,7 +155,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: true,
     operator: 'Microsoft',
-    purpose: 'Bing search (and the answers of Microsoft Copilot built on it)',
+    description: 'Bing search (and the answers of Microsoft Copilot built on it)',
     source: BING,
   },
   {
@@ -148,7 +164,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: true,
     operator: 'Microsoft',
-    purpose: "Bing's former crawler name, still honoured in robots.txt",
+    description: "Bing's former crawler name, still honoured in robots.txt",
     source: BING,
   },
   {
@@ -157,7 +173,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'ads',
     honoursCrawlDelay: null,
     operator: 'Microsoft',
-    purpose: 'Microsoft Advertising: quality checks of ads and their landing pages',
+    description: 'Microsoft Advertising: quality checks of ads and their landing pages',
     source: BING,
   },
   {
@@ -166,7 +182,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: false,
     operator: 'Yandex',
-    purpose: 'Yandex search, main indexing robot',
+    description: 'Yandex search, main indexing robot',
     source: YANDEX,
   },
   {
@@ -175,7 +191,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: false,
     operator: 'Yandex',
-    purpose: 'Yandex Images',
+    description: 'Yandex Images',
     source: YANDEX,
   },
   {
@@ -184,7 +200,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: null,
     operator: 'Apple',
-    purpose: 'Search in Siri, Spotlight and Safari',
+    description: 'Search in Siri, Spotlight and Safari',
     source: 'https://support.apple.com/en-us/119829',
   },
   {
@@ -193,7 +209,7 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: null,
     operator: 'DuckDuckGo',
-    purpose: 'DuckDuckGo search',
+    description: 'DuckDuckGo search',
     source: 'https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot',
   },
   {
@@ -202,8 +218,17 @@ const DOCUMENTED: readonly CrawlerDefinition[] = [
     kind: 'search',
     honoursCrawlDelay: null,
     operator: 'Baidu',
-    purpose: 'Baidu search',
+    description: 'Baidu search',
     source: 'https://www.baidu.com/search/robots_english.html',
+  },
+  {
+    name: 'Twitterbot',
+    tokens: ['Twitterbot'],
+    kind: 'other',
+    honoursCrawlDelay: null,
+    operator: 'X',
+    description: 'Fetches a link shared on X to show its card (title, description, image)',
+    source: TWITTER_CARDS,
   },
 ];
 
@@ -212,20 +237,52 @@ function plainOperator(operator: string): string {
   return operator.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim();
 }
 
-function aiProfile(entry: AiRobotsTxtEntry): CrawlerDefinition {
+/** The kind of a crawler of the AI list, from its purpose: AI uses are `ai`, tools `tool`, search engines `search`. */
+const KIND_OF_PURPOSE: Readonly<Record<CrawlerPurpose, CrawlerKind>> = {
+  'search-engine': 'search',
+  'ai-training': 'ai',
+  'ai-search': 'ai',
+  'ai-assistant': 'ai',
+  'control-token': 'ai',
+  'seo-tool': 'tool',
+  'scraping-tool': 'tool',
+  archiver: 'other',
+  preview: 'other',
+  other: 'ai',
+};
+
+function aiProfile(entry: AiRobotsTxtEntry, date: string): CrawlerDefinition {
+  const fact = curatedPurpose(entry.name) ?? purposeFromAiRobotsTxt(entry.function, date);
   return {
     name: entry.name,
     tokens: [entry.name],
-    kind: 'ai',
+    kind: KIND_OF_PURPOSE[fact.purpose],
     honoursCrawlDelay: null,
     operator: plainOperator(entry.operator),
-    purpose: entry.function,
-    source: 'https://github.com/ai-robots-txt/ai.robots.txt',
+    description: entry.function,
+    source: AI_ROBOTS_TXT_SOURCE,
+    purpose: fact.purpose,
+    purposeSource: fact.source,
+    purposeDate: fact.date,
+    blocking: fact.blocking,
     aiRobotsTxt: entry,
   };
 }
 
-function buildCatalogue(): CrawlerProfile[] {
+/** A hand-written crawler with its curated purpose (every one has a row: the catalogue test checks it). */
+function documented(definition: CrawlerDefinition): CrawlerDefinition {
+  const fact = curatedPurpose(definition.name);
+  if (fact === undefined) return definition;
+  return {
+    ...definition,
+    purpose: fact.purpose,
+    purposeSource: fact.source,
+    purposeDate: fact.date,
+    blocking: fact.blocking,
+  };
+}
+
+function buildCatalogue(aiList: readonly AiRobotsTxtEntry[], date: string): CrawlerProfile[] {
   const byName = new Map<string, CrawlerDefinition>();
   const order: string[] = [];
   const add = (definition: CrawlerDefinition) => {
@@ -243,29 +300,48 @@ function buildCatalogue(): CrawlerProfile[] {
       aiRobotsTxt: known.aiRobotsTxt ?? definition.aiRobotsTxt ?? null,
     });
   };
-  for (const definition of DOCUMENTED) add(definition);
-  for (const entry of AI_ROBOTS_TXT) add(aiProfile(entry));
+  for (const definition of DOCUMENTED) add(documented(definition));
+  for (const entry of aiList) add(aiProfile(entry, date));
   return order.map((key) => Object.freeze(defineCrawler(byName.get(key)!)));
 }
 
 /**
- * Every known crawler: Google's, Bing's, Yandex's, Apple's, DuckDuckGo's and Baidu's crawlers, then every AI crawler
+ * Every known crawler: Google's, Bing's, Yandex's, Apple's, DuckDuckGo's, Baidu's and X's crawlers, then every AI crawler
  * of the ai.robots.txt list (names that differ only in case are one profile, with the other spelling in `aliases`).
  */
-export const CRAWLERS: readonly CrawlerProfile[] = Object.freeze(buildCatalogue());
+export const CRAWLERS: readonly CrawlerProfile[] = Object.freeze(
+  buildCatalogue(AI_ROBOTS_TXT, AI_ROBOTS_TXT_SNAPSHOT_DATE),
+);
 
-let byLowerName: Map<string, CrawlerProfile> | null = null;
+/**
+ * The catalogue with another ai.robots.txt list in place of the one the package ships (a newer upstream
+ * `robots.json`, read with {@link readAiRobotsTxt}): the hand-written crawlers, then every entry of `aiList`. Crawlers
+ * the curated table knows keep their purpose; a new one gets the purpose its list category means, dated `date` (when
+ * the list was taken).
+ */
+export function catalogueWith(aiList: readonly AiRobotsTxtEntry[], date: string): readonly CrawlerProfile[] {
+  return Object.freeze(buildCatalogue(aiList, date));
+}
+
+/** Each catalogue's profiles by lower-case name and alias, built on first use. */
+const byLowerName = new WeakMap<readonly CrawlerProfile[], Map<string, CrawlerProfile>>();
 
 /**
  * The catalogue's profile for a name or alias, ASCII case-insensitively; undefined when the catalogue has none.
+ * `crawlers` is the catalogue to look in (default `CRAWLERS`; `catalogueWith` gives one with a newer ai.robots.txt list).
  * @example crawlerByName('googlebot-image')?.tokens // ['Googlebot-Image', 'Googlebot']
  */
-export function crawlerByName(name: string): CrawlerProfile | undefined {
-  if (byLowerName === null) {
-    byLowerName = new Map();
-    for (const crawler of CRAWLERS) {
-      for (const n of [crawler.name, ...crawler.aliases]) byLowerName.set(n.toLowerCase(), crawler);
+export function crawlerByName(
+  name: string,
+  crawlers: readonly CrawlerProfile[] = CRAWLERS,
+): CrawlerProfile | undefined {
+  let names = byLowerName.get(crawlers);
+  if (names === undefined) {
+    names = new Map();
+    for (const crawler of crawlers) {
+      for (const n of [crawler.name, ...crawler.aliases]) names.set(n.toLowerCase(), crawler);
     }
+    byLowerName.set(crawlers, names);
   }
-  return byLowerName.get(name.toLowerCase());
+  return names.get(name.toLowerCase());
 }

@@ -5,6 +5,7 @@
  */
 
 import { isValidProductToken } from '../url/user-agent.js';
+import type { CrawlerPurpose } from './purposes.js';
 
 /** What a crawler is for. */
 export type CrawlerKind =
@@ -53,8 +54,16 @@ export interface CrawlerProfile {
   readonly honoursCrawlDelay: boolean | null;
   /** Who runs it. */
   readonly operator: string;
-  /** What its fetches are used for. */
-  readonly purpose: string;
+  /** What its fetches are for, curated crawler by crawler (see {@link CrawlerPurpose}). */
+  readonly purpose: CrawlerPurpose;
+  /** Where {@link CrawlerProfile.purpose} comes from: the operator's documentation, or the ai.robots.txt list. */
+  readonly purposeSource: string;
+  /** When the purpose was recorded from its source (`YYYY-MM-DD`; `''` for a profile defined without one). */
+  readonly purposeDate: string;
+  /** What blocking the crawler does, in its operator's terms (null where the operator does not say). */
+  readonly blocking: string | null;
+  /** What it does, in words (the operator's, or the ai.robots.txt list's `function`). */
+  readonly description: string;
   readonly kind: CrawlerKind;
   /**
    * Every token is a product token (`[a-zA-Z_-]+`). When false, Google's parser can never match the names that are
@@ -95,7 +104,11 @@ export function defineCrawler(definition: CrawlerDefinition): CrawlerProfile {
     ignoresGlobalGroup: definition.ignoresGlobalGroup ?? false,
     honoursCrawlDelay: definition.honoursCrawlDelay ?? null,
     operator: definition.operator ?? '',
-    purpose: definition.purpose ?? '',
+    purpose: definition.purpose ?? 'other',
+    purposeSource: definition.purposeSource ?? definition.source ?? '',
+    purposeDate: definition.purposeDate ?? '',
+    blocking: definition.blocking ?? null,
+    description: definition.description ?? '',
     kind: definition.kind ?? 'other',
     validTokens: tokens.every(isValidProductToken),
     source: definition.source ?? '',

@@ -46,6 +46,7 @@ export {
   type OutcomeFacts,
   type OutcomeWords,
   type OutcomeWordsOptions,
+  statusLabel,
 } from './retrieval/outcome-words.js';
 export {
   DEFAULT_FETCH_USER_AGENT,
@@ -72,7 +73,13 @@ export {
   type RetrievalTimings,
 } from './shared/types.js';
 export { createMemoryRobotsStore, type MemoryRobotsStoreOptions } from './store/memory.js';
-export type { RobotsStore, StoredOrigin } from './store/store.js';
+export type {
+  LeaseClaim,
+  OriginWrittenListener,
+  RobotsStore,
+  RobotsStoreHealth,
+  StoredOrigin,
+} from './store/store.js';
 export { classifyFetchError } from './transport/errors.js';
 export type { FtpAnswer, FtpGet, FtpRequest } from './transport/ftp.js';
 export {

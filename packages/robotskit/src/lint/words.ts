@@ -60,6 +60,21 @@ export function nearestField(key: string): string | null {
   return best;
 }
 
+/** The name of `names` a misspelt `word` most likely means (edit distance 1 for short names, else 2), or null. */
+export function nearestName(word: string, names: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const name of names) {
+    const limit = name.length <= 5 ? 1 : 2;
+    const d = editDistance(word, name, limit);
+    if (d <= limit && d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
 /** Whether a user-agent token belongs to one of Google's crawlers (`Googlebot`, `AdsBot-Google`, `GoogleOther`…). */
 export function isGoogleToken(token: string): boolean {
   return token.toLowerCase().includes('google');

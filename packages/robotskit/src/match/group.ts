@@ -35,6 +35,13 @@ export class RuleTable {
   data: Int32Array | number[] = NO_ROWS;
   count = 0;
   private scratch = true;
+  /**
+   * The last search for a `%` (ASCII text only): from `percentFrom` the next one is at `percentAt` (-1: none; -2: not
+   * searched yet). A crawler named in many groups has each group's rules added in turn; without the memo each group
+   * searched again from its own rows to the next `%`, which in a file without one is its end (quadratic).
+   */
+  private percentFrom = 0;
+  private percentAt = -2;
 
   constructor() {
     this.data = SCRATCH.pop() ?? new Int32Array(256);
@@ -73,6 +80,15 @@ export class RuleTable {
     if (SCRATCH.length < 4 && buffer.length <= MAX_SCRATCH) SCRATCH.push(buffer);
   }
 
+  /** The offset of the next `%` at or after `from` in `bin`, or -1, searching again only past the last answer. */
+  private nextPercent(bin: string, from: number): number {
+    if (this.percentAt !== -2 && from >= this.percentFrom && (this.percentAt < 0 || from <= this.percentAt))
+      return this.percentAt;
+    this.percentFrom = from;
+    this.percentAt = bin.indexOf('%', from);
+    return this.percentAt;
+  }
+
   /** Appends the match rules of rows `[from, to)` to `out`, building no rule objects on the way. */
   matchRules(text: SourceText, from: number, to: number, out: MatchRule[]): void {
     const d = this.data;
@@ -82,7 +98,7 @@ export class RuleTable {
     for (let i = from << 2; i < to << 2; i += 4) {
       const start = d[i + 2]!;
       const end = d[i + 3]!;
-      if (percent >= 0 && percent < start) percent = ascii ? bin.indexOf('%', start) : start;
+      if (percent >= 0 && percent < start) percent = ascii ? this.nextPercent(bin, start) : start;
       const exact = percent < 0 || percent >= end;
       addMatchRules(out, d[i] === 1, exact ? bin.slice(start, end) : normalizePatternBin(bin, start, end), d[i + 1]!);
     }

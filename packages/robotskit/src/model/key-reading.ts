@@ -18,20 +18,82 @@ export const FIELD_SPELLING: Readonly<Record<Exclude<RecordField, 'unknown'>, st
   sitemap: 'Sitemap',
 });
 
+/** A field Google ignores that others define: who reads it and what the linter says about it. */
+export interface ExtensionField {
+  /** The field's spelling as its owners document it (`Crawl-delay`). */
+  readonly spelling: string;
+  /** Who defines and reads it. */
+  readonly readers: string;
+  /**
+   * Why a line of it in a group Google reads deserves a warning (authors expect Google to obey it); null for fields
+   * that speak to other readers by design (usage preferences, licences), which get an info-level note instead.
+   */
+  readonly googleWarning: string | null;
+}
+
 /**
- * Fields other crawlers use and Google ignores, spelled as their owners document them. Without a prototype, so that a
- * file's `constructor:` or `toString:` line is no known field.
+ * The registry of fields Google ignores that other crawlers or conventions define. A new one is a row here. Without a
+ * prototype, so that a file's `constructor:` or `toString:` line is no known field.
+ */
+export const EXTENSION_FIELDS: Readonly<Record<string, ExtensionField>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, ExtensionField>, {
+    'crawl-delay': {
+      spelling: 'Crawl-delay',
+      readers: 'Bing, Yandex and many smaller crawlers',
+      googleWarning: 'Googlebot sets its own crawl rate (Bing and Yandex honour crawl-delay)',
+    },
+    host: {
+      spelling: 'Host',
+      readers: 'Yandex (retired in 2018)',
+      googleWarning: 'Host was a Yandex directive for the main mirror, retired in 2018 in favour of redirects',
+    },
+    'clean-param': { spelling: 'Clean-param', readers: 'Yandex', googleWarning: 'Clean-param is read by Yandex only' },
+    'request-rate': {
+      spelling: 'Request-rate',
+      readers: 'a few crawlers (Python\u2019s urllib.robotparser reads it)',
+      googleWarning: 'Request-rate is a non-standard extension that few crawlers read',
+    },
+    'visit-time': {
+      spelling: 'Visit-time',
+      readers: 'a few crawlers',
+      googleWarning: 'Visit-time is a non-standard extension that few crawlers read',
+    },
+    'content-signal': {
+      spelling: 'Content-Signal',
+      readers:
+        'crawlers that honour Cloudflare\u2019s Content Signals Policy (use after access: search, ai-input, ai-train)',
+      googleWarning: null,
+    },
+    'content-usage': {
+      spelling: 'Content-Usage',
+      readers:
+        'crawlers implementing the IETF AI Preferences drafts (draft-ietf-aipref-attach, which updates RFC 9309)',
+      googleWarning: null,
+    },
+    license: {
+      spelling: 'License',
+      readers: 'RSL 1.0 (Really Simple Licensing) readers, which fetch the licence document it points to',
+      googleWarning: null,
+    },
+    'llm-policy': {
+      spelling: 'LLM-Policy',
+      readers: 'proposed to point language-model crawlers to a usage policy; no major crawler is known to read it',
+      googleWarning: null,
+    },
+  } satisfies Record<string, ExtensionField>),
+);
+for (const field of Object.values(EXTENSION_FIELDS)) Object.freeze(field);
+
+/**
+ * Fields other crawlers use and Google ignores, spelled as their owners document them (the names of
+ * {@link EXTENSION_FIELDS}). Without a prototype, so that a file's `constructor:` or `toString:` line is no known
+ * field.
  */
 export const OTHER_FIELDS: Readonly<Record<string, string>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, string>, {
-    'crawl-delay': 'Crawl-delay',
-    host: 'Host',
-    'clean-param': 'Clean-param',
-    'request-rate': 'Request-rate',
-    'visit-time': 'Visit-time',
-    'content-signal': 'Content-Signal',
-    'content-usage': 'Content-Usage',
-  }),
+  Object.assign(
+    Object.create(null) as Record<string, string>,
+    Object.fromEntries(Object.entries(EXTENSION_FIELDS).map(([name, field]) => [name, field.spelling])),
+  ),
 );
 
 /** Page-level directives that some files put in robots.txt; no crawler supports them there. */

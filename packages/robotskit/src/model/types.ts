@@ -182,6 +182,11 @@ export interface Explanation {
    * whose groups applied (null when the `*` group applied, or nothing did).
    */
   readonly crawler?: { readonly name: string; readonly token: string | null };
+  /**
+   * Which AI usage preferences apply to the URL (as `RobotsTxt.usage` answers); present when a group of the
+   * file holds a `Content-Usage` or `Content-Signal` line (lines before any group apply to no crawler).
+   */
+  readonly usage?: UsageAnswer;
 }
 
 /** One row of `RobotsTxt.crawlerMatrix`: a crawler's verdict for the URL. */
@@ -206,4 +211,52 @@ export interface CrawlDelay {
   readonly line: number;
   /** Whether the crawler obeys `crawl-delay`: known for catalogue profiles, null when unknown. */
   readonly honoured: boolean | null;
+}
+
+/** A stated usage preference (draft-ietf-aipref-vocab). Unknown is no entry. */
+export type UsagePreference = 'allow' | 'disallow';
+
+/** Usage preferences by vocabulary label (`train-ai`); a category without an entry is unknown. */
+export type UsagePreferences = Readonly<Record<string, UsagePreference>>;
+
+/** A Content-Usage rule that decided. */
+export interface UsageRule {
+  /** 1-based line. */
+  readonly line: number;
+  /** The path pattern, normalised as the matcher reads it. */
+  readonly pattern: string;
+  /** The preference expression as written. */
+  readonly expression: string;
+  /** What this rule alone states. */
+  readonly preferences: UsagePreferences;
+}
+
+/** What the Content-Signal lines of the crawler's groups say. */
+export interface ContentSignalAnswer {
+  /** 1-based lines of the Content-Signal lines read. */
+  readonly lines: readonly number[];
+  /** Each key as stated (`search: 'yes'`); a key stated on several lines keeps its most restrictive value. */
+  readonly signals: Readonly<Record<string, string>>;
+  /**
+   * The signals carried over to vocabulary categories: `search` (the same use) and `ai-train` onto `train-ai` (whose
+   * use it contains); `yes` is allow, `no` disallow.
+   */
+  readonly preferences: UsagePreferences;
+  /** The signals with no category of the same use (`ai-input`, `use`, unknown keys), shown side by side. */
+  readonly unmapped: Readonly<Record<string, string>>;
+}
+
+/** The answer of `RobotsTxt.usage`: may the crawler fetch the URL, and which usage preferences then apply. */
+export interface UsageAnswer {
+  /** Whether the crawler may fetch the URL (Allow/Disallow). Preferences apply only to URLs it may fetch. */
+  readonly crawlable: boolean;
+  /**
+   * The preferences of the deciding Content-Usage rule(s), by current vocabulary label (`train-ai`, `ai-use`,
+   * `search`); unknown categories are absent. Empty for a URL the crawler may not fetch.
+   */
+  readonly preferences: UsagePreferences;
+  /** The deciding Content-Usage rules (several when rules of the same length matched), in line order. */
+  readonly rules: readonly UsageRule[];
+  /** What the groups' Content-Signal lines say; null when they have none or the URL may not be fetched. */
+  readonly contentSignal: ContentSignalAnswer | null;
 }

@@ -11,12 +11,22 @@ import { crawlDelaySeconds } from '../model/crawl-delay.js';
 import type { Dialect, DialectName, GroupSelector, PoolMatcher, Selection, Verdict } from '../model/dialect.js';
 import { buildRecords } from '../model/records.js';
 import { SourceText } from '../model/source-text.js';
-import type { CrawlDelay, CrawlerVerdict, Explanation, RobotsGroup, RobotsRecord, RobotsRule } from '../model/types.js';
+import type {
+  CrawlDelay,
+  CrawlerVerdict,
+  Explanation,
+  RobotsGroup,
+  RobotsRecord,
+  RobotsRule,
+  UsageAnswer,
+} from '../model/types.js';
 import { DEFAULT_MAX_BYTES, parsedBytes, type RobotsInput, type SourceBytes, toSourceBytes } from '../parse/input.js';
 import { bomLength } from '../parse/lines.js';
 import { normalizeHttpUrl } from '../url/http-url.js';
 import { pathToMatch } from '../url/path.js';
 import { asciiLower, isValidProductToken, productToken } from '../url/user-agent.js';
+import { readUsageLines, type UsageLines } from '../usage/lines.js';
+import { UsagePool } from '../usage/resolve.js';
 import { RecentCache } from './recent-cache.js';
 
 /** Options of {@link parseRobotsTxt}. */
@@ -67,6 +77,11 @@ interface AgentPlan {
   readonly matcher: PoolMatcher | null;
   /** For a crawler profile: its name, and the token whose groups applied (null for the `*` group or none). */
   readonly crawler?: { readonly name: string; readonly token: string | null };
+}
+
+/** Whether an extension's (lower-case) name is `content-usage` or `content-signal`. */
+function isUsageField(name: string): boolean {
+  return name === 'content-usage' || name === 'content-signal';
 }
 
 /**
@@ -125,6 +140,13 @@ export class RobotsTxt {
   private lastProfilePlan: AgentPlan | null = null;
   /** State for crawler profiles and other dialects, created on first use: most files never need it. */
   private extras: Extras | null = null;
+  /** The file's Content-Usage and Content-Signal lines (null: not read yet), and their pools by selected groups. */
+  private usageLines: UsageLines | null = null;
+  private usagePools: RecentCache<UsagePool> | null = null;
+  /** The pool of each selection object already asked about (plans keep their selection), without building a key. */
+  private usageBySelection: WeakMap<Selection, UsagePool> | null = null;
+  /** Whether any group holds a Content-Usage or Content-Signal line (null: not looked yet). */
+  private hasUsage: boolean | null = null;
 
   /**
    * @internal Use {@link parseRobotsTxt}. `source` is the already-read input of another parse of the same file
@@ -217,9 +239,53 @@ export class RobotsTxt {
     const { agentLines: groupLines, match: groups } = plan.selection;
     const userAgents = plan.tokens;
     const userAgent = userAgents.length === 1 ? userAgents[0]! : userAgents.join(',');
+    this.hasUsage ??= this.groups.some((g) => g.extensions.some((e) => isUsageField(e.name)));
+    if (this.hasUsage) {
+      const usage = this.usagePool(plan.selection).answer(path, allowed);
+      const explanation: Explanation = { allowed, line, rule, groupLines, groups, userAgent, userAgents, path, usage };
+      return plan.crawler === undefined ? explanation : { ...explanation, crawler: plan.crawler };
+    }
     // Two literals rather than a spread: copying an object per call was most of explain's own time in batch runs.
     if (plan.crawler === undefined) return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path };
     return { allowed, line, rule, groupLines, groups, userAgent, userAgents, path, crawler: plan.crawler };
+  }
+
+  /**
+   * Which AI usage preferences apply to the URL for the crawler (draft-ietf-aipref-attach, the `Content-Usage` rule):
+   * whether the crawler may fetch it, the preference per category of the current vocabulary (`train-ai`, `ai-use`,
+   * `search`: `allow` or `disallow`, unknown ones absent) from the longest-matching `Content-Usage` rules of the
+   * crawler's groups (chosen exactly as for Allow/Disallow; rules of the same length combine, most restrictive first),
+   * the deciding lines, and what the groups' `Content-Signal` lines say. A URL the crawler may not fetch has no
+   * preferences.
+   *
+   * @param url As for {@link isAllowed}.
+   * @param crawler As for {@link isAllowed}.
+   */
+  usage(url: string | URL, crawler: CrawlerInput): UsageAnswer {
+    const path = pathToMatch(url);
+    const plan = this.plan(crawler);
+    const allowed = plan.matcher === null || plan.matcher.allows(path);
+    return this.usagePool(plan.selection).answer(path, allowed);
+  }
+
+  /** The usage rules and signals of the selected groups, built once per distinct selection. */
+  private usagePool(selection: Selection): UsagePool {
+    this.usageBySelection ??= new WeakMap();
+    const known = this.usageBySelection.get(selection);
+    if (known !== undefined) return known;
+    this.usageLines ??= readUsageLines(this.text);
+    const key = selection.groups.join(',');
+    this.usagePools ??= new RecentCache(MAX_CACHED_AGENTS);
+    let pool = this.usagePools.get(key);
+    if (pool === undefined) {
+      pool = new UsagePool(
+        selection.groups.map((i) => this.groups[i]!),
+        this.usageLines,
+      );
+      this.usagePools.set(key, pool);
+    }
+    this.usageBySelection.set(selection, pool);
+    return pool;
   }
 
   /**

@@ -16,6 +16,10 @@
  * The exploration without that cut stays beside the tests (`test/reference/explore-plain.ts`), the reference they
  * hold this one to through {@link compareRobotsWith}. Google's dialect only (the 1994 convention matches differently).
  *
+ * With `usage: true`, a change of AI usage preferences (`Content-Usage`, `Content-Signal`) is a change in meaning too:
+ * each crawler's comparison then lists where its preferences differ (`usageChanges`, each at a witness path that
+ * `RobotsTxt.usage` answers differently in the two files), and a crawler with any is not equivalent.
+ *
  * Cost: linear matching stays the rule for checks; this comparison is bounded by `maxStates` product states per rule
  * set, by the memory its states take, and by `timeoutMs` overall, and says `complete: false` when a bound cut it short.
  */
@@ -28,6 +32,7 @@ import type { RobotsInput } from '../parse/input.js';
 import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
 import type { ChangedRegion, Outcome } from './product.js';
+import { type UsageChange, usageChanges } from './usage-change.js';
 
 export type { ChangedRegion, RegionRule } from './product.js';
 
@@ -43,7 +48,15 @@ export interface CrawlerComparison {
   readonly regions: readonly ChangedRegion[];
   /** Product states explored. */
   readonly states: number;
+  /**
+   * With the option `usage`: each AI usage preference that differs, at a witness path (`RobotsTxt.usage` on it gives
+   * `before` in the old file and `after` in the new one); absent without the option.
+   */
+  readonly usage?: readonly UsageWitness[];
 }
+
+/** A usage preference that differs for a crawler, at a witness path. */
+export type UsageWitness = Omit<UsageChange, 'crawler'>;
 
 /** The whole comparison. */
 export interface RobotsComparison {
@@ -72,6 +85,17 @@ export interface CompareOptions {
    * @default 10000
    */
   readonly timeoutMs?: number;
+  /**
+   * Also compare AI usage preferences (`Content-Usage`, `Content-Signal`): a crawler whose preferences differ anywhere
+   * checked is not equivalent, and its comparison lists them in `usage`.
+   * @default false (verdicts only)
+   */
+  readonly usage?: boolean;
+  /**
+   * The catalogue the default crawlers come from (default `CRAWLERS`; `catalogueWith` gives one with a newer
+   * ai.robots.txt list).
+   */
+  readonly catalogue?: readonly CrawlerProfile[];
 }
 
 /**
@@ -89,8 +113,11 @@ const DEFAULT_MAX_STATES = 200_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The catalogue, the tokens either file names that no catalogue crawler carries, and `*`. */
-function defaultCrawlers(files: readonly RobotsTxt[]): (string | CrawlerProfile)[] {
-  const known = new Set(CRAWLERS.flatMap((c) => c.tokens.map((t) => t.toLowerCase())));
+function defaultCrawlers(
+  files: readonly RobotsTxt[],
+  catalogue: readonly CrawlerProfile[],
+): (string | CrawlerProfile)[] {
+  const known = new Set(catalogue.flatMap((c) => c.tokens.map((t) => t.toLowerCase())));
   const extra = new Map<string, string>();
   for (const f of files) {
     for (const g of f.groups) {
@@ -100,7 +127,7 @@ function defaultCrawlers(files: readonly RobotsTxt[]): (string | CrawlerProfile)
       }
     }
   }
-  return [...CRAWLERS, ...extra.values(), ANY_CRAWLER];
+  return [...catalogue, ...extra.values(), ANY_CRAWLER];
 }
 
 function crawlerName(c: string | CrawlerProfile): string {
@@ -134,7 +161,10 @@ export function compareRobotsWith(
 ): RobotsComparison {
   const files = [before, after].map((f) => (f instanceof RobotsTxt ? f.inDialect('google') : parseRobotsTxt(f)));
   const [b, a] = files as [RobotsTxt, RobotsTxt];
-  const crawlers = options?.crawlers ?? defaultCrawlers(files);
+  const crawlers = options?.crawlers ?? defaultCrawlers(files, options?.catalogue ?? CRAWLERS);
+  const usage = options?.usage === true;
+  // Preferences depend on the groups chosen only, so crawlers with the same groups share one answer too.
+  const usageDone = new Map<string, UsageWitness[]>();
   const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
   const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   // Crawlers whose groups are the same in both files share one exploration.
@@ -155,12 +185,29 @@ export function compareRobotsWith(
           : run(rules(bg), rules(ag), maxStates, deadline);
       done.set(key, outcome);
     }
+    const same = outcome.complete && outcome.regions.length === 0;
+    if (!usage) {
+      results.push({
+        crawler: crawlerName(crawler),
+        equivalent: same,
+        complete: outcome.complete,
+        regions: outcome.regions,
+        states: outcome.states,
+      });
+      continue;
+    }
+    let witnesses = usageDone.get(key);
+    if (witnesses === undefined) {
+      witnesses = usageChanges(b, a, [crawler]).map(({ crawler: _, ...witness }) => witness);
+      usageDone.set(key, witnesses);
+    }
     results.push({
       crawler: crawlerName(crawler),
-      equivalent: outcome.complete && outcome.regions.length === 0,
+      equivalent: same && witnesses.length === 0,
       complete: outcome.complete,
       regions: outcome.regions,
       states: outcome.states,
+      usage: witnesses,
     });
   }
   return {

@@ -57,15 +57,10 @@ class Children {
   /** Adds every child of `node` (state `id`) to the store that does not hold it yet. */
   expand(node: ExploreNode, id: number, store: ProductStates): void {
     const { automata, childStates, fallback, byCode } = this;
-    const standIn = this.product.standIn;
     const codes = this.codesAfter(node);
     for (const code of codes) {
-      if (standIn !== undefined) {
-        for (let k = 0; k < node.live; k++) childStates[k] = fallback[k]!;
-        for (const k of byCode[code]!) childStates[k] = automata[node.pids[k]!]!.step(node.states[k]!, code);
-      } else {
-        for (let k = 0; k < node.live; k++) childStates[k] = automata[node.pids[k]!]!.step(node.states[k]!, code);
-      }
+      for (let k = 0; k < node.live; k++) childStates[k] = fallback[k]!;
+      for (const k of byCode[code]!) childStates[k] = automata[node.pids[k]!]!.step(node.states[k]!, code);
       compose(this.t, node.pids, childStates, node.live, node.best, false, store.scratch);
       store.add(id, code);
     }
@@ -78,16 +73,10 @@ class Children {
   /**
    * The characters the children take, ascending: those some live pattern tells apart, and the product's stand-in for
    * every character no pattern contains (noting, per live pattern, where the stand-in leads and which characters it
-   * tells apart).
-   *
-   * Without a stand-in (`productOf` found every one of its candidates written in some pattern), the whole alphabet is
-   * tried, and the alphabet is only the characters patterns contain: a path through a character no pattern contains is
-   * then never explored. That is the soundness gap of the 40 fallback characters (issue 33); its fix belongs here and in
-   * `productOf`'s choice of the stand-in (`product.ts`).
+   * tells apart). A stand-in always exists (`productOf`), so every path is reached through these characters.
    */
   private codesAfter(node: ExploreNode): readonly number[] {
     const standIn = this.product.standIn;
-    if (standIn === undefined) return this.product.alphabet;
     const { automata, codes, marked, byCode, fallback } = this;
     codes.length = 0;
     for (let k = 0; k < node.live; k++) {

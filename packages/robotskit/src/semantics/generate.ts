@@ -1,21 +1,42 @@
 /**
  * `generateRobots`: a robots.txt from a small declarative policy, checked against the policy by the exact comparison.
  *
- * A policy is a list of groups (crawlers, and the paths they may and may not fetch) and sitemap URLs. It means what the
+ * A policy is a list of groups (crawlers, the paths they may and may not fetch, and optionally their AI usage
+ * preferences: Content-Usage rules and a Content-Signal line, see `generate-usage.ts`) and sitemap URLs. It means what the
  * same groups mean in robots.txt under Google's rules: a crawler named by groups obeys their rules together (longest
  * match decides, `allow` wins a tie, no rule means allowed); a crawler no group names obeys the `*` groups.
  *
- * The generated file is verified, not trusted: for every crawler the policy names (after expanding categories) and for
- * `*`, `compareRobots` compares it with a one-group file holding exactly that crawler's rules, and `lint` must report no
- * error. `verified` is true only when every comparison finished and found no difference.
+ * Every name is written as Google's reference reads a `user-agent` line: the longest `[a-zA-Z_-]` prefix of the value.
+ * A crawler of the catalogue is written by its first name that is a product token (`Brightbot 1.0` by `Brightbot`, the
+ * token before its version); one none of whose names Google can match (`AI2Bot` is read as `AI`, `img2dataset` as
+ * `img`: other crawlers' names) is refused when the policy names it, and left out, with its name in `unnamed`, when a
+ * category brings it (it then obeys the `*` group, as Google reads the file).
+ *
+ * The generated file is verified, not trusted: for every name it writes, as the reference reads it (a product token,
+ * compared as Google compares it), and for `*`, `compareRobots` compares it with a one-group file holding exactly that
+ * crawler's rules (and its usage lines: the comparison includes usage preferences), the file's usage preferences must be
+ * what the policy states (computed from the policy apart from the file), and `lint` must report no error. `verified`
+ * is true only when every comparison finished and found no difference.
  */
 
-import { CRAWLERS, crawlerByName } from '../crawlers/catalogue.js';
+import { CRAWLERS } from '../crawlers/catalogue.js';
+import { controlToken } from '../crawlers/control-tokens.js';
 import type { CrawlerKind, CrawlerProfile } from '../crawlers/profile.js';
+import { CRAWLER_PURPOSES } from '../crawlers/purposes.js';
 import type { Diagnostic } from '../lint/diagnostic.js';
 import { lint } from '../lint/lint.js';
-import { isValidProductToken } from '../url/user-agent.js';
+import { parseRobotsTxt } from '../robots-txt/robots-txt.js';
+import { isValidProductToken, tokenPrefix } from '../url/user-agent.js';
 import { type CrawlerComparison, compareRobots } from './compare.js';
+import {
+  type GroupUsage,
+  type PolicyUsage,
+  readGroupUsage,
+  type UsageMismatch,
+  usageLinesOf,
+  usageMismatches,
+} from './generate-usage.js';
+import { PolicyError } from './policy-error.js';
 
 /** One group of a policy. */
 export interface PolicyGroup {
@@ -28,7 +49,17 @@ export interface PolicyGroup {
   readonly allow?: readonly string[];
   /** Path patterns the crawlers may not fetch. */
   readonly disallow?: readonly string[];
+  /**
+   * AI usage preferences (draft-ietf-aipref-attach), written as `Content-Usage: <path> <label>=y|n, …` lines: a path
+   * pattern starting with `/` and the preference per category of the current vocabulary (`train-ai`, `ai-use`,
+   * `search`).
+   */
+  readonly usage?: readonly PolicyUsage[];
+  /** Cloudflare's Content-Signal, written as one line: `{ search: 'yes', 'ai-train': 'no', 'ai-input': 'no' }`. */
+  readonly contentSignal?: Readonly<Record<string, string>>;
 }
+
+export type { PolicyUsage, UsageMismatch };
 
 /** A declarative robots.txt policy. */
 export interface RobotsPolicy {
@@ -45,49 +76,89 @@ export interface GenerateResult {
   readonly verified: boolean;
   /** Per crawler checked (every crawler the policy names, then `*`): the file against the policy's rules for it. */
   readonly checks: readonly CrawlerComparison[];
+  /**
+   * Where the file's AI usage preferences differ from the policy's (per crawler checked, at each path a usage rule
+   * names): empty when they agree, as `verified` requires.
+   */
+  readonly usage: readonly UsageMismatch[];
   /** Lint's findings on the generated file (warnings and infos may remain; an error makes `verified` false). */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Crawlers a category brought that robots.txt cannot name as Google reads it (none of their names is a product
+   * token, nor a token before a version): left out of the file, they obey its `*` group. `readAs`: the token Google
+   * would read from a line naming the crawler (`AI2Bot` → `AI`).
+   */
+  readonly unnamed: readonly { readonly crawler: string; readonly readAs: string }[];
 }
 
-/** A policy that cannot be turned into robots.txt; the message says where (`groups[1].disallow[0]: …`). */
-export class PolicyError extends Error {
-  override readonly name = 'PolicyError';
-}
+export { PolicyError };
 
 /**
- * The categories `category:<name>` accepts. The catalogue's kinds (`search`, `ads`, `ai`, `tool`, `other`), and
- * `ai-training`: the AI crawlers whose stated purpose is collecting training data (the ai.robots.txt function "AI
- * Data Scrapers", or a function or purpose that mentions training, LLMs, language models, datasets or machine
- * learning), which includes Google-Extended. Assistants, AI search and agents fetching for a user are not in it.
+ * The categories `category:<name>` accepts: the catalogue's kinds (`search`, `ads`, `ai`, `tool`, `other`) and its
+ * curated purposes (`search-engine`, `ai-training`, `ai-search`, `ai-assistant`, `control-token`, `seo-tool`,
+ * `archiver`, `preview`, `scraping-tool`; a crawler's purpose `other` is the kind's category `other`'s namesake only,
+ * so it is not one). `ai-training` is the crawlers whose purpose is AI training and the control tokens that govern
+ * training (Google-Extended, Applebot-Extended): what a site blocks to keep its content out of training.
  */
-export const POLICY_CATEGORIES: readonly string[] = ['search', 'ads', 'ai', 'ai-training', 'tool', 'other'];
+export const POLICY_CATEGORIES: readonly string[] = [
+  'search',
+  'ads',
+  'ai',
+  'tool',
+  'other',
+  ...CRAWLER_PURPOSES.filter((p) => p !== 'other'),
+];
 
-const TRAINING = /\b(?:train\w*|LLMs?|language models?|datasets?|machine learning|AI data scrapers?)\b/i;
+const KINDS: readonly string[] = ['search', 'ads', 'ai', 'tool', 'other'];
 
-/** The catalogue's crawlers of a category, in catalogue order. */
-export function crawlersInCategory(category: string): CrawlerProfile[] {
+/**
+ * The crawlers of a category, in catalogue order; `crawlers` is the catalogue (`CRAWLERS`, or one with a newer
+ * ai.robots.txt list from `catalogueWith`).
+ * @throws {PolicyError} for an unknown category.
+ */
+export function crawlersInCategory(category: string, crawlers: readonly CrawlerProfile[] = CRAWLERS): CrawlerProfile[] {
   const name = category.toLowerCase();
-  if (name === 'ai-training') {
-    return CRAWLERS.filter(
-      (c) => c.kind === 'ai' && (TRAINING.test(c.purpose) || TRAINING.test(c.aiRobotsTxt?.function ?? '')),
-    );
-  }
   if (!POLICY_CATEGORIES.includes(name)) {
     throw new PolicyError(`unknown category '${category}' (known: ${POLICY_CATEGORIES.join(', ')})`);
   }
-  return CRAWLERS.filter((c) => c.kind === (name as CrawlerKind));
+  if (KINDS.includes(name)) return crawlers.filter((c) => c.kind === (name as CrawlerKind));
+  if (name === 'ai-training') {
+    return crawlers.filter(
+      (c) =>
+        c.purpose === 'ai-training' ||
+        (c.purpose === 'control-token' && controlToken(c.name)?.governs.includes('training') === true),
+    );
+  }
+  return crawlers.filter((c) => c.purpose === name);
 }
 
-/** A crawler the policy names: the user-agent value written for it and what `compareRobots` checks it as. */
+/** A crawler the policy names: the user-agent value written for it, a product token that Google reads as written. */
 interface Named {
   readonly value: string;
-  readonly input: string | CrawlerProfile;
+}
+
+/**
+ * The name to write for a crawler of the catalogue, as Google reads `user-agent` lines: its first name (tokens in
+ * fallback order, then its name) that is a product token; else the product token before a version (`Brightbot 1.0`,
+ * `Foo/2`); null when Google can match none (`AI2Bot` would be read as `AI`).
+ */
+function writableName(profile: CrawlerProfile): string | null {
+  const names = [...profile.tokens, profile.name];
+  const valid = names.find((n) => isValidProductToken(n));
+  if (valid !== undefined) return valid;
+  for (const n of names) {
+    const token = tokenPrefix(n);
+    const next = n.charCodeAt(token.length);
+    if (token !== '' && (next === 0x20 || next === 0x2f)) return token;
+  }
+  return null;
 }
 
 interface Group {
   readonly crawlers: Named[];
   readonly allow: string[];
   readonly disallow: string[];
+  readonly usage: GroupUsage;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -113,26 +184,54 @@ function checkPath(path: string, where: string): string {
   return path;
 }
 
-function named(value: string, where: string): Named[] {
-  if (value === '*') return [{ value: '*', input: '*' }];
+/** What a policy's crawler names become: the names to write, and the crawlers a category brought that cannot be. */
+interface Naming {
+  readonly named: Named[];
+  readonly unnamed: { crawler: string; readAs: string }[];
+}
+
+function named(value: string, where: string, crawlers: readonly CrawlerProfile[]): Naming {
+  if (value === '*') return { named: [{ value: '*' }], unnamed: [] };
   if (value.toLowerCase().startsWith('category:')) {
+    let members: CrawlerProfile[];
     try {
-      return crawlersInCategory(value.slice('category:'.length)).map((c) => ({ value: c.name, input: c }));
+      members = crawlersInCategory(value.slice('category:'.length), crawlers);
     } catch (e) {
       throw e instanceof PolicyError ? new PolicyError(`${where}: ${e.message}`) : e;
     }
+    const naming: Naming = { named: [], unnamed: [] };
+    for (const c of members) {
+      const name = writableName(c);
+      if (name === null) naming.unnamed.push({ crawler: c.name, readAs: tokenPrefix(c.name) });
+      else naming.named.push({ value: name });
+    }
+    return naming;
   }
-  const profile = crawlerByName(value);
-  if (profile !== undefined) return [{ value: profile.name, input: profile }];
+  const lower = value.toLowerCase();
+  const profile = crawlers.find(
+    (c) => c.name.toLowerCase() === lower || c.aliases.some((a) => a.toLowerCase() === lower),
+  );
+  if (profile !== undefined) {
+    const name = writableName(profile);
+    if (name === null) {
+      throw new PolicyError(
+        `${where}: '${value}' cannot be named in robots.txt as Google reads it: a user-agent line '${profile.name}' is read as '${tokenPrefix(profile.name)}' (letters, - and _ only), so it would obey the * group`,
+      );
+    }
+    return { named: [{ value: name }], unnamed: [] };
+  }
   if (!isValidProductToken(value)) {
     throw new PolicyError(
       `${where}: '${value}' is neither a crawler of the catalogue nor a product token (letters, - and _)`,
     );
   }
-  return [{ value, input: value }];
+  return { named: [{ value }], unnamed: [] };
 }
 
-function readPolicy(policy: unknown): { groups: Group[]; sitemaps: string[] } {
+function readPolicy(
+  policy: unknown,
+  catalogue: readonly CrawlerProfile[],
+): { groups: Group[]; sitemaps: string[]; unnamed: Naming['unnamed'] } {
   let value = policy;
   if (typeof value === 'string') {
     try {
@@ -147,12 +246,13 @@ function readPolicy(policy: unknown): { groups: Group[]; sitemaps: string[] } {
       throw new PolicyError(`unknown field '${key}' (known: groups, sitemaps)`);
   }
   if (!Array.isArray(value.groups)) throw new PolicyError('groups: expected a list of groups');
+  const unnamed: Naming['unnamed'] = [];
   const groups = value.groups.map((g: unknown, i: number): Group => {
     const where = `groups[${i}]`;
     if (!isRecord(g)) throw new PolicyError(`${where}: expected an object with "crawlers"`);
     for (const key of Object.keys(g)) {
-      if (key !== 'crawlers' && key !== 'allow' && key !== 'disallow') {
-        throw new PolicyError(`${where}: unknown field '${key}' (known: crawlers, allow, disallow)`);
+      if (!GROUP_FIELDS.includes(key)) {
+        throw new PolicyError(`${where}: unknown field '${key}' (known: ${GROUP_FIELDS.join(', ')})`);
       }
     }
     const names = stringList(g.crawlers, `${where}.crawlers`);
@@ -160,7 +260,9 @@ function readPolicy(policy: unknown): { groups: Group[]; sitemaps: string[] } {
     const crawlers: Named[] = [];
     const seen = new Set<string>();
     names.forEach((n, j) => {
-      for (const c of named(n, `${where}.crawlers[${j}]`)) {
+      const naming = named(n, `${where}.crawlers[${j}]`, catalogue);
+      for (const u of naming.unnamed) if (!unnamed.some((x) => x.crawler === u.crawler)) unnamed.push(u);
+      for (const c of naming.named) {
         const key = c.value.toLowerCase();
         if (!seen.has(key)) {
           seen.add(key);
@@ -171,7 +273,7 @@ function readPolicy(policy: unknown): { groups: Group[]; sitemaps: string[] } {
     const paths = (field: 'allow' | 'disallow') => [
       ...new Set(stringList(g[field], `${where}.${field}`).map((p, j) => checkPath(p, `${where}.${field}[${j}]`))),
     ];
-    return { crawlers, allow: paths('allow'), disallow: paths('disallow') };
+    return { crawlers, allow: paths('allow'), disallow: paths('disallow'), usage: readGroupUsage(g, where) };
   });
   const sitemaps = stringList(value.sitemaps, 'sitemaps').map((s, i) => {
     if (!/^https?:\/\/[^/\s#]/i.test(s) || UNWRITABLE.test(s)) {
@@ -179,22 +281,32 @@ function readPolicy(policy: unknown): { groups: Group[]; sitemaps: string[] } {
     }
     return s;
   });
-  return { groups, sitemaps };
+  return { groups, sitemaps, unnamed };
 }
 
-function groupText(values: readonly string[], allow: readonly string[], disallow: readonly string[]): string {
+const GROUP_FIELDS: readonly string[] = ['crawlers', 'allow', 'disallow', 'usage', 'contentSignal'];
+
+function groupText(
+  values: readonly string[],
+  allow: readonly string[],
+  disallow: readonly string[],
+  usage: readonly GroupUsage[],
+): string {
   const lines = values.map((v) => `User-agent: ${v}`);
   for (const p of allow) lines.push(`Allow: ${p}`);
   for (const p of disallow) lines.push(`Disallow: ${p}`);
-  // A group needs a rule: user-agent lines followed directly by another group's would join that group. An empty
-  // `Disallow:` matches nothing, so it changes no verdict even where Google merges this group with another for the
-  // same crawler (an `Allow: /` would win ties against that group's `Disallow: /`).
+  // A group needs a rule: user-agent lines followed directly by another group's would join that group (usage lines
+  // do not end a group either). An empty `Disallow:` matches nothing, so it changes no verdict even where Google
+  // merges this group with another for the same crawler (an `Allow: /` would win ties against that group's `Disallow: /`).
   if (allow.length === 0 && disallow.length === 0) lines.push('Disallow:');
+  for (const part of usage) lines.push(...usageLinesOf(part));
   return lines.join('\n');
 }
 
 /**
- * A robots.txt from a policy (an object, or its JSON text), verified against the policy.
+ * A robots.txt from a policy (an object, or its JSON text), verified against the policy. `options.crawlers` is the
+ * catalogue that names and categories are read in (default `CRAWLERS`; `catalogueWith` gives one with a newer
+ * ai.robots.txt list).
  * @throws {PolicyError} when the policy is malformed (unknown field, category or crawler, an unwritable path).
  * @example
  * const { text, verified } = generateRobots({
@@ -202,15 +314,22 @@ function groupText(values: readonly string[], allow: readonly string[], disallow
  *   sitemaps: ['https://example.invalid/sitemap.xml'],
  * });
  */
-export function generateRobots(policy: RobotsPolicy | string, options?: { timeoutMs?: number }): GenerateResult {
-  const { groups, sitemaps } = readPolicy(policy);
-  const parts = groups.map((g) =>
-    groupText(
-      g.crawlers.map((c) => c.value),
-      g.allow,
-      g.disallow,
-    ),
-  );
+export function generateRobots(
+  policy: RobotsPolicy | string,
+  options?: { timeoutMs?: number; crawlers?: readonly CrawlerProfile[] },
+): GenerateResult {
+  const { groups, sitemaps, unnamed } = readPolicy(policy, options?.crawlers ?? CRAWLERS);
+  // A group left with no crawler (a category of crawlers robots.txt cannot name) is not written: they obey `*`.
+  const parts = groups
+    .filter((g) => g.crawlers.length > 0)
+    .map((g) =>
+      groupText(
+        g.crawlers.map((c) => c.value),
+        g.allow,
+        g.disallow,
+        [g.usage],
+      ),
+    );
   if (sitemaps.length > 0) parts.push(sitemaps.map((s) => `Sitemap: ${s}`).join('\n'));
   const text = parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 
@@ -233,11 +352,13 @@ export function generateRobots(policy: RobotsPolicy | string, options?: { timeou
     }
   }
   add(
-    { value: '*', input: '*' },
+    { value: '*' },
     groups.filter((h) => h.crawlers.some((x) => x.value === '*')),
   );
   const timeoutMs = options?.timeoutMs ?? 10_000;
   const checks: CrawlerComparison[] = [];
+  const usage: UsageMismatch[] = [];
+  const file = parseRobotsTxt(text);
   for (const { crawlers, groups: members } of byGroups.values()) {
     const reference =
       members.length === 0
@@ -246,10 +367,22 @@ export function generateRobots(policy: RobotsPolicy | string, options?: { timeou
             crawlers.map((c) => c.value),
             members.flatMap((m) => m.allow),
             members.flatMap((m) => m.disallow),
+            members.map((m) => m.usage),
           )}\n`;
-    checks.push(...compareRobots(text, reference, { crawlers: crawlers.map((c) => c.input), timeoutMs }).crawlers);
+    // Each name as the reference reads it: a product token, compared as Google compares it; usage preferences too.
+    const names = crawlers.map((c) => c.value);
+    checks.push(...compareRobots(file, reference, { crawlers: names, timeoutMs, usage: true }).crawlers);
+    usage.push(
+      ...usageMismatches(
+        file,
+        parseRobotsTxt(reference),
+        names,
+        members.map((m) => m.usage),
+      ),
+    );
   }
-  const diagnostics = lint(text);
-  const verified = checks.every((c) => c.equivalent) && !diagnostics.some((d) => d.severity === 'error');
-  return { text, verified, checks, diagnostics };
+  const diagnostics = lint(file);
+  const verified =
+    checks.every((c) => c.equivalent) && usage.length === 0 && !diagnostics.some((d) => d.severity === 'error');
+  return { text, verified, checks, usage, diagnostics, unnamed };
 }

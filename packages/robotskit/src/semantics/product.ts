@@ -36,11 +36,21 @@ export interface ChangedRegion {
 }
 
 /**
- * Characters tried, in order, as the stand-in for every character no pattern contains. When the patterns contain all
- * 40, there is no stand-in and characters outside the patterns are never explored: the soundness gap of issue 33,
- * whose other half is `Children.codesAfter` in `explore.ts`.
+ * Characters tried, in order, as the stand-in for every character no pattern contains: letters and digits first (they
+ * read best in a witness), then every other printable ASCII character but `#` (a URL's path never holds one), and `*`
+ * last. A pattern never contains a literal `*` (it is always the wildcard), so a stand-in always exists, however many
+ * characters the patterns use: the exploration then reaches every path (issue 33: with only the first 40 candidates,
+ * files whose patterns used all 40 were never explored on `/A`, `/Z` or `/!`).
  */
-const STAND_INS = 'xzqjkvwyabcdefghilmnoprstu0123456789-_~.';
+const STAND_INS = (() => {
+  const preferred = 'xzqjkvwyabcdefghilmnoprstu0123456789-_~.';
+  let rest = '';
+  for (let c = 0x21; c <= 0x7e; c++) {
+    const ch = String.fromCharCode(c);
+    if (!preferred.includes(ch) && ch !== '#' && ch !== '*') rest += ch;
+  }
+  return [...`${preferred}${rest}*`].map((c) => c.charCodeAt(0));
+})();
 
 /** One rule of one file, on a pattern automaton. */
 export interface Rule {
@@ -134,17 +144,15 @@ export function changedRegion(
   };
 }
 
-/** Both files' rules for one crawler on shared pattern automata, and the alphabet that tells all paths apart. */
+/** Both files' rules for one crawler on shared pattern automata, and the stand-in for the characters no pattern has. */
 export interface Product {
   readonly automata: readonly PatternAutomaton[];
   readonly before: readonly Rule[];
   readonly after: readonly Rule[];
   /** Per pattern: how each file uses it, bit 0 allow, bit 1 disallow (before); bits 2, 3 the same after. */
   readonly use: Uint8Array;
-  /** Every character written in a pattern (but `$` only where it is literal, `*` never), ascending, and the stand-in. */
-  readonly alphabet: readonly number[];
-  /** A character no pattern contains, standing for all such characters; undefined when every candidate is taken. */
-  readonly standIn: number | undefined;
+  /** A character no pattern contains, standing for all such characters (one always exists: see `STAND_INS`). */
+  readonly standIn: number;
   /** Which rules use each pattern, per file, in line order. */
   readonly usersBefore: readonly (readonly Rule[])[];
   readonly usersAfter: readonly (readonly Rule[])[];
@@ -152,7 +160,7 @@ export interface Product {
 
 /**
  * The product of both files' rules for one crawler: one automaton per distinct normalised pattern (shared by the two
- * files), the rules numbered before's first, how each file uses each pattern, and the alphabet with its stand-in.
+ * files), the rules numbered before's first, how each file uses each pattern, and the stand-in.
  */
 export function productOf(beforeRules: readonly RobotsRule[], afterRules: readonly RobotsRule[]): Product {
   const ids = new Map<string, number>();
@@ -170,13 +178,12 @@ export function productOf(beforeRules: readonly RobotsRule[], afterRules: readon
     const body = a.source.endsWith('$') ? a.source.slice(0, -1) : a.source;
     for (let i = 0; i < body.length; i++) if (body[i] !== '*') codes.add(body.charCodeAt(i));
   }
-  const standIn = [...STAND_INS].map((c) => c.charCodeAt(0)).find((c) => !codes.has(c));
-  const alphabet = [...codes].sort((x, y) => x - y);
-  if (standIn !== undefined) alphabet.push(standIn);
+  // `*` is never written in a pattern's body as a character, so the search always ends.
+  const standIn = STAND_INS.find((c) => !codes.has(c))!;
 
   const usersBefore: Rule[][] = automata.map(() => []);
   const usersAfter: Rule[][] = automata.map(() => []);
   for (const r of before) usersBefore[r.pid]!.push(r);
   for (const r of after) usersAfter[r.pid]!.push(r);
-  return { automata, before, after, use, alphabet, standIn, usersBefore, usersAfter };
+  return { automata, before, after, use, standIn, usersBefore, usersAfter };
 }

@@ -166,6 +166,7 @@ export function robotsStoreContract<S extends RobotsStore>(
       if (!records.some((r) => canonical(r) === got)) throw new Error(`after concurrent sets the record is ${got}`);
     }),
     ...leaseCases(withStore, a, b),
+    ...claimCases(withStore, a),
   ];
 }
 
@@ -224,6 +225,73 @@ function leaseCases<S extends RobotsStore>(
       expect(await l.acquire(a, 'one', 50), true, 'a free lease');
       await sleep(1_000);
       expect(await l.acquire(a, 'two', 60_000), true, 'a lease expired long ago');
+    }),
+  ];
+}
+
+/**
+ * The cases of the optional fleet calls ({@link RobotsStore.claimLease}, {@link RobotsStore.publish},
+ * {@link RobotsStore.subscribe}); a store without one passes its cases trivially. A wake-up is awaited up to 10 s (a
+ * message between processes), and a lease's time left is checked only against the bounds it was given.
+ */
+function claimCases<S extends RobotsStore>(
+  withStore: (name: string, body: (store: S) => Promise<void>) => StoreContractCase,
+  a: string,
+): StoreContractCase[] {
+  const due = Date.UTC(2025, 0, 2);
+  const record: StoredOrigin = { ...sampleRecord(a), nextFetchAt: due };
+  const lease = (claim: { lease: string }, wanted: string, what: string) => {
+    if (claim.lease !== wanted) throw new Error(`${what}: claimLease said ${claim.lease}, expected ${wanted}`);
+  };
+  return [
+    withStore(
+      'claims: a lease when there is no record, held elsewhere with its time left, none while fresh',
+      async (store) => {
+        if (store.claimLease === undefined || store.acquireLease === undefined) return;
+        const first = await store.claimLease(a, 'one', 60_000, due, 60_000);
+        lease(first, 'held', 'an origin without a record');
+        if (first.record !== undefined) throw new Error('a claim found a record that was never set');
+        const second = await store.claimLease(a, 'two', 60_000, due, 60_000);
+        lease(second, 'elsewhere', 'a lease held by another holder');
+        if (!(second.leaseLeftMs > 0 && second.leaseLeftMs <= 60_000)) {
+          throw new Error(`a lease of 60000 ms has ${second.leaseLeftMs} ms left`);
+        }
+        await store.set(a, record);
+        const fresh = await store.claimLease(a, 'three', 60_000, due - 1, 60_000);
+        lease(fresh, 'fresh', 'a record whose nextFetchAt is after now');
+        expectSame(fresh.record, record, 'the record a claim returned');
+        lease(await store.claimLease(a, 'one', 60_000, due, 60_000), 'held', 'a due record, by the lease holder');
+        if (await store.acquireLease(a, 'three', 60_000)) throw new Error('a fresh claim took the lease');
+      },
+    ),
+    withStore('publish: writes the record, gives the lease up and wakes a waiter', async (store) => {
+      const { claimLease, publish, subscribe, acquireLease } = store;
+      if (claimLease === undefined || publish === undefined || acquireLease === undefined) return;
+      const woken: { origin: string; record: StoredOrigin | undefined }[] = [];
+      let wake = () => {};
+      const wakeUp = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      const unsubscribe = await subscribe?.call(store, (origin, written) => {
+        woken.push({ origin, record: written });
+        wake();
+      });
+      try {
+        lease(await claimLease.call(store, a, 'one', 60_000, due, 60_000), 'held', 'a free lease');
+        lease(await claimLease.call(store, a, 'two', 60_000, due, 60_000), 'elsewhere', 'a lease held elsewhere');
+        await publish.call(store, a, record, 'one');
+        expectSame(await store.get(a), record, 'get after publish');
+        if (!(await acquireLease.call(store, a, 'two', 60_000))) throw new Error('publish kept the lease');
+        if (unsubscribe === undefined) return;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([wakeUp, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+        clearTimeout(timer);
+        const got = woken.find((w) => w.origin === a);
+        if (got === undefined) throw new Error('no wake-up within 10 s of a publish an origin was waited for');
+        if (got.record !== undefined) expectSame(got.record, record, 'the record a wake-up carried');
+      } finally {
+        unsubscribe?.();
+      }
     }),
   ];
 }

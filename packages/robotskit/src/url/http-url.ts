@@ -15,14 +15,14 @@ const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const PCHAR = '!$%&(-.0-;=@-\\[\\]_a-z~';
 
 /** What follows the origin in {@link SHAPE}: path segments, maybe a query and a fragment. */
-const TAIL_SHAPE = `(?:/(?!\\.|%2[eE])[${PCHAR}]*)*(?:\\?[${PCHAR}/?]+)?(?:#[${PCHAR}/?#]*)?`;
+const TAIL_SHAPE = `(?:/(?!\\.|%2[eE])[${PCHAR}]*)*(?:\\?[${PCHAR}/?]*)?(?:#[${PCHAR}/?#]*)?`;
 
 /**
  * The shape: a lower-case `http`/`https` scheme; a host of lower-case ASCII letters, digits and hyphens in
  * dot-separated labels, none punycode (`xn--`, which the parser validates), the last starting with a letter (no IPv4
  * address to rewrite), or an IPv4 address in canonical dotted decimal; maybe a port of 1 to 5 digits without a
  * leading zero; path segments none of which starts with `.` or `%2e` (perhaps a dot segment, which the parser
- * resolves); maybe a non-empty query (the parser's `search` is '' for a lone `?`) and a fragment. Every character
+ * resolves); maybe a query (a lone `?` too: the serialisation keeps it) and a fragment. Every character
  * after the host is printable ASCII that the parser neither percent-encodes (in a path, a special-scheme query or a
  * fragment) nor rewrites (`\`). One regular expression: V8 runs it faster than a loop over `charCodeAt`.
  */

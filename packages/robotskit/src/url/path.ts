@@ -80,16 +80,14 @@ export function pathOfAnyUrl(url: string): string {
 }
 
 /**
- * The path to match for a URL given as a string or a `URL` object. A `URL` object is already normalised and
- * percent-encoded by the WHATWG parser, so its pathname and search are used as they are.
+ * The path to match for a URL given as a string or a `URL` object: the reference's extraction ({@link pathOfUrl}) of
+ * the string, or of the object's serialisation (`href`, already normalised and percent-encoded by the WHATWG parser).
+ * Not `pathname + search`: `search` is empty for a lone `?`, which `href` keeps and the reference matches (`/search?`
+ * is matched by `/*?`), so the path asked about is the one the URL requests.
  * @throws TypeError when `url` is neither a string nor a URL (a programmer error).
  */
 export function pathToMatch(url: string | URL): string {
   if (typeof url === 'string') return pathOfUrl(url);
-  if (url instanceof URL) {
-    const pathname = url.pathname;
-    const path = pathname.startsWith('/') ? pathname : `/${pathname}`;
-    return path + url.search;
-  }
+  if (url instanceof URL) return pathOfUrl(url.href);
   throw new TypeError('url must be a string or a URL');
 }

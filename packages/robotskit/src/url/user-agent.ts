@@ -98,6 +98,11 @@ function splitUserAgent(ua: string): { products: string[]; comments: string[] } 
   return { products, comments };
 }
 
+/** Whether a product name is a word of browser User-Agent strings (`Mozilla`, `Chrome`, `Safari`…): it names no crawler. */
+export function isBrowserWord(name: string): boolean {
+  return BROWSER_WORDS.has(name.toLowerCase());
+}
+
 function crawlerName(item: string): string | null {
   const m = /^([A-Za-z_-]+)(?:\/\S*)?$/.exec(item.trim());
   if (!m || BROWSER_WORDS.has(m[1]!.toLowerCase())) return null;

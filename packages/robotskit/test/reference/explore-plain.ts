@@ -23,7 +23,7 @@ export function explorePlain(
   maxStates: number,
   deadline: number,
 ): Outcome {
-  const { automata, use, alphabet, standIn, usersBefore, usersAfter } = productOf(beforeRules, afterRules);
+  const { automata, use, standIn, usersBefore, usersAfter } = productOf(beforeRules, afterRules);
   const n = automata.length;
   const differs = (pid: number): boolean => (use[pid]! & 3) !== use[pid]! >> 2;
 
@@ -164,14 +164,11 @@ export function explorePlain(
       const settledBefore = settled(node, 0);
       if (settledBefore !== null && settledBefore === settled(node, 2)) continue;
       // Only the characters some live pattern tells apart, and one stand-in for all the others.
-      let codes: readonly number[] = alphabet;
-      if (standIn !== undefined) {
-        const significant = new Set<number>([standIn]);
-        for (let k = 0; k < node.pids.length; k++) {
-          for (const c of automata[node.pids[k]!]!.significant(node.states[k]!)) significant.add(c);
-        }
-        codes = [...significant].sort((x, y) => x - y);
+      const significant = new Set<number>([standIn]);
+      for (let k = 0; k < node.pids.length; k++) {
+        for (const c of automata[node.pids[k]!]!.significant(node.states[k]!)) significant.add(c);
       }
+      const codes = [...significant].sort((x, y) => x - y);
       for (const code of codes) {
         const child = advance(node, code);
         const key = keyOf(child);

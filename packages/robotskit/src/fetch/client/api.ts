@@ -69,7 +69,7 @@ export interface RobotsClientStats {
   readonly storeErrors: number;
   /** Loads that waited for another process's fetch of their origin (a lease held elsewhere). */
   readonly fleetWaits: number;
-  /** Of those, the ones that gave up after `fleet.waitMs` and applied the unreachable policy. */
+  /** Of those, the ones whose wait ran out (`fleet.waitMs`), so that this client fetched the origin itself. */
   readonly fleetTimeouts: number;
   /** Origins forgotten to stay within `maxOrigins` and `maxCachedBytes`. */
   readonly evictions: number;

@@ -9,7 +9,7 @@
 import { fetchRobotsTxt } from '../retrieval/retrieve.js';
 import type { RobotsClient } from './api.js';
 import { newCounters } from './counters.js';
-import { Leases, leasingStore } from './fleet.js';
+import { Leases, leasingStore, Wakes } from './fleet.js';
 import { Limiter } from './limiter.js';
 import { Loader } from './loader.js';
 import { Locator } from './locator.js';
@@ -53,7 +53,11 @@ export function createRobotsClient(options: RobotsClientOptions): RobotsClient {
     fleet:
       leasing === null || access === null
         ? null
-        : { leases: new Leases(leasing, settings.fleet, access), settings: settings.fleet },
+        : {
+            leases: new Leases(leasing, settings.fleet, access),
+            wakes: new Wakes(leasing, access),
+            settings: settings.fleet,
+          },
     limiter,
     retrieve: (origin) => fetchRobotsTxt(origin, retrieval),
     availability: settings.availability,

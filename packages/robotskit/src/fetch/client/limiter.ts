@@ -16,6 +16,11 @@ export class Limiter {
 
   constructor(private readonly limit: number) {}
 
+  /** Whether every slot is taken (a task would wait). */
+  get full(): boolean {
+    return this.active >= this.limit;
+  }
+
   /** Tasks waiting for a slot now. */
   get queued(): number {
     return this.waiting.length - this.head;

@@ -61,6 +61,8 @@ export class Locator {
   private knownOrigin(url: string): string | null {
     const end = originEndIfKnown(url);
     const origin = url.slice(0, end);
+    // A host may hold `;` (the WHATWG parser keeps it), where the reference's path begins: the parser's way.
+    if (origin.includes(';')) return null;
     const pending = this.inflight.size === 0 ? undefined : this.inflight.get(origin);
     if (pending !== undefined) {
       if (!canonicalAfter(url, end)) return null;

@@ -6,7 +6,7 @@
 import type { DialectName } from '../../model/dialect.js';
 import { type CrawlerInput, parseRobotsTxt, type RobotsTxt } from '../../robots-txt/robots-txt.js';
 import { type AvailabilityOptions, effectivePolicy, refreshSchedule } from '../policy/availability.js';
-import type { RetrievalOptions } from '../retrieval/retrieve.js';
+import { DEFAULT_TIMEOUTS, type RetrievalOptions } from '../retrieval/retrieve.js';
 import { positiveInteger } from '../shared/options.js';
 import { type AnyFetchLike, type Clock, systemClock } from '../shared/types.js';
 import type { RobotsStore } from '../store/store.js';
@@ -52,12 +52,13 @@ export interface RobotsClientOptions {
    */
   readonly onStoreError?: StoreErrorHandler;
   /**
-   * Single flight across processes, used when the store has fetch leases ({@link RobotsStore.acquireLease}): before
-   * fetching an origin the client takes its lease; when another process holds it, the client waits for that
-   * process's record to reach the store (reading it every `pollMs`), takes the lease over when it expires (its
-   * holder died), and after `waitMs` gives up waiting and applies the policy for an unreachable robots.txt (the fetch
-   * counts as failed: disallow-all at first, then the 12 h / 30 day rules), never allow-all. When the store cannot be
-   * reached and `onStoreError` is given, the client fetches on its own and keeps answering from memory.
+   * Single flight across processes, used when the store has fetch leases ({@link RobotsStore.acquireLease}): the
+   * client takes an origin's lease once one of its fetch slots is free (so the fetch starts at once), renews it while
+   * the fetch runs, and gives it up with the record's write. When another process holds it, the client waits for
+   * that process's record (woken by the store when it has {@link RobotsStore.subscribe}, else reading it every
+   * `pollMs`), takes the lease over when it expires (its holder died), and after `waitMs` fetches the origin itself:
+   * waiting never counts as a failed fetch. When the store cannot be reached and `onStoreError` is given, the client
+   * fetches on its own and keeps answering from memory.
    */
   readonly fleet?: FleetOptions;
   /**
@@ -151,6 +152,10 @@ export function resolveClientOptions(options: RobotsClientOptions): ClientSettin
     maxOrigins,
     maxCachedBytes,
     maxConcurrentFetches,
-    fleet: fleetSettings(options.fleet),
+    fleet: fleetSettings(
+      options.fleet,
+      options.retrieval?.timeouts?.total ?? DEFAULT_TIMEOUTS.total,
+      options.store?.subscribe !== undefined,
+    ),
   };
 }

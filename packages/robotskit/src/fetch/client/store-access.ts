@@ -4,10 +4,20 @@
  */
 
 import type { RetrievalResult } from '../shared/types.js';
-import { checkStoredOrigin, type RobotsStore } from '../store/store.js';
+import { checkStoredOrigin, type RobotsStore, type StoredOrigin } from '../store/store.js';
 
 /** What a store error is reported to (see {@link RobotsClientOptions.onStoreError}). */
-export type StoreErrorHandler = (error: unknown, operation: 'get' | 'set' | 'lease', origin: string) => void;
+/**
+ * Called when a store call fails and the client goes on without it. `operation`: `get` and `set` (the record), `lease`
+ * (claiming the fetch lease: this process then fetches the origin itself), and the calls whose failure changes no
+ * answer: `renew` (the heartbeat of a held lease), `release` (giving it up; it expires on its own) and `subscribe`
+ * (the store's wake-ups; waiters then read the store now and then).
+ */
+export type StoreErrorHandler = (
+  error: unknown,
+  operation: 'get' | 'set' | 'lease' | 'renew' | 'release' | 'subscribe',
+  origin: string,
+) => void;
 
 /** The store's counters in the client's stats. */
 interface StoreCounters {
@@ -43,13 +53,19 @@ export class StoreAccess {
    * Replaces the origin's record; a failed write, reported, is skipped.
    * @throws the store's error when there is no `onStoreError`.
    */
-  async write(origin: string, history: readonly RetrievalResult[]): Promise<void> {
+  async write(record: StoredOrigin): Promise<void> {
     this.counters.storeWrites++;
     try {
-      await this.store.set(origin, { origin, history });
+      await this.store.set(record.origin, record);
     } catch (error) {
-      this.failed(error, 'set', origin);
+      this.failed(error, 'set', record.origin);
     }
+  }
+
+  /** Counts a read (or a write) made through another call of the store (a lease claim, a publish). */
+  counted(write = false): void {
+    if (write) this.counters.storeWrites++;
+    else this.counters.storeReads++;
   }
 
   /**
@@ -63,7 +79,7 @@ export class StoreAccess {
   }
 
   /** A store call failed whose failure changes nothing (a lease that expires on its own): counted, and reported if asked. */
-  noted(error: unknown, operation: 'lease', origin: string): void {
+  noted(error: unknown, operation: 'renew' | 'release' | 'subscribe', origin: string): void {
     this.counters.storeErrors++;
     this.onError?.(error, operation, origin);
   }

@@ -35,8 +35,15 @@ export interface FetchObservation {
   readonly outcome: RetrievalOutcome;
   /** HTTP status; null when no response arrived (the site is then taken as unreachable). */
   readonly status: number | null;
-  /** Fetches with error kind `aborted` say nothing about the site and are ignored. */
-  readonly error: { readonly kind: RetrievalErrorKind } | null;
+  /**
+   * Fetches with error kind `aborted` say nothing about the site and are ignored. The code and phase, when known,
+   * word the policy's message (`FTP login refused (530)`, not a status taken for HTTP's).
+   */
+  readonly error: {
+    readonly kind: RetrievalErrorKind;
+    readonly code?: string | null;
+    readonly phase?: 'request' | 'body';
+  } | null;
   readonly headers: Pick<RetrievalHeaders, 'cacheControl' | 'retryAfter' | 'date'>;
 }
 
@@ -205,8 +212,9 @@ function iso(ms: number): string {
 }
 
 function failureText(entry: FetchObservation): string {
-  // A status with an error: the answer began (HTTP 200) and then failed (a reset, a timeout in the body…).
-  const phase: 'request' | 'body' = entry.status === null ? 'request' : 'body';
+  // Without its phase, a status with an error is taken as an answer that began (HTTP 200) and then failed (a reset, a
+  // timeout in the body…); an FTP reply's error says its own phase (`request`) and code.
+  const phase: 'request' | 'body' = entry.error?.phase ?? (entry.status === null ? 'request' : 'body');
   // Only the facts the words read (outcome, status, error): not a copy of the whole fetch.
   const error = entry.error === null ? null : { ...entry.error, phase };
   return describeFetchOutcome({ outcome: entry.outcome, status: entry.status, error }).summary;

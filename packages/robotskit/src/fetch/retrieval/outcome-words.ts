@@ -11,7 +11,7 @@
 
 import { nonNegativeMs } from '../shared/options.js';
 import { DEFAULT_DISALLOW_PERIOD, longSpan } from '../shared/periods.js';
-import type { RetrievalErrorKind, RetrievalOutcome } from '../shared/types.js';
+import { type RetrievalErrorKind, type RetrievalOutcome, UNSUPPORTED_SCHEME } from '../shared/types.js';
 
 /** The facts of one fetch that decide its words. A {@link RetrievalResult} is one. */
 export interface OutcomeFacts {
@@ -177,6 +177,7 @@ function errorWords(error: NonNullable<OutcomeFacts['error']>, options: OutcomeW
     case 'aborted':
       return 'fetch cancelled';
     case 'blocked':
+      if (error.code === UNSUPPORTED_SCHEME) return 'not fetched: no FTP client here to read an ftp:// robots.txt';
       return 'not fetched: the address is private or loopback, which this service may not reach';
     case 'unknown':
       return byCode ?? 'fetch failed';
@@ -221,4 +222,16 @@ export function describeFetchOutcome(facts: OutcomeFacts, options: OutcomeWordsO
   }
   summary ??= facts.status === null ? 'fetch failed' : statusWords(facts.status);
   return { summary, effect: effectOf(outcome, options), outcome };
+}
+
+/**
+ * The status a fetch ended with, as its protocol says it: `HTTP 503`, or `FTP 530` for an FTP server's reply (whose
+ * error code is `FTP_…`); null when there was none (a network failure, a file read over FTP). Every surface that shows
+ * a bare status asks here, so an FTP reply is never called HTTP.
+ * @example statusLabel({ status: 530, error: { kind: 'protocol', code: 'FTP_530' } }) // 'FTP 530'
+ * @example statusLabel({ status: 503, error: null }) // 'HTTP 503'
+ */
+export function statusLabel(facts: Pick<OutcomeFacts, 'status' | 'error'>): string | null {
+  if (facts.status === null) return null;
+  return facts.error?.code?.startsWith('FTP_') === true ? `FTP ${facts.status}` : `HTTP ${facts.status}`;
 }

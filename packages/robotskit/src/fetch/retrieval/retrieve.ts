@@ -19,6 +19,7 @@ import {
   type RetrievalOutcome,
   type RetrievalResult,
   systemClock,
+  UNSUPPORTED_SCHEME,
 } from '../shared/types.js';
 import { readBody } from '../transport/body.js';
 import { Deadline } from '../transport/deadline.js';
@@ -97,14 +98,16 @@ export interface RetrievalOptions {
   /** Aborts the retrieval; the result is then `disallow-all` with an `aborted` error. */
   readonly signal?: AbortSignal;
   /**
-   * The FTP client for `ftp://` origins (see {@link FtpGet}): anonymous login, `RETR /robots.txt`. Without one, an
-   * `ftp://` robots.txt goes to `fetch` like any URL (which, in most runtimes, cannot fetch it: disallow-all).
-   * `status` is then the FTP reply code when the server refused (550: no robots.txt, allow-all), else null.
+   * The FTP client for `ftp://` origins (see {@link FtpGet}): anonymous login, `RETR /robots.txt`. `status` is then
+   * the FTP reply code when the server refused (550: no robots.txt, allow-all), else null. Without one, an `ftp://`
+   * robots.txt is not fetched (no runtime's `fetch` reads FTP): `disallow-all` with a `blocked` error whose code is
+   * `ERR_UNSUPPORTED_SCHEME`, a refusal of this process's own and no fact about the site.
    */
   readonly ftp?: FtpGet;
 }
 
-const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
+/** The retrieval timeouts when none are given (ms); the fleet derives its default wait from `total`. */
+export const DEFAULT_TIMEOUTS = { headers: 10_000, idle: 10_000, total: 30_000 } as const;
 
 function headersOf(response: AnyFetchResponseLike): RetrievalHeaders {
   const h = response.headers;
@@ -184,10 +187,36 @@ export async function fetchRobotsTxt(
         setPhase,
       });
     }
+    if (origin.startsWith('ftp:')) return noFtpClient(origin, robotsUrl, fetchedAt, settings.clock);
     return await retrieveOverHttp({ origin, robotsUrl, settings, deadline, fetchedAt, setPhase });
   } finally {
     deadline.dispose();
   }
+}
+
+/** An `ftp://` origin with no FTP client to read it: this process's own refusal (see {@link RetrievalOptions.ftp}). */
+function noFtpClient(origin: string, robotsUrl: string, fetchedAt: number, clock: Clock): RetrievalResult {
+  return {
+    origin,
+    robotsUrl,
+    finalUrl: robotsUrl,
+    outcome: 'disallow-all',
+    status: null,
+    redirects: [],
+    headers: NO_HEADERS,
+    body: null,
+    size: 0,
+    truncated: false,
+    html: false,
+    error: {
+      kind: 'blocked',
+      message: `not fetched: no FTP client was given to read ${robotsUrl}`,
+      phase: 'request',
+      code: UNSUPPORTED_SCHEME,
+    },
+    fetchedAt,
+    timings: { headersMs: null, totalMs: clock.now() - fetchedAt },
+  };
 }
 
 /** The retrieval options with their defaults applied and checked. */

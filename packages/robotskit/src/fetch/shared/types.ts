@@ -27,7 +27,9 @@ export type RetrievalOutcome = 'rules' | 'allow-all' | 'disallow-all';
  * - `redirect-loop`: a redirect back to a URL already visited (allow-all).
  * - `invalid-url`: a redirect without a usable `Location` (missing, unparseable, or not http/https) (allow-all).
  * - `aborted`: the caller's `AbortSignal` fired. Says nothing about the site: {@link effectivePolicy} ignores it.
- * - `blocked`: the injected `fetch` refused the request (e.g. an SSRF guard refusing a private address).
+ * - `blocked`: not fetched, by this process's own decision: the injected `fetch` or FTP client refused the request
+ *   (e.g. an SSRF guard refusing a private address), or no client reads the scheme (code `ERR_UNSUPPORTED_SCHEME`).
+ *   Says nothing about the site: a crawl client never writes it to a shared store.
  * - `unknown`: anything else the fetch implementation threw.
  */
 export type RetrievalErrorKind =
@@ -61,6 +63,12 @@ export const RETRIEVAL_ERROR_KINDS: readonly RetrievalErrorKind[] = [
   'blocked',
   'unknown',
 ];
+
+/**
+ * The code of a `blocked` error for a URL this process has no client for (an `ftp://` robots.txt without an FTP
+ * client): not fetched, a refusal of the process's own like an SSRF guard's.
+ */
+export const UNSUPPORTED_SCHEME = 'ERR_UNSUPPORTED_SCHEME';
 
 /** What went wrong, as data. */
 export interface RetrievalError {

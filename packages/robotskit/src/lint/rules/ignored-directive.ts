@@ -3,20 +3,10 @@
  * docs/lint/ignored-directive.md.
  */
 
-import { OTHER_FIELDS } from '../../model/key-reading.js';
+import { EXTENSION_FIELDS } from '../../model/key-reading.js';
 import type { RobotsGroup } from '../../model/types.js';
 import { defineRule } from '../rule.js';
 import { isGoogleToken, quote } from '../words.js';
-
-const WHY: Record<string, string> = {
-  'crawl-delay': 'Googlebot sets its own crawl rate (Bing and Yandex honour crawl-delay)',
-  host: 'Host was a Yandex directive for the main mirror, retired in 2018 in favour of redirects',
-  'clean-param': 'Clean-param is read by Yandex only',
-  'request-rate': 'Request-rate is a non-standard extension that few crawlers read',
-  'visit-time': 'Visit-time is a non-standard extension that few crawlers read',
-  'content-signal': 'Content-Signal is a Cloudflare proposal that Google does not read',
-  'content-usage': 'Content-Usage is an IETF draft that Google does not read',
-};
 
 /** Whether the group's rules are read by one of Google's crawlers: it names one, or it is a `*` group. */
 function meantForGoogle(group: RobotsGroup | undefined): boolean {
@@ -37,7 +27,10 @@ export const ignoredDirective = defineRule({
     for (const record of context.records) {
       if (record.field !== 'unknown' || record.keyRange === null) continue;
       const name = record.key.toLowerCase();
-      const known = name in OTHER_FIELDS;
+      const field = EXTENSION_FIELDS[name];
+      // Fields that speak to other readers by design (usage preferences, licences) get extension-field's note instead.
+      if (field?.googleWarning === null) continue;
+      const known = field !== undefined;
       if (!known && !name.startsWith('acap-')) continue;
       const group = groupOf.get(record.line);
       // Once per group: a group of many user-agents and many such lines would otherwise be quadratic.
@@ -47,7 +40,9 @@ export const ignoredDirective = defineRule({
         googleGroups.set(group, forGoogle);
       }
       if (!forGoogle) continue;
-      const why = known ? WHY[name] : 'ACAP was a publishers\u2019 proposal that search engines never adopted';
+      const why = known
+        ? field.googleWarning
+        : 'ACAP was a publishers\u2019 proposal that search engines never adopted';
       context.report({
         range: context.contentRange(record),
         message: `Google ignores ${quote(record.key)}${group === undefined ? ' (and this line is outside any group)' : ''}: ${why}`,

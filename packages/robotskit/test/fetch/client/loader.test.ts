@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type ClientCounters, newCounters } from '../../../src/fetch/client/counters.js';
-import { fleetSettings, Leases, leasingStore } from '../../../src/fetch/client/fleet.js';
+import { fleetSettings, Leases, leasingStore, Wakes } from '../../../src/fetch/client/fleet.js';
 import { Limiter } from '../../../src/fetch/client/limiter.js';
 import { Loader } from '../../../src/fetch/client/loader.js';
 import { OriginCache } from '../../../src/fetch/client/origin-cache.js';
@@ -25,7 +25,10 @@ function loaderOf(store?: RobotsStore, onStoreError?: () => void) {
   const loader = new Loader({
     cache,
     store: access,
-    fleet: leasing === null || access === null ? null : { leases: new Leases(leasing, settings, access), settings },
+    fleet:
+      leasing === null || access === null
+        ? null
+        : { leases: new Leases(leasing, settings, access), wakes: new Wakes(leasing, access), settings },
     limiter,
     retrieve: async (origin): Promise<RetrievalResult> => {
       retrieved.push(`${origin} in slot ${limiter.active}`);

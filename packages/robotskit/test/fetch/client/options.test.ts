@@ -18,7 +18,8 @@ describe('resolveClientOptions', () => {
       maxOrigins: 10_000,
       maxCachedBytes: 64 * 1024 * 1024,
       maxConcurrentFetches: 64,
-      fleet: { leaseMs: 60_000, waitMs: 45_000, pollMs: 250 },
+      // A lease renewed while its fetch runs; a wait as long as a lease can live plus a fetch (30 s) and 5 s.
+      fleet: { leaseMs: 10_000, waitMs: 45_000, pollMs: 250 },
       retrieval: { userAgent: 'MyBot/1.0', clock: systemClock, fetch, maxBytes: 100 },
     });
     // Answers from memory read the system clock through a turn clock, not at every question.

@@ -17,7 +17,7 @@ describe('StoreAccess', () => {
     const access = new StoreAccess(createMemoryRobotsStore(), undefined, c);
     expect(await access.read(A)).toEqual([]);
     const history = [fetched(A, T0, 'User-agent: *\nDisallow: /\n')];
-    await access.write(A, history);
+    await access.write({ origin: A, history });
     expect(await access.read(A)).toEqual(history);
     expect(c).toEqual({ storeReads: 2, storeWrites: 1, storeErrors: 0 });
   });
@@ -32,7 +32,7 @@ describe('StoreAccess', () => {
       c,
     );
     expect(await access.read(A)).toEqual([]);
-    await access.write(A, []);
+    await access.write({ origin: A, history: [] });
     expect(seen).toEqual([`get ${A}: store down`, `set ${A}: store down`]);
     expect(c).toEqual({ storeReads: 1, storeWrites: 1, storeErrors: 2 });
   });
@@ -41,7 +41,7 @@ describe('StoreAccess', () => {
     const c = counters();
     const access = new StoreAccess({ get: down, set: down }, undefined, c);
     await expect(access.read(A)).rejects.toThrow('store down');
-    await expect(access.write(A, [])).rejects.toThrow('store down');
+    await expect(access.write({ origin: A, history: [] })).rejects.toThrow('store down');
     expect(c.storeErrors).toBe(0);
   });
 
@@ -58,13 +58,13 @@ describe('StoreAccess', () => {
 
   it('notes a failure that changes nothing: counted, reported if asked, never thrown', () => {
     const c = counters();
-    new StoreAccess({ get: down, set: down }, undefined, c).noted(new Error('gone'), 'lease', A);
+    new StoreAccess({ get: down, set: down }, undefined, c).noted(new Error('gone'), 'renew', A);
     const seen: string[] = [];
     new StoreAccess({ get: down, set: down }, (_e, operation) => seen.push(operation), c).noted(
       new Error('gone'),
-      'lease',
+      'renew',
       A,
     );
-    expect([c.storeErrors, seen]).toEqual([2, ['lease']]);
+    expect([c.storeErrors, seen]).toEqual([2, ['renew']]);
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * A set of 32-bit integers (address ids of a log analysis' address table, or IPv4 addresses as numbers) in the order
+ * first added, each with a count (or another number kept beside it): typed arrays and an open-addressing index, no
+ * object per member. A crawler row keeps its addresses so (a log of 100
+ * sites has thousands of rows with hundreds of addresses each: a map of counter objects per row was a third of the
+ * analysis' time).
+ */
+export class IdCounts {
+  /** The members in the order first added (the first {@link size} slots). */
+  ids = new Int32Array(8);
+  /** Each member's count (or number kept), at its position in {@link ids}. */
+  counts = new Int32Array(8);
+  size = 0;
+  /**
+   * Per slot, two numbers side by side (one memory read finds both): the member hashed there and its position + 1 (0:
+   * empty). Sixteen slots and more, a power of two, at most half full.
+   */
+  private index = new Int32Array(32);
+  private shift = 28;
+
+  private slotOf(id: number): number {
+    return Math.imul(id, 0x9e3779b1) >>> this.shift;
+  }
+
+  /** The position of `id` in {@link ids}, -1 when it is not a member. */
+  find(id: number): number {
+    const index = this.index;
+    const mask = (index.length >> 1) - 1;
+    let slot = this.slotOf(id);
+    for (;;) {
+      const at = index[2 * slot + 1]!;
+      if (at === 0) return -1;
+      if (index[2 * slot] === id) return at - 1;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Adds `id` (not a member) with a count of `count` (any number kept beside it); its position. */
+  add(id: number, count = 1): number {
+    const pos = this.size;
+    if (pos === this.ids.length) {
+      const ids = new Int32Array(pos * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+      const counts = new Int32Array(pos * 2);
+      counts.set(this.counts);
+      this.counts = counts;
+    }
+    this.ids[pos] = id;
+    this.counts[pos] = count;
+    this.size = pos + 1;
+    if (this.size > this.index.length >> 2) this.rehash();
+    else this.place(pos);
+    return pos;
+  }
+
+  /** Empties the set (its arrays kept at their size). */
+  clear(): void {
+    this.size = 0;
+    this.index.fill(0);
+  }
+
+  private place(pos: number): void {
+    const index = this.index;
+    const mask = (index.length >> 1) - 1;
+    const id = this.ids[pos]!;
+    let slot = this.slotOf(id);
+    while (index[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    index[2 * slot] = id;
+    index[2 * slot + 1] = pos + 1;
+  }
+
+  private rehash(): void {
+    this.index = new Int32Array(this.index.length * 2);
+    this.shift--;
+    for (let pos = 0; pos < this.size; pos++) this.place(pos);
+  }
+}

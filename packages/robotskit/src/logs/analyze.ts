@@ -1,0 +1,743 @@
+/**
+ * The judging of a log, request by request, into per-crawler aggregates: each request's crawler from its User-Agent
+ * (the engine's `identifyCrawler`, cached per string with the row it counted in last), judged by the engine
+ * (`RobotsTxt.explain`, `crawlDelay`) against the robots.txt version in force at its time. Memory is flat in the log's
+ * length: per crawler a few counters, the (version, line) pairs its violations hit and at most `maxAddresses`
+ * addresses; the caches are bounded too (strings found by a fingerprint before a map: see `StringCache`). A target's
+ * verdict is cached per version and the groups that govern the crawler there (shared by the crawlers the same groups
+ * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a row keeps ids and counts
+ * in typed arrays: `IdCounts`; a dotted IPv4 address is found by its number, no string hashed), verified once per
+ * crawler, and its answer read once per crawler when the rows are made.
+ *
+ * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
+ * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
+ * robots.txt known, or whose line names no host, is counted by host (`unknownHosts`) and never judged by another
+ * host's file. A line that names no host but asks for a whole URL (a proxy-form target) is of that URL's host.
+ */
+
+import { type IdentifiedCrawler, identifyCrawler } from '../crawlers/identify.js';
+import type { CrawlDelay } from '../model/types.js';
+import type { RobotsTxt } from '../robots-txt/robots-txt.js';
+import { IdCounts } from './address-set.js';
+import { type LogRequest, logHost } from './parse.js';
+import type { Verification, VerificationStatus, Verifier } from './verify.js';
+import { type RobotsVersion, VersionIndex } from './versions.js';
+
+/** One disallowed request, as `--violations` writes it (NDJSON). */
+export interface Violation {
+  /** The request's host (a log of several sites); null when one robots.txt judges the whole log. */
+  readonly host: string | null;
+  readonly time: string;
+  readonly crawler: string;
+  readonly token: string;
+  readonly ip: string;
+  readonly method: string;
+  readonly target: string;
+  readonly status: number;
+  /** The robots.txt version in force (its file name) and the line that disallowed the URL. */
+  readonly version: string;
+  readonly line: number;
+  readonly rule: string;
+  /** The requesting address checked (`unchecked` when verification is off). */
+  readonly verification: VerificationStatus | 'unchecked';
+  /** Where in the logs: the file (`-` for standard input) and its 1-based line. */
+  readonly file: string;
+  readonly logLine: number;
+}
+
+/** What one crawler did. */
+export interface CrawlerRow {
+  /** The host its requests were for (a log of several sites); null when one robots.txt judges the whole log. */
+  readonly host: string | null;
+  /** The catalogue name, or an unknown bot's product token. */
+  readonly name: string;
+  readonly known: boolean;
+  readonly operator: string | null;
+  readonly requests: number;
+  /** Requests before the first robots.txt version (not judged). */
+  readonly unjudged: number;
+  readonly disallowed: number;
+  /** Disallowed requests per version and deciding line, most first. */
+  readonly violations: readonly { version: string; line: number; rule: string; requests: number }[];
+  readonly robotsTxt: {
+    readonly fetches: number;
+    /** Whether its first request was for /robots.txt. */
+    readonly fetchedFirst: boolean;
+  };
+  /** The crawl-delay of the last version that gave it one, and the requests that came sooner after the one before. */
+  readonly crawlDelay: {
+    readonly seconds: number;
+    readonly line: number;
+    readonly version: string;
+    readonly honoured: boolean | null;
+    readonly tooSoon: number;
+  } | null;
+  /** Seconds between requests on average; null with fewer than two. */
+  readonly meanIntervalSeconds: number | null;
+  readonly firstSeen: string;
+  readonly lastSeen: string;
+  /** Distinct addresses (up to the limit), and requests by what their addresses' verification said. */
+  readonly addresses: number;
+  readonly verification: {
+    readonly status: VerificationStatus | 'unchecked';
+    readonly requests: Readonly<Record<VerificationStatus | 'unchecked', number>>;
+    /** Why, for the first address of the row's status. */
+    readonly reason: string | null;
+  };
+  /**
+   * With `perVersion`: the requests that fell in each version's time and those it disallowed, oldest version first,
+   * versions it made no request under left out.
+   */
+  readonly versions?: readonly VersionActivity[];
+}
+
+/** What a crawler did under one version (`CrawlerRow.versions`). */
+export interface VersionActivity {
+  readonly version: string;
+  readonly requests: number;
+  readonly disallowed: number;
+  /** Its requests under this version by what their addresses' verification said. */
+  readonly verification: Readonly<Record<VerificationStatus | 'unchecked', number>>;
+}
+
+export interface AnalyzeOptions {
+  /** The versions of the one robots.txt that judges every request (give this or `sites`). */
+  readonly versions?: readonly RobotsVersion[] | undefined;
+  /**
+   * A log of several sites: each host's versions (keys as `logHost` reads a host: lower case, no default port), oldest first.
+   * Each request is judged by its host's; one with no host, or a host not here, is only counted (`unknownHosts`).
+   */
+  readonly sites?: ReadonlyMap<string, readonly RobotsVersion[]> | undefined;
+  readonly verifier: Verifier | null;
+  /** Addresses kept (and verified) per crawler. */
+  readonly maxAddresses: number;
+  /** Crawler rows at most; bots beyond them are counted under `(other bots)`. */
+  readonly maxCrawlers?: number;
+  /** Whether each row says its requests per version (`CrawlerRow.versions`). */
+  readonly perVersion?: boolean;
+}
+
+/** The text of a 1-based line of the parsed file, as written (trimmed). */
+function lineText(robots: RobotsTxt, line: number): string {
+  return robots.records[line - 1]?.text.trim() ?? '';
+}
+
+/** One host's versions: where they start in the analysis' one list, and which is in force when. */
+interface Site {
+  readonly host: string | null;
+  readonly offset: number;
+  readonly index: VersionIndex;
+}
+
+/** Requests for a host with no robots.txt known (or none named), counted, never judged. */
+interface UnknownHost {
+  /** The host as `logHost` reads it; null for lines that name none. */
+  readonly host: string | null;
+  requests: number;
+  /** Of them, requests by crawlers. */
+  crawlerRequests: number;
+}
+
+/**
+ * A User-Agent string's crawler, and the row it counted in last with that row's site (null until its first request
+ * that is judged).
+ */
+interface Agent {
+  readonly identity: IdentifiedCrawler;
+  site: Site | null;
+  state: CrawlerState | null;
+  /** Its rows by site (a log of several sites: the host changes from one request to the next). */
+  readonly rows: Map<Site, CrawlerState>;
+}
+
+/** Hosts without a robots.txt listed by name at most; the rest are counted together. */
+const MAX_UNKNOWN_HOSTS = 1000;
+
+class CrawlerState {
+  requests = 0;
+  unjudged = 0;
+  disallowed = 0;
+  robotsFetches = 0;
+  fetchedFirst = false;
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  previous: number | null = null;
+  intervalSum = 0;
+  intervals = 0;
+  tooSoon = 0;
+  delay: { delay: CrawlDelay; version: string } | null = null;
+  readonly delays = new Map<number, CrawlDelay | null>();
+  readonly violations = new Map<number, { version: string; line: number; rule: string; requests: number }>();
+  /** Requests per address (ids of the analysis' address table, in the order first seen). */
+  readonly addresses = new IdCounts();
+  /** With `perVersion`: per address id, its requests per version index. */
+  readonly addressVersions = new Map<number, number[]>();
+  uncheckedRequests = 0;
+  /** Requests per version index (those in a version's time). */
+  readonly byVersion: number[] = [];
+  /**
+   * Per version (its index among all hosts' versions, and one past the last for requests before the first version),
+   * what the targets seen were: {@link ROBOTS} for the robots.txt, 0 allowed, else the line that disallowed it (a cache
+   * shared by the crawlers the same groups govern). A row is of one host, so it only fills its host's versions' slots.
+   * Logs repeat their URLs.
+   */
+  readonly verdicts: StringCache<number>[] = [];
+  /** The verdict cache last used and its slot in {@link verdicts} (versions change seldom: no array read). */
+  verdictSlot = -2;
+  verdictCache: StringCache<number> | null = null;
+  /** The last version's crawl-delay asked for (versions change seldom). */
+  delayVersion = -1;
+  lastDelay: CrawlDelay | null = null;
+
+  constructor(
+    readonly identity: IdentifiedCrawler,
+    readonly host: string | null,
+  ) {}
+}
+
+/**
+ * A copy of a string cut from a block of log text: V8 keeps a cut as a view of its whole block, so a cache key kept
+ * as is would hold the block (up to 1 MiB) in memory. Cutting from a joined copy makes a string of its own.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
+/**
+ * A bounded cache of answers per string (a User-Agent, a request target). Logs repeat a few strings: each is found by a
+ * cheap fingerprint (its length and four characters) in a slot compared whole (one native comparison, cheaper than
+ * hashing a long string for a map), else in a map of at most `cap` strings (emptied when full).
+ */
+class StringCache<V> {
+  private readonly keys: (string | undefined)[];
+  private readonly values: (V | undefined)[];
+  private readonly map = new Map<string, { key: string; value: V }>();
+
+  constructor(
+    private readonly slots: number,
+    private readonly cap: number,
+  ) {
+    this.keys = new Array<string | undefined>(slots).fill(undefined);
+    this.values = new Array<V | undefined>(slots).fill(undefined);
+  }
+
+  private slotOf(key: string): number {
+    const n = key.length;
+    if (n === 0) return 0;
+    return (
+      (n * 31 +
+        key.charCodeAt(n >> 1) * 131 +
+        key.charCodeAt(n - 1) * 17 +
+        key.charCodeAt(n >> 2) +
+        key.charCodeAt((n * 3) >> 2) * 7) &
+      (this.slots - 1)
+    );
+  }
+
+  get(key: string): V | undefined {
+    const slot = this.slotOf(key);
+    if (this.keys[slot] === key) return this.values[slot];
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    this.keys[slot] = entry.key;
+    this.values[slot] = entry.value;
+    return entry.value;
+  }
+
+  set(key: string, value: V): void {
+    const own = detached(key);
+    if (this.map.size >= this.cap) this.map.clear();
+    this.map.set(own, { key: own, value });
+    const slot = this.slotOf(own);
+    this.keys[slot] = own;
+    this.values[slot] = value;
+  }
+}
+
+/** The row of the bots beyond `maxCrawlers`. */
+const OTHER_BOTS: IdentifiedCrawler = { name: '(other bots)', profile: null, token: '' };
+
+/** What a target cache says of the robots.txt itself (never judged). */
+const ROBOTS = -1;
+
+const ROBOTS_PATH = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?\/robots\.txt(?:$|\?)/i;
+
+/** Whether a request target is the robots.txt (`/robots.txt`, with a query, or a whole URL through a proxy). */
+function isRobotsTxt(target: string): boolean {
+  return target === '/robots.txt' || (target.includes('/robots.txt') && ROBOTS_PATH.test(target));
+}
+
+/** The host of a proxy-form target (`GET http://a.example/x`), which names it when the line does not; else null. */
+function targetHost(target: string): string | null {
+  if (target.charCodeAt(0) === 0x2f) return null;
+  const m = /^https?:\/\/([^/?#]*)/i.exec(target);
+  return m === null ? null : m[1]!;
+}
+
+/**
+ * A dotted IPv4 address written the one way (`198.18.0.1`: four parts, no leading zero, each at most 255) as a 32-bit
+ * integer (signed); -1 for any other text (IPv6, `-`, `01.2.3.4`, and `255.255.255.255`, which would be -1). Only one
+ * text has each number, so the number names the text.
+ */
+function ipv4Key(ip: string): number {
+  const n = ip.length;
+  if (n < 7 || n > 15) return -1;
+  let key = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < n; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 0x2e) {
+      if (digits === 0 || dots === 3) return -1;
+      key = (key << 8) | part;
+      part = 0;
+      digits = 0;
+      dots++;
+      continue;
+    }
+    const d = c - 0x30;
+    if (d < 0 || d > 9 || (digits === 1 && part === 0)) return -1;
+    part = part * 10 + d;
+    digits++;
+    if (part > 255) return -1;
+  }
+  return dots === 3 && digits > 0 ? (key << 8) | part : -1;
+}
+
+export class LogAnalysis {
+  private readonly crawlers = new Map<string, CrawlerState>();
+  /** Requests of clients that name no crawler (browsers, tools). */
+  otherRequests = 0;
+  requests = 0;
+  /**
+   * Per User-Agent string: its crawler (null: not one), and the row it counted in last with that row's site (a log of
+   * one robots.txt: always its row, found once; several sites: the row of the request's host, looked up when the host
+   * differs from the last one's).
+   */
+  private readonly agents = new StringCache<Agent | null>(1024, 50_000);
+  private readonly maxCrawlers: number;
+  /** Every version, of every host (a site's are at its offset): a version is one number. */
+  private readonly versions: readonly RobotsVersion[];
+  /** The one robots.txt's, or null for a log of several sites. */
+  private readonly single: Site | null;
+  private readonly sites = new Map<string, Site>();
+  /** Logged host strings → their site (null: none known), bounded (found by fingerprint like the User-Agents). */
+  private readonly hostCache = new StringCache<Site | null>(256, 50_000);
+  private readonly unknown = new Map<string | null, UnknownHost>();
+  private readonly perVersion: boolean;
+  /**
+   * Every address a row keeps → a small id (one copy of its text for all rows; bounded as the rows' addresses are:
+   * only an address a row takes gets one), and each id's text.
+   */
+  private readonly addressIds = new Map<string, number>();
+  /** The same for dotted IPv4 addresses (most logs'), by their number (see {@link ipv4Key}): no string hashed. */
+  private readonly ipv4Ids = new IdCounts();
+  private readonly addressText: string[] = [];
+  /** Per crawler (by name, as the verifier keys it), the address ids whose verification was started (bounded). */
+  private readonly asked = new Map<string, IdCounts>();
+  /** Verdict caches by version and the groups that govern a crawler there (see {@link sharedVerdicts}). */
+  private readonly verdictCaches = new Map<string, StringCache<number>>();
+
+  constructor(private readonly options: AnalyzeOptions) {
+    this.maxCrawlers = options.maxCrawlers ?? 10_000;
+    this.perVersion = options.perVersion === true;
+    if ((options.versions === undefined) === (options.sites === undefined))
+      throw new TypeError('LogAnalysis needs versions or sites, not both');
+    if (options.versions !== undefined) {
+      this.versions = options.versions;
+      this.single = { host: null, offset: 0, index: new VersionIndex(options.versions) };
+      return;
+    }
+    const all: RobotsVersion[] = [];
+    for (const [host, versions] of options.sites!) {
+      if (versions.length === 0) continue;
+      this.sites.set(host, { host, offset: all.length, index: new VersionIndex(versions) });
+      all.push(...versions);
+    }
+    this.versions = all;
+    this.single = null;
+  }
+
+  /** The site of a logged host; null when the line names none or its host has no robots.txt here. */
+  private siteOf(raw: string | null): Site | null {
+    if (raw === null) return null;
+    let site = this.hostCache.get(raw);
+    if (site === undefined) {
+      const host = logHost(raw);
+      site = host === null ? null : (this.sites.get(host) ?? null);
+      this.hostCache.set(raw, site);
+    }
+    return site;
+  }
+
+  private countUnknown(raw: string | null, crawler: boolean): void {
+    let host = raw === null ? null : logHost(raw);
+    if (host !== null && !this.unknown.has(host) && this.unknown.size >= MAX_UNKNOWN_HOSTS) host = '(other hosts)';
+    let entry = this.unknown.get(host);
+    if (entry === undefined) {
+      entry = { host: host === null ? null : detached(host), requests: 0, crawlerRequests: 0 };
+      this.unknown.set(entry.host, entry);
+    }
+    entry.requests++;
+    if (crawler) entry.crawlerRequests++;
+  }
+
+  /** Requests not judged because their host has no robots.txt known (`host` null: the line names none), most first. */
+  unknownHosts(): { host: string | null; requests: number; crawlerRequests: number }[] {
+    return [...this.unknown.values()].map((u) => ({ ...u })).sort((a, b) => b.requests - a.requests);
+  }
+
+  private agentOf(userAgent: string): Agent | null {
+    let agent = this.agents.get(userAgent);
+    if (agent === undefined) {
+      const identity = identifyCrawler(detached(userAgent));
+      agent = identity === null ? null : { identity, site: null, state: null, rows: new Map() };
+      this.agents.set(userAgent, agent);
+    }
+    return agent;
+  }
+
+  /** The row of `agent`'s crawler at `site` (remembered on the agent: the next request of the same site finds it). */
+  private rowFor(agent: Agent, site: Site): CrawlerState {
+    let state = agent.rows.get(site);
+    if (state === undefined) {
+      state = this.stateOf(agent.identity, site.host);
+      // Bounded: a bot seen on very many hosts starts its map again (its rows are kept by `crawlers`).
+      if (agent.rows.size >= 4096) agent.rows.clear();
+      agent.rows.set(site, state);
+    }
+    agent.site = site;
+    agent.state = state;
+    return state;
+  }
+
+  private stateOf(identity: IdentifiedCrawler, host: string | null): CrawlerState {
+    const key = host === null ? identity.name : `${host}\u0000${identity.name}`;
+    let state = this.crawlers.get(key);
+    if (state === undefined) {
+      // Beyond the limit, one row more (per host): the bots not counted in a row of their own.
+      if (this.crawlers.size >= this.maxCrawlers && identity !== OTHER_BOTS) return this.stateOf(OTHER_BOTS, host);
+      state = new CrawlerState(identity, host);
+      this.crawlers.set(key, state);
+    }
+    return state;
+  }
+
+  /** The last violation found: its crawler, version and line (the record is built only when asked for). */
+  private last: { identity: IdentifiedCrawler; host: string | null; v: number; line: number; rule: string } | null =
+    null;
+
+  /** Counts one request; true when it fetched a URL the version in force disallowed (see {@link violation}). */
+  add(request: LogRequest): boolean {
+    this.requests++;
+    const agent = this.agentOf(request.userAgent);
+    let site = this.single;
+    if (site === null) {
+      const host = request.host ?? targetHost(request.target);
+      site = this.siteOf(host);
+      if (site === null) {
+        this.countUnknown(host, agent !== null);
+        if (agent === null) this.otherRequests++;
+        return false;
+      }
+    }
+    if (agent === null) {
+      this.otherRequests++;
+      return false;
+    }
+    const { identity } = agent;
+    const state = agent.site === site ? agent.state! : this.rowFor(agent, site);
+    const { time } = request;
+    const local = site.index.at(time);
+    const v = local < 0 ? -1 : site.offset + local;
+    // One lookup tells whether the target is the robots.txt and, if not, what the version in force says of it.
+    const code = this.verdictOf(state, v, request.target);
+    const isRobots = code === ROBOTS;
+    if (state.requests === 0) state.fetchedFirst = isRobots;
+    state.requests++;
+    if (time < state.first) state.first = time;
+    if (time > state.last) state.last = time;
+    const id = this.countAddress(state, request.ip);
+    if (v >= 0 && this.perVersion) {
+      state.byVersion[v] = (state.byVersion[v] ?? 0) + 1;
+      if (id >= 0) {
+        let byVersion = state.addressVersions.get(id);
+        if (byVersion === undefined) {
+          byVersion = [];
+          state.addressVersions.set(id, byVersion);
+        }
+        byVersion[v] = (byVersion[v] ?? 0) + 1;
+      }
+    }
+    if (state.previous !== null && time >= state.previous) {
+      state.intervalSum += time - state.previous;
+      state.intervals++;
+      const delay = v < 0 ? null : this.delayOf(state, v);
+      if (delay !== null && time - state.previous < delay.seconds * 1000) state.tooSoon++;
+    }
+    state.previous = time;
+    if (isRobots) {
+      state.robotsFetches++;
+      return false;
+    }
+    if (v < 0) {
+      state.unjudged++;
+      return false;
+    }
+    const line = code;
+    if (line === 0) return false;
+    state.disallowed++;
+    // A robots.txt has fewer than 2^20 lines (the parser reads 500 KiB): one number names a version's line.
+    const key = v * 0x100000 + line;
+    let hit = state.violations.get(key);
+    if (hit === undefined) {
+      const version = this.versions[v]!;
+      hit = { version: version.label, line, rule: lineText(version.robots, line), requests: 0 };
+      state.violations.set(key, hit);
+    }
+    hit.requests++;
+    this.last = { identity, host: site.host, v, line, rule: hit.rule };
+    return true;
+  }
+
+  /**
+   * The record of the violation {@link add} just reported for `request` (its verification still to be filled in by
+   * the caller: `unchecked` here).
+   */
+  violation(request: LogRequest, file: string, logLine: number): Violation {
+    const { identity, host, v, line, rule } = this.last!;
+    return {
+      host,
+      time: new Date(request.time).toISOString(),
+      crawler: identity.name,
+      token: identity.token,
+      ip: request.ip,
+      method: request.method,
+      target: request.target,
+      status: request.status,
+      version: this.versions[v]!.label,
+      line,
+      rule,
+      verification: 'unchecked',
+      file,
+      logLine,
+    };
+  }
+
+  /**
+   * The identity a crawler row was grouped under (for verifying a violation's address); `host` as the row has it. A bot
+   * beyond `maxCrawlers` was grouped under that host's `(other bots)`.
+   */
+  identityOf(name: string, host: string | null = null): IdentifiedCrawler {
+    return (this.crawlers.get(host === null ? name : `${host}\u0000${name}`) ?? this.stateOf(OTHER_BOTS, host))
+      .identity;
+  }
+
+  /**
+   * {@link ROBOTS} when `target` is the robots.txt, else 0 when the crawler may fetch it under version `v` (or `v` is
+   * -1: before the first version, not judged), else the line that disallows it (cached, bounded).
+   */
+  private verdictOf(state: CrawlerState, v: number, target: string): number {
+    const slot = v < 0 ? this.versions.length : v;
+    let cache = state.verdictSlot === slot ? state.verdictCache! : state.verdicts[slot];
+    if (cache === undefined) {
+      cache = this.sharedVerdicts(state, v);
+      state.verdicts[slot] = cache;
+    }
+    state.verdictSlot = slot;
+    state.verdictCache = cache;
+    let line = cache.get(target);
+    if (line === undefined) {
+      if (isRobotsTxt(target)) line = ROBOTS;
+      else if (v < 0) line = 0;
+      else {
+        const robots = this.versions[v]!.robots;
+        const crawler = state.identity.profile ?? state.identity.token;
+        // Most requests are allowed: only a disallowed one pays for the explanation (the deciding line).
+        line = robots.isAllowed(target, crawler) ? 0 : robots.explain(target, crawler).line;
+      }
+      cache.set(target, line);
+    }
+    return line;
+  }
+
+  /**
+   * The verdict cache of `state`'s crawler under version `v`, shared with every crawler the same groups of that version
+   * govern: what a path gets depends only on the groups' rules (a log of many sites and crawlers mostly falls to each
+   * file's `*` group, so each path is decided once per version and group set, not once per crawler).
+   */
+  private sharedVerdicts(state: CrawlerState, v: number): StringCache<number> {
+    let key = 'before';
+    if (v >= 0) {
+      const { groups } = this.versions[v]!.robots.selectGroups(state.identity.profile ?? state.identity.token);
+      key = `${v}:${groups.map((g) => g.index).join(',')}`;
+    }
+    let cache = this.verdictCaches.get(key);
+    if (cache === undefined) {
+      if (this.verdictCaches.size >= 65_536) this.verdictCaches.clear();
+      cache = new StringCache(1024, 4096);
+      this.verdictCaches.set(key, cache);
+    }
+    return cache;
+  }
+
+  private delayOf(state: CrawlerState, v: number): CrawlDelay | null {
+    if (state.delayVersion === v) return state.lastDelay;
+    let delay = state.delays.get(v);
+    if (delay === undefined) {
+      const version = this.versions[v]!;
+      delay = version.robots.crawlDelay(state.identity.profile ?? state.identity.token);
+      state.delays.set(v, delay);
+      if (delay !== null) state.delay = { delay, version: version.label };
+    }
+    state.delayVersion = v;
+    state.lastDelay = delay;
+    return delay;
+  }
+
+  /** Counts a request from `ip` in `state`'s row; the address' id, or -1 when the row keeps no more addresses. */
+  private countAddress(state: CrawlerState, ip: string): number {
+    const set = state.addresses;
+    const key = ipv4Key(ip);
+    let id: number | undefined;
+    if (key === -1) id = this.addressIds.get(ip);
+    else {
+      const at = this.ipv4Ids.find(key);
+      if (at >= 0) id = this.ipv4Ids.counts[at]!;
+    }
+    if (id !== undefined) {
+      const pos = set.find(id);
+      if (pos >= 0) {
+        set.counts[pos]!++;
+        return id;
+      }
+    }
+    if (set.size >= this.options.maxAddresses) {
+      state.uncheckedRequests++;
+      return -1;
+    }
+    if (id === undefined) {
+      // One string per address for all rows (a log of many sites sees each address in many).
+      id = this.addressText.length;
+      const own = detached(ip);
+      this.addressText.push(own);
+      if (key === -1) this.addressIds.set(own, id);
+      else this.ipv4Ids.add(key, id);
+    }
+    set.add(id);
+    // Started now, awaited by `rows()`; the verifier caches it for the violations that ask too. Asked once per
+    // crawler and address while it is remembered here (the verifier keeps the answer for its time).
+    const verifier = this.options.verifier;
+    if (verifier !== null) {
+      let asked = this.asked.get(state.identity.name);
+      if (asked === undefined) {
+        if (this.asked.size >= 20_000) this.asked.clear();
+        asked = new IdCounts();
+        this.asked.set(state.identity.name, asked);
+      }
+      if (asked.find(id) < 0) {
+        if (asked.size >= 4096) asked.clear();
+        asked.add(id);
+        void verifier.verify(state.identity, this.addressText[id]!);
+      }
+    }
+    return id;
+  }
+
+  /** The rows, by host (a log of several sites), then crawlers with violations first, then by requests; verified. */
+  async rows(): Promise<CrawlerRow[]> {
+    const rows: CrawlerRow[] = [];
+    // The answers read for this call, per crawler name and address id: rows of many hosts share them.
+    const answers = new Map<string, Verification[]>();
+    for (const state of this.crawlers.values()) rows.push(await this.rowOf(state, answers));
+    const byHost = (a: CrawlerRow, b: CrawlerRow) => (a.host === b.host ? 0 : (a.host ?? '') < (b.host ?? '') ? -1 : 1);
+    return rows.sort(
+      (a, b) => byHost(a, b) || b.disallowed - a.disallowed || b.requests - a.requests || (a.name < b.name ? -1 : 1),
+    );
+  }
+
+  /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
+  private async versionRows(s: CrawlerState): Promise<VersionActivity[]> {
+    const rows: VersionActivity[] = [];
+    const verifier = this.options.verifier;
+    for (const [v, requests] of s.byVersion.entries()) {
+      if (requests === undefined) continue;
+      let disallowed = 0;
+      for (const [key, hit] of s.violations) if (Math.floor(key / 0x100000) === v) disallowed += hit.requests;
+      const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
+      const set = s.addresses;
+      for (let pos = 0; pos < set.size; pos++) {
+        const count = s.addressVersions.get(set.ids[pos]!)?.[v];
+        if (count === undefined || verifier === null) continue;
+        verification[(await verifier.verify(s.identity, this.addressText[set.ids[pos]!]!)).status] += count;
+        verification.unchecked -= count;
+      }
+      rows.push({ version: this.versions[v]!.label, requests, disallowed, verification });
+    }
+    return rows;
+  }
+
+  private async rowOf(s: CrawlerState, answers: Map<string, Verification[]>): Promise<CrawlerRow> {
+    const requests = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: s.uncheckedRequests };
+    const reasons: Partial<Record<VerificationStatus, string>> = {};
+    const verifier = this.options.verifier;
+    const set = s.addresses;
+    let known = answers.get(s.identity.name);
+    if (known === undefined) {
+      known = [];
+      answers.set(s.identity.name, known);
+    }
+    for (let pos = 0; pos < set.size; pos++) {
+      const count = set.counts[pos]!;
+      if (verifier === null) {
+        requests.unchecked += count;
+        continue;
+      }
+      const id = set.ids[pos]!;
+      const ip = this.addressText[id]!;
+      // Most answers are in by now: only those still to come are awaited.
+      let answer = known[id] ?? verifier.settled(s.identity, ip);
+      if (answer === undefined) answer = await verifier.verify(s.identity, ip);
+      known[id] = answer;
+      requests[answer.status] += count;
+      reasons[answer.status] ??= `${ip}: ${answer.reason}`;
+    }
+    const status: VerificationStatus | 'unchecked' =
+      verifier === null
+        ? 'unchecked'
+        : requests.spoofed > 0
+          ? 'spoofed'
+          : requests.unverifiable > 0 || requests.verified === 0
+            ? 'unverifiable'
+            : 'verified';
+    const delay = s.delay;
+    return {
+      host: s.host,
+      name: s.identity.name,
+      known: s.identity.profile !== null,
+      operator: s.identity.profile?.operator || null,
+      requests: s.requests,
+      unjudged: s.unjudged,
+      disallowed: s.disallowed,
+      violations: [...s.violations.values()].sort((a, b) => b.requests - a.requests),
+      robotsTxt: { fetches: s.robotsFetches, fetchedFirst: s.fetchedFirst },
+      crawlDelay:
+        delay === null
+          ? null
+          : {
+              seconds: delay.delay.seconds,
+              line: delay.delay.line,
+              version: delay.version,
+              honoured: delay.delay.honoured,
+              tooSoon: s.tooSoon,
+            },
+      meanIntervalSeconds: s.intervals === 0 ? null : s.intervalSum / s.intervals / 1000,
+      firstSeen: new Date(s.first).toISOString(),
+      lastSeen: new Date(s.last).toISOString(),
+      addresses: s.addresses.size,
+      verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
+      ...(this.perVersion ? { versions: await this.versionRows(s) } : {}),
+    };
+  }
+}
