@@ -6,7 +6,7 @@
  * entries of one chunk at most.
  */
 
-import { type HttpGetResult, httpGet } from 'robotskit/fetch';
+import { describeFetchOutcome, type HttpGetResult, httpGet, type RetrievalError } from 'robotskit/fetch';
 import { type BodyState, uncompressed } from './body.js';
 import type { Config } from './config.js';
 import { FileLog, type Pending, plural, type Totals } from './file-log.js';
@@ -168,7 +168,29 @@ class SitemapFile {
     if (opened.status !== null && opened.error.kind === 'protocol') {
       return this.log.add('http-error', `HTTP status ${opened.status} from ${opened.finalUrl}`, null);
     }
-    return this.log.add('fetch-failed', `${opened.error.kind}: ${opened.error.message}`, null);
+    return this.log.add('fetch-failed', this.failureWords(opened.status, opened.error, 'request'), null);
+  }
+
+  /**
+   * A failed fetch in the engine's words (`connection refused`, `no response within 10 s`, `no complete response
+   * within 120 s`), as the command and the report service word the same failure; a timeout says which of the file's
+   * timeouts ran out and how long it was.
+   */
+  private failureWords(
+    status: number | null,
+    error: Pick<RetrievalError, 'kind' | 'code' | 'message'>,
+    phase: 'request' | 'body',
+  ): string {
+    const cfg = this.cfg;
+    let timeoutMs: number | undefined;
+    if (error.kind === 'timeout') {
+      // The transport's total timeout ends with its own message; any other in the request is the wait for headers.
+      if (error.message === `not read within ${cfg.totalMs} ms`) timeoutMs = cfg.totalMs;
+      else if (phase === 'request') timeoutMs = cfg.headersMs;
+      else return `the response stalled: no data for ${seconds(cfg.idleMs)}`;
+    }
+    return describeFetchOutcome({ status, error: { ...error, phase } }, timeoutMs === undefined ? {} : { timeoutMs })
+      .summary;
   }
 
   /** The body, chunk by chunk, through the parser its first character calls for; then how it ended. */
@@ -222,7 +244,11 @@ class SitemapFile {
       return null;
     }
     if (bodyError !== null) {
-      return this.log.add('fetch-failed', `${bodyError.kind} while reading the body: ${bodyError.message}`, line);
+      return this.log.add(
+        'fetch-failed',
+        `${this.failureWords(opened.status, bodyError, 'body')}: the rest of the file was not read`,
+        line,
+      );
     }
     if (this.body.gzipError !== null) {
       return this.log.add('gzip-error', `the gzip stream is corrupt: ${this.body.gzipError}`, line);
@@ -430,4 +456,10 @@ class SitemapFile {
     };
     return { type: 'sitemap', report };
   }
+}
+
+/** Milliseconds in seconds, as the engine's words give them (`0.3 s`, `120 s`). */
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
