@@ -7,17 +7,23 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { AvailabilityOptions, RobotsStore } from 'robotskit/fetch';
+import type { RangesByCrawler } from 'robotskit/logs';
+import { DeliveryLoop } from './alerts/deliveries.js';
 import { createAlertHook } from './alerts/store.js';
-import { deliverDueWebhooks } from './alerts/webhooks.js';
+import { AnalysisThreads } from './analysis/threads.js';
 import { RobotskitServerError } from './errors.js';
 import { buildApp } from './http/app.js';
 import { isLoopbackHost } from './http/auth.js';
+import type { McpMount } from './http/mcp-route.js';
+import { dnsResolver } from './net/dns.js';
 import { createGuardedFetch, type GuardedFetch } from './net/guarded-fetch.js';
 import type { DatabaseConfig } from './storage/config.js';
 import { type Database, openDatabase } from './storage/connect.js';
 import { createPolicyResolver } from './storage/history.js';
 import { BackgroundTask } from './worker/background-task.js';
+import { DatabaseOutage } from './worker/database-outage.js';
 import { discoverDueProperty } from './worker/discover-hosts.js';
+import { LintThread } from './worker/lint-thread.js';
 import { workerRetrieval } from './worker/retrieval.js';
 import { Worker } from './worker/worker.js';
 
@@ -48,6 +54,12 @@ export interface FetchingOptions {
    * @default the engine's (12 h, 30 days)
    */
   readonly availability?: AvailabilityOptions;
+  /**
+   * Time a webhook receiver has to answer a delivery; deliveries run beside the fetches (a few at a time per webhook),
+   * so a receiver that never answers holds only its own webhook's lanes for this long.
+   * @default 5 seconds
+   */
+  readonly webhookTimeoutMs?: number;
   /** Where log lines go. */
   readonly log?: (line: string) => void;
 }
@@ -79,6 +91,15 @@ export interface ServiceOptions extends FetchingOptions {
    * @default 1
    */
   readonly workers?: number;
+  /** An MCP endpoint to mount at `/mcp` (see `AppOptions.mcp`). */
+  readonly mcp?: McpMount;
+  /**
+   * The DNS servers (`host:port`) uploaded access logs' crawlers are verified with (forward-confirmed reverse DNS).
+   * @default the system's
+   */
+  readonly logDnsServers?: readonly string[];
+  /** The operators' published address ranges uploaded logs' crawlers are verified by (see `AppOptions.logs`). */
+  readonly logRanges?: RangesByCrawler;
 }
 
 /** A running service. */
@@ -115,30 +136,56 @@ interface WorkerDependencies {
   readonly fetch: GuardedFetch;
   readonly database: Database;
   readonly now: () => number;
+  /** Where the workers lint bodies over 64 KiB; closed with them, so stopping never waits for a lint. */
+  readonly lintThread: LintThread;
+  /** Where line diffs run (the alerts' and the API's); closed with the workers. */
+  readonly analysisThreads: AnalysisThreads;
+}
+
+/** Stops the workers and their threads together (closing a thread first ends its work in progress at once). */
+async function stopWorkers(workers: readonly Worker[], deps: WorkerDependencies): Promise<void> {
+  await Promise.all([deps.lintThread.close(), deps.analysisThreads.close(), ...workers.map((w) => w.stop())]);
 }
 
 function startWorkers(
   count: number,
   deps: WorkerDependencies,
   log: (line: string) => void,
-  options: Pick<FetchingOptions, 'retentionMs' | 'availability'>,
+  options: Pick<FetchingOptions, 'retentionMs' | 'availability' | 'webhookTimeoutMs'>,
 ): Worker[] {
   if (count === 0) return [];
   const { database } = deps;
   const { retentionMs, availability } = options;
+  // Webhook deliveries in a loop of their own, one per process, never in the fetch rounds.
+  const deliveries = new DeliveryLoop({
+    db: database.db,
+    dialect: database.dialect,
+    fetch: deps.fetch,
+    owner: `${hostname()}:${process.pid}:deliveries:${randomUUID().slice(0, 8)}`,
+    now: deps.now,
+    ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+    onAttempt: (a) =>
+      log(`webhook ${a.webhookId} alert ${a.alertId} to ${a.url}: ${a.ok ? 'delivered' : `${a.status} (${a.error})`}`),
+    onError: (error) => log(`webhook delivery error: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  deliveries.start();
   // Alerts count the sitemap URLs an edit changes, read through the same guarded fetch.
   const onNewVersion = createAlertHook(log, {
     fetch: deps.fetch,
+    // Ahead of the API's diffs and comparisons: fetching never waits behind them.
+    analysisThreads: deps.analysisThreads.forFetching(),
     ...(availability === undefined ? {} : { availability }),
   });
   let lastDiscovery = Number.NEGATIVE_INFINITY;
   const discovery = new BackgroundTask();
+  const outage = new DatabaseOutage(log, deps.now);
   return Array.from({ length: count }, (_, i) => {
     const name = `${hostname()}:${process.pid}:${i}:${randomUUID().slice(0, 8)}`;
     const worker = new Worker({
       name,
       onNewVersion,
       eachRound: async () => {
+        outage.answered();
         // One domain property at a time whose daily host discovery is due (a lease per property), apart from the
         // rounds: a long sitemap walk never holds up fetching, and stopping the workers aborts it.
         if (i === 0 && !discovery.running && deps.now() - lastDiscovery >= 60_000) {
@@ -151,29 +198,31 @@ function startWorkers(
             (error) => log(`host discovery failed: ${error instanceof Error ? error.message : String(error)}`),
           );
         }
-        await deliverDueWebhooks(database.db, database.dialect, {
-          fetch: deps.fetch,
-          owner: name,
-          now: deps.now,
-          onAttempt: (a) =>
-            log(
-              `webhook ${a.webhookId} alert ${a.alertId} to ${a.url}: ${a.ok ? 'delivered' : `${a.status} (${a.error})`}`,
-            ),
-        });
       },
-      onStop: () => discovery.stop(),
+      // The first worker stops what runs beside the rounds of them all.
+      onStop: async () => {
+        if (i === 0) await Promise.all([discovery.stop(), deliveries.stop()]);
+      },
+      // A new version may have queued alerts: deliver them now rather than at the next look.
+      onRecorded: (_file, _result, record) => {
+        if (record.recorded && record.versionId !== null) deliveries.wake();
+      },
       db: database.db,
       dialect: database.dialect,
       retrieve: workerRetrieval(deps.fetch, deps.now),
       now: deps.now,
       ...(availability === undefined ? {} : { schedule: availability }),
       ...(retentionMs === undefined ? {} : { retentionMs }),
-      onError: (error) => log(`worker error: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => outage.failed(error),
+      lintThread: deps.lintThread,
     });
     worker.start();
     return worker;
   });
 }
+
+/** How long stopping waits for requests in progress before it closes their connections. */
+const CLOSE_GRACE_MS = 3_000;
 
 /** Opens the database, starts the API and the in-process workers. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
@@ -182,7 +231,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const database = await openDatabase(options.database);
   const fetch: GuardedFetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
   const now = Date.now;
-  const deps: WorkerDependencies = { fetch, database, now };
+  const deps: WorkerDependencies = {
+    fetch,
+    database,
+    now,
+    lintThread: new LintThread(),
+    analysisThreads: new AnalysisThreads(),
+  };
   let workers: Worker[] = [];
   let app: FastifyInstance | undefined;
   try {
@@ -200,10 +255,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.availability === undefined ? {} : { availability: options.availability }),
       ...(options.impactMaxUrls === undefined ? {} : { impactMaxUrls: options.impactMaxUrls }),
       fetch,
+      analysisThreads: deps.analysisThreads,
       privateAddressesAllowed: options.allowPrivateAddresses ?? false,
       // The name it is bound to is one of its own names (an IP address needs no listing).
       allowedHosts: [options.host, ...(options.allowedHosts ?? [])],
       ...(options.robotsStore === undefined ? {} : { robotsStore: options.robotsStore }),
+      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+      logs: {
+        dns: dnsResolver(options.logDnsServers ?? [], 2000),
+        ...(options.logRanges === undefined ? {} : { ranges: options.logRanges }),
+      },
+      log,
     });
     const address = await app.listen({ host: options.host, port: options.port });
     const service: RunningService = {
@@ -212,8 +274,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       database,
       fetching: workers.length > 0,
       async close() {
+        // Requests in progress get a few seconds; then every connection is closed, so a client that never finishes
+        // its request (a slow body, one that left without closing) cannot hold the stop until its request times out.
+        const grace = setTimeout(() => app?.server.closeAllConnections(), CLOSE_GRACE_MS);
+        grace.unref();
         await app?.close();
-        await Promise.all(workers.map((w) => w.stop()));
+        clearTimeout(grace);
+        await stopWorkers(workers, deps);
         await fetch.close();
         await database.close();
       },
@@ -221,7 +288,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return service;
   } catch (error) {
     await app?.close().catch(() => {});
-    await Promise.all(workers.map((w) => w.stop()));
+    await stopWorkers(workers, deps);
     await fetch.close().catch(() => {});
     await database.close().catch(() => {});
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -251,11 +318,17 @@ export async function runWorkers(options: WorkersOptions): Promise<{ close(): Pr
   const log = options.log ?? ((line: string) => console.error(line));
   const database = await openDatabase(options.database);
   const fetch = createGuardedFetch({ allowPrivate: options.allowPrivateAddresses ?? false });
-  const deps = { fetch, database, now: Date.now };
+  const deps: WorkerDependencies = {
+    fetch,
+    database,
+    now: Date.now,
+    lintThread: new LintThread(),
+    analysisThreads: new AnalysisThreads(),
+  };
   const workers = startWorkers(options.count ?? 1, deps, log, options);
   return {
     async close() {
-      await Promise.all(workers.map((w) => w.stop()));
+      await stopWorkers(workers, deps);
       await fetch.close();
       await database.close();
     },

@@ -22,8 +22,10 @@ const kinds = (next: VersionSnapshot, previous: VersionSnapshot | null, lastGood
     .sort();
 
 describe('detectAlerts', () => {
-  it('says nothing about a first version', () => {
-    expect(kinds(fetched('User-agent: *\nDisallow: /\n'), null)).toEqual([]);
+  it('says nothing about an ordinary first version, and what it is when it blocks everything', () => {
+    expect(kinds(fetched('User-agent: *\nDisallow: /private/\n'), null)).toEqual([]);
+    expect(kinds(fetched('User-agent: *\nDisallow: /\n'), null)).toEqual(['disallow-all-added']);
+    expect(kinds(fetched(''), null)).toEqual(['no-rules']);
   });
 
   it('sees / newly blocked for Googlebot only, through its own group', () => {
@@ -88,7 +90,8 @@ describe('detectAlerts', () => {
       ),
     );
     expect(edited?.message).toBe(
-      'robots.txt changed (+1 −1 lines): now blocks /*.pdf$ and 3 other regions for Googlebot and Applebot; ' +
+      'robots.txt changed (+1 −1 lines): now blocks /*.pdf$ and 3 other regions for Googlebot, Applebot, ' +
+        'Googlebot-Image, Googlebot-News and 2 more; ' +
         'now allows /admin/help for bingbot, GPTBot, ClaudeBot and other crawlers (*)',
     );
     const details = edited?.details.meaning as { changes: { crawler: string; regions: number }[] };
@@ -98,6 +101,11 @@ describe('detectAlerts', () => {
       ['Applebot', 4],
       ['GPTBot', 1],
       ['ClaudeBot', 1],
+      // The catalogue crawlers that read Googlebot's group when none names them: the file names Googlebot.
+      ['Googlebot-Image', 4],
+      ['Googlebot-News', 4],
+      ['Googlebot-Video', 4],
+      ['Google-InspectionTool', 4],
       ['*', 1],
     ]);
     // A file that went 404 reads as allow-all: everything blocked before is now allowed.
@@ -105,6 +113,42 @@ describe('detectAlerts', () => {
       'robots.txt changed: now not found (HTTP 404), was fetched (HTTP 200) (+1 −1 lines): now allows /admin/ for ' +
         'Googlebot, bingbot, Applebot, GPTBot, ClaudeBot and other crawlers (*)',
     );
+  });
+
+  it('says what an edit changes for AI crawlers and AI uses, as its own alert', () => {
+    const before = fetched('User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\n');
+    // GPTBot (AI training) and OAI-SearchBot (AI search) newly blocked, and training now refused for everyone else.
+    const after = fetched(
+      'User-agent: *\nAllow: /\nContent-Usage: / train-ai=n\n\nUser-agent: GPTBot\nUser-agent: OAI-SearchBot\nDisallow: /\n',
+    );
+    const ai = detectAlerts(ORIGIN, after, before, null).find((a) => a.kind === 'ai-policy-changed');
+    expect(ai?.severity).toBe('warning');
+    expect(ai?.message).toBe(
+      'AI policy changed: GPTBot (AI training) now blocks /; OAI-SearchBot (AI search) now blocks /; ' +
+        'train-ai allowed → disallowed at / for other crawlers (*) (line 3); train-ai allowed → unstated at / for GPTBot; and 1 more',
+    );
+    expect(ai?.details).toMatchObject({
+      crawlers: [
+        { crawler: 'GPTBot', purpose: 'ai-training' },
+        { crawler: 'OAI-SearchBot', purpose: 'ai-search' },
+      ],
+      usageChanges: 3,
+    });
+    // Only a usage preference: information.
+    const usageOnly = detectAlerts(
+      ORIGIN,
+      fetched('User-agent: *\nAllow: /\nContent-Usage: / train-ai=n\n'),
+      before,
+      null,
+    );
+    expect(usageOnly.find((a) => a.kind === 'ai-policy-changed')).toMatchObject({
+      severity: 'info',
+      message: 'AI policy changed: train-ai allowed → disallowed at / for other crawlers (*) (line 3)',
+    });
+    // Nothing about AI: no such alert.
+    expect(kinds(fetched('User-agent: *\nDisallow: /b\n'), fetched('User-agent: *\nDisallow: /a\n'))).toEqual([
+      'file-changed',
+    ]);
   });
 
   it('knows asset-like patterns', () => {

@@ -8,8 +8,8 @@
 import type { LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alertPayload } from '../src/alerts/deliveries.js';
 import { createAlertHook } from '../src/alerts/store.js';
-import { alertPayload } from '../src/alerts/webhooks.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
@@ -33,6 +33,7 @@ const DAY = 24 * 60 * 60_000;
 interface AlertJson {
   id: number;
   kind: string;
+  severity: string;
   message: string;
   details: Record<string, unknown>;
 }
@@ -116,8 +117,8 @@ describe.each(testDatabases)('sitemap URLs in alerts on $dialect', (target) => {
       files.set('/robots.txt', robots(v1));
       await fetchNow(w);
       expect(await changeAlerts()).toEqual([]);
-      // Nothing to compare with yet: the sitemap was not read.
-      expect(sitemapRequests()).toBe(0);
+      // Nothing to compare with yet; the sitemap is read once, for the first version's share of blocked URLs.
+      expect(sitemapRequests()).toBe(1);
 
       files.set(
         '/robots.txt',
@@ -127,8 +128,11 @@ describe.each(testDatabases)('sitemap URLs in alerts on $dialect', (target) => {
       const [changed] = await changeAlerts();
       expect(changed!.message).toBe(
         'robots.txt changed (+1 −0 lines): now blocks /checkout/ for Googlebot, bingbot, Applebot, GPTBot, ' +
-          'ClaudeBot and other crawlers (*); sitemap URLs affected: 3',
+          'ClaudeBot and other crawlers (*); sitemap URLs affected: 3; 3 of 9 sitemap URLs (33%) newly blocked for ' +
+          'Googlebot',
       );
+      // A third of the sitemap newly blocked for Googlebot: critical.
+      expect(changed!.severity).toBe('critical');
       const expected = {
         status: 'counted',
         affected: 3,
@@ -149,17 +153,18 @@ describe.each(testDatabases)('sitemap URLs in alerts on $dialect', (target) => {
       const payload = (await alertPayload(database.db, changed!.id)) as { alert: AlertJson };
       expect(payload.alert.message).toBe(changed!.message);
       expect(payload.alert.details.sitemapUrls).toEqual(expected);
-      const read = sitemapRequests();
-      expect(read).toBe(1);
+      // One walk for the new version: its share of blocked sitemap URLs, reused by the count.
+      expect(sitemapRequests()).toBe(2);
 
-      // An edit that changes no meaning: said so, and no sitemap is read for it.
+      // An edit that changes no meaning: said so, and nothing counted (the new version's share reads the sitemap).
       files.set('/robots.txt', robots(`# checkout closed\n${files.get('/robots.txt')!.body as string}`));
       await fetchNow(w);
       const [same] = await changeAlerts();
       expect(same!.id).not.toBe(changed!.id);
       expect(same!.message).toBe('robots.txt changed (+1 −0 lines): no crawler decides differently');
       expect(same!.details.sitemapUrls).toBeUndefined();
-      expect(sitemapRequests()).toBe(read);
+      const read = sitemapRequests();
+      expect(read).toBe(3);
 
       // The same content fetched again makes no version and reads no sitemap.
       await fetchNow(w);
@@ -178,7 +183,9 @@ describe.each(testDatabases)('sitemap URLs in alerts on $dialect', (target) => {
       files.set('/robots.txt', robots('User-agent: *\nDisallow: /shop/\n'));
       await fetchNow(w);
       const [changed] = await changeAlerts();
-      expect(changed!.message).toMatch(/; sitemap URLs affected: 2 \(of the first 4 read\)$/);
+      expect(changed!.message).toMatch(
+        /; sitemap URLs affected: 2 \(of the first 4 read\); 2 of 4 sitemap URLs \(50%\) newly blocked for Googlebot$/,
+      );
       expect(changed!.details.sitemapUrls).toMatchObject({ status: 'counted', affected: 2, checked: 4, capped: true });
     });
 
@@ -217,8 +224,8 @@ describe.each(testDatabases)('sitemap URLs in alerts on $dialect', (target) => {
         affected: null,
         reason: `no sitemap: neither version lists one and ${origin.url}/sitemap.xml has no URLs`,
       });
-      // /sitemap.xml was asked for, once.
-      expect(origin.requests.filter((r) => r === '/sitemap.xml')).toHaveLength(1);
+      // /sitemap.xml was asked for once per version (each version's share; the count reused the second walk).
+      expect(origin.requests.filter((r) => r === '/sitemap.xml')).toHaveLength(2);
     });
   });
 });

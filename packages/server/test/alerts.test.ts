@@ -8,8 +8,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deliverDueWebhooks } from '../src/alerts/deliveries.js';
 import { createAlertHook } from '../src/alerts/store.js';
-import { deliverDueWebhooks, retryDelayAfter, signatureOf, signingKey } from '../src/alerts/webhooks.js';
+import { retryDelayAfter, signatureOf, signingKey } from '../src/alerts/webhooks.js';
 import { buildApp } from '../src/http/app.js';
 import { parsePropertyInput } from '../src/http/property-input.js';
 import { createGuardedFetch, type GuardedFetch } from '../src/net/guarded-fetch.js';
@@ -170,7 +171,8 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
       expect(byKind['assets-blocked']!.message).toContain('/*.js$ (line 6, Googlebot)');
       // What the edit means, exactly (the engine's comparison): Applebot follows Googlebot's group.
       expect(byKind['file-changed']!.message).toBe(
-        'robots.txt changed (+4 −1 lines): now blocks /*.js$ for Googlebot and Applebot; ' +
+        'robots.txt changed (+4 −1 lines): now blocks /*.js$ for Googlebot, Applebot, Googlebot-Image, ' +
+          'Googlebot-News and 2 more; ' +
           'now blocks / for bingbot, GPTBot, ClaudeBot and other crawlers (*)',
       );
       const meaning = byKind['file-changed']!.details.meaning as {
@@ -280,8 +282,12 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         const pending = await database.db.selectFrom('webhook_deliveries').selectAll().execute();
         expect(pending).toHaveLength(4);
 
+        // At most 2 deliveries per webhook at a time: the first hook's third one waits for the next claim.
         const first = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
-        expect(first.map((a) => a.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+        expect(first.map((a) => a.status)).toEqual(['pending', 'pending', 'pending']);
+        expect(first.filter((a) => a.webhookId === created.json().id)).toHaveLength(2);
+        const third = await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now });
+        expect(third.map((a) => [a.webhookId, a.status])).toEqual([[created.json().id, 'pending']]);
         expect(receiver.received).toHaveLength(4);
         // Not due again before the backoff.
         expect(await deliverDueWebhooks(database.db, database.dialect, { fetch, owner: 'w1', now: clock.now })).toEqual(
@@ -352,6 +358,35 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
         expect(created.json().error.message).toContain(words);
       }
       expect(await database.db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
+    });
+
+    it('tells hooks to one host apart, and changes the alert kinds a hook is sent', async () => {
+      const add = async (url: string) => {
+        const created = await app.inject({ method: 'POST', url: '/api/webhooks', payload: { url } });
+        expect(created.statusCode, created.body).toBe(201);
+        return created.json<{ id: number; url: string; fingerprint: string; kinds: string[] | null }>();
+      };
+      const a = await add('http://127.0.0.1:9/services/T0/B0/secret-a');
+      const b = await add('http://127.0.0.1:9/services/T0/B0/secret-b');
+      // The same origin shown (the path is a secret), told apart by a fingerprint of the whole URL.
+      expect([a.url, b.url]).toEqual(['http://127.0.0.1:9/…', 'http://127.0.0.1:9/…']);
+      expect(a.fingerprint).toMatch(/^[0-9a-f]{8}$/);
+      expect(a.fingerprint).not.toBe(b.fingerprint);
+      expect(JSON.stringify([a, b])).not.toContain('secret-');
+
+      const patch = (id: number, payload: unknown) =>
+        app.inject({ method: 'PATCH', url: `/api/webhooks/${id}`, payload: payload as object });
+      const changed = await patch(a.id, { kinds: ['disallow-all-added', 'file-unreachable'] });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toMatchObject({ id: a.id, kinds: ['disallow-all-added', 'file-unreachable'] });
+      const every = await patch(a.id, { kinds: null });
+      expect(every.json()).toMatchObject({ id: a.id, kinds: null });
+      const bad = await patch(a.id, { kinds: ['no-such-kind'] });
+      expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'invalid-request']);
+      const none = await patch(a.id, { kinds: [] });
+      expect(none.statusCode).toBe(400);
+      expect((await patch(9999, { kinds: null })).statusCode).toBe(404);
+      for (const id of [a.id, b.id]) await app.inject({ method: 'DELETE', url: `/api/webhooks/${id}` });
     });
 
     it('gives up after 8 attempts, and refuses forbidden webhook addresses at delivery', async () => {
@@ -454,8 +489,14 @@ describe.each(testDatabases)('alerts and webhooks on $dialect', (target) => {
             `/api/webhooks/${bad.id}/deliveries`,
           )
         ).deliveries;
-        expect(history.length).toBeGreaterThan(0);
-        expect(history.every((d) => d.status === 'pending' && d.lastError === 'HTTP 500')).toBe(true);
+        // On failure, what the fetch recorded and the alerts there are (a failed fetch makes no new alert).
+        expect(history.length, JSON.stringify({ log, alerts: await alerts() })).toBeGreaterThan(0);
+        expect(
+          history.every(
+            (d) =>
+              d.status === 'pending' && d.lastError === 'the receiver answered HTTP 500; a webhook must answer 2xx',
+          ),
+        ).toBe(true);
         expect(history.map((d) => d.alertKind)).toContain('file-recovered');
         const good = (await get<{ deliveries: { status: string }[] }>(`/api/webhooks/${hook.id}/deliveries`))
           .deliveries;

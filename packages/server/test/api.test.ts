@@ -164,10 +164,12 @@ describe.each(testDatabases)('API on $dialect', (target) => {
       ['https://example.com/#top', 'invalid-property', /path, query or fragment/],
       ['https://user:pw@example.com/', 'invalid-property', /credentials/],
       ['https://user@example.com/', 'invalid-property', /credentials/],
-      ['ftp://example.com/', 'invalid-property', /only http:\/\/ and https:\/\//],
-      ['file:///etc/passwd', 'invalid-property', /only http:\/\/ and https:\/\//],
-      ['javascript:alert(1)', 'invalid-property', /only http:\/\/ and https:\/\//],
-      ['mailto:a@example.com', 'invalid-property', /only http:\/\/ and https:\/\//],
+      ['ftp://user:pw@example.com/', 'invalid-property', /credentials/],
+      ['ftp://example.com/pub/', 'invalid-property', /path, query or fragment.*ftp:\/\/example\.com\//],
+      ['gopher://example.com/', 'invalid-property', /only http:\/\/, https:\/\/ and ftp:\/\//],
+      ['file:///etc/passwd', 'invalid-property', /only http:\/\/, https:\/\/ and ftp:\/\//],
+      ['javascript:alert(1)', 'invalid-property', /only http:\/\/, https:\/\/ and ftp:\/\//],
+      ['mailto:a@example.com', 'invalid-property', /only http:\/\/, https:\/\/ and ftp:\/\//],
       ['https://', 'invalid-property', /not a valid URL/],
       ['http://exa mple.com/', 'invalid-property', /not a valid URL/],
       ['example.com/shop', 'invalid-property', /neither a domain/],
@@ -269,7 +271,8 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           '/api/webhooks',
           { url: 'https://hooks.example/x', kinds: ['file-changed', 'nope'] },
           'body/kinds/1 must be one of "file-changed", "file-unreachable", "file-recovered", "disallow-all-added", ' +
-            '"sitemap-removed", "became-html", "assets-blocked"',
+            '"sitemap-removed", "became-html", "assets-blocked", "no-rules", "ai-policy-changed", ' +
+            '"crawler-ignores-robots"',
         ],
       ];
       for (const [method, path, body, message] of cases) {
@@ -334,6 +337,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         status: null,
         statusReason: null,
         httpStatus: null,
+        reply: null,
         lastCheckedAt: null,
         nextCheckAt: new Date(clock.now()).toISOString(),
         recrawlPending: false,
@@ -345,6 +349,8 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         latestVersionId: null,
         allowAllSince: null,
         failingSince: null,
+        // Not fetched yet: nothing to say about what the rules do.
+        headline: null,
         hostSource: 'property',
         hostRank: 0,
       });
@@ -689,12 +695,15 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/files/{id}/fetches',
           'POST /api/files/{id}/recrawl',
           'GET /api/versions/{id}',
+          'GET /api/versions/{id}/diagnostics',
           'GET /api/versions/{id}/raw',
           'GET /api/versions/{id}/diff',
+          'GET /api/versions/{id}/ai-use',
           'GET /api/alerts',
           'GET /api/webhooks',
           'POST /api/webhooks',
           'DELETE /api/webhooks/{id}',
+          'PATCH /api/webhooks/{id}',
           'GET /api/alerts/summary',
           'GET /api/webhooks/{id}/deliveries',
           'POST /api/webhooks/{id}/test',
@@ -702,6 +711,8 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'GET /api/fetch',
           'POST /api/impact',
           'POST /api/properties/{id}/discover-hosts',
+          'GET /api/properties/{id}/logs',
+          'POST /api/properties/{id}/logs',
           'POST /api/decide',
         ].sort(),
       );
@@ -727,8 +738,16 @@ describe.each(testDatabases)('API on $dialect', (target) => {
         status: 'ok',
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
         database: target.dialect,
+        databaseState: 'ok',
+        databaseError: null,
         fetching: 'not-configured',
         availability: availabilityRules(),
+        eventLoop: {
+          recentMaxMs: expect.any(Number),
+          maxMs: expect.any(Number),
+          p99Ms: expect.any(Number),
+          meanMs: expect.any(Number),
+        },
         hideAllowAllAfterMs: 30 * DAY,
       });
     });

@@ -48,6 +48,21 @@ async function origin(answer: LocalOrigin['answer']): Promise<LocalOrigin> {
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 describe('POST /api/decide', () => {
+  it('keeps a lone `?` of a URL, as Google does: `/search?` is disallowed by `/*?`', async () => {
+    const ruled = await origin({ status: 200, body: 'User-agent: *\nDisallow: /*?\n' });
+    const urls = [`${ruled.url}/search?`, `${ruled.url}/search?#top`, `${ruled.url}/search`];
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/decide',
+      headers: auth,
+      payload: { crawler: 'Googlebot', urls },
+    });
+    expect(response.statusCode).toBe(200);
+    const { results } = response.json();
+    expect(results.map((r: { allowed: boolean }) => r.allowed)).toEqual([false, false, true]);
+    expect(results[0]).toMatchObject({ line: 2, rule: { kind: 'disallow', pattern: '/*?' } });
+  });
+
   it('decides each URL with its line, policy and crawl delay, fetching each robots.txt once', async () => {
     const ruled = await origin({ status: 200, body: RULES });
     const missing = await origin({ status: 404 });

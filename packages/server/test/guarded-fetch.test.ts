@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../src/net/address-policy.js';
-import { AddressRefusedError } from '../src/net/address-refused-error.js';
-import { createGuardedFetch, guardedLookup, peerRefusal } from '../src/net/guarded-fetch.js';
+import { AddressRefusedError, peerRefusal } from '../src/net/address-refused-error.js';
+import { createGuardedFetch, guardedLookup } from '../src/net/guarded-fetch.js';
 
 /** Every address tried, with the range it must be refused as. */
 const REFUSED: [address: string, range: string][] = [

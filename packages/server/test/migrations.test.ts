@@ -250,7 +250,11 @@ describe.each(testDatabases)('migration to the engine vocabulary on $dialect', (
         const before = await (await migrator(db, database.dialect)).migrateTo('0002_foreign_key_indexes');
         expect(before.error).toBeUndefined();
         const files = await writeOldRows(db, now);
-        expect(await migrateToLatest(db, database.dialect)).toEqual(['0003_engine_vocabulary']);
+        expect(await migrateToLatest(db, database.dialect)).toEqual([
+          '0003_engine_vocabulary',
+          '0004_sitemap_shares',
+          '0005_crawler_activity',
+        ]);
 
         const fetches = await database.db
           .selectFrom('fetches')

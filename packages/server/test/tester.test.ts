@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_MAX_BYTES, parseRobotsTxt, resolveCrawler } from 'robotskit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exactComparison } from '../src/analysis/exact.js';
-import { compareVerdicts, QUESTIONS_PER_SLICE, type RulesSide } from '../src/analysis/impact.js';
+import { compareVerdicts, type RulesSide } from '../src/analysis/impact.js';
 import { crawlersNamed, linesOf, verdictOf } from '../src/analysis/verdicts.js';
 import { WATCHED_CRAWLER_NAMES } from '../src/analysis/watched-crawlers.js';
 import { buildApp } from '../src/http/app.js';
@@ -42,13 +42,14 @@ describe('impact comparison', () => {
     const before = side('User-agent: *\nDisallow: /a\n');
     const after = side('User-agent: *\nDisallow: /b\n\nUser-agent: Googlebot\nDisallow: /a/1\n');
     const crawlers = crawlersNamed(['*', 'Googlebot', 'GPTBot']);
-    const urls = Array.from({ length: QUESTIONS_PER_SLICE }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
+    const urls = Array.from({ length: 20_000 }, (_, i) => `https://e.test/${'ab'[i % 2]}/${i}`);
     let otherWorkRan = false;
     let done = false;
     setImmediate(() => {
       otherWorkRan = !done;
     });
-    const compared = await compareVerdicts(before, after, urls, crawlers, 5);
+    // Slices of 0 ms: it yields after every URL, whatever the machine's speed.
+    const compared = await compareVerdicts(before, after, urls, crawlers, 5, undefined, 0);
     done = true;
     expect(otherWorkRan).toBe(true);
 
@@ -358,12 +359,31 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       );
     });
 
+    it('names the catalogue crawler a typo away from a name it does not know, and still decides for the name given', async () => {
+      const reply = await app.inject({
+        method: 'POST',
+        url: '/api/test',
+        payload: {
+          robots: 'User-agent: Googlebot\nDisallow: /\n',
+          urls: ['/x'],
+          userAgents: ['Googlbot', 'Googlebot', 'MyBot'],
+        },
+      });
+      expect(reply.statusCode).toBe(200);
+      const results = reply.json().results as { userAgent: string; suggestion: string | null; allowed: boolean }[];
+      expect(results.map((r) => [r.userAgent, r.suggestion, r.allowed])).toEqual([
+        ['Googlbot', 'Googlebot', true],
+        ['Googlebot', null, false],
+        ['MyBot', null, true],
+      ]);
+    });
+
     it('refuses bad tester input with clear errors', async () => {
       const cases: [object, number, string][] = [
         [{ urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of robots'],
         [{ robots: '', robotsUrl: 'https://e.com', urls: ['/'], userAgents: ['Googlebot'] }, 400, 'exactly one of'],
         [{ robots: '', urls: ['/'], userAgents: [' '] }, 400, 'a user agent is blank'],
-        [{ robots: '', urls: ['ftp://e.com/x'], userAgents: ['Googlebot'] }, 400, 'not an http(s) URL'],
+        [{ robots: '', urls: ['gopher://e.com/x'], userAgents: ['Googlebot'] }, 400, 'not an http(s) or ftp URL'],
         [{ robots: '', urls: ['no-slash'], userAgents: ['Googlebot'] }, 400, 'neither an absolute URL nor a path'],
         [{ robots: '', urls: [], userAgents: ['Googlebot'] }, 400, 'urls'],
         [{ versionId: 999, urls: ['/'], userAgents: ['Googlebot'] }, 404, 'no version with id 999'],
@@ -430,7 +450,11 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         expect(reply.json().urls).toMatchObject({
           checked: 1,
           noSitemap: false,
-          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+          problems: [
+            expect.stringContaining(
+              'not fetched: the address is private or loopback, which this service may not reach',
+            ),
+          ],
         });
         const found = await strict.inject({
           method: 'POST',
@@ -440,7 +464,11 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         expect(found.statusCode).toBe(200);
         expect(found.json()).toMatchObject({
           urlsRead: 0,
-          problems: [expect.stringContaining('refused to connect to 127.0.0.1: a loopback address')],
+          problems: [
+            expect.stringContaining(
+              'not fetched: the address is private or loopback, which this service may not reach',
+            ),
+          ],
         });
         expect(origin.requests.slice(before)).toEqual([]);
       } finally {
@@ -543,25 +571,46 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
       });
       expect(capped.urls).toMatchObject({ checked: 2, capped: true });
 
-      // A stored version against the one before it, over URLs given in the request.
+      // A stored version against the current one (the default), over URLs given in the request; the answer names both.
       files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /a\n' };
       await fetchNow();
-      const latest = await database.db
+      const [latest, older] = await database.db
         .selectFrom('versions')
-        .select('id')
+        .select(['id', 'fetched_at'])
         .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const byVersion = await post<{ urls: { source: string }; changesTotal: number; summary: unknown[] }>(
-        '/api/impact',
-        {
-          fileId,
-          versionId: latest.id,
-          urls: ['/a', '/private/1', '/b'],
-          userAgents: ['Googlebot'],
-        },
-      );
+        .limit(2)
+        .execute();
+      const byVersion = await post<{
+        urls: { source: string };
+        changesTotal: number;
+        summary: unknown[];
+        compared: string;
+        before: { versionId: number; current: boolean };
+        after: { versionId: number; current: boolean; draft: boolean };
+      }>('/api/impact', {
+        fileId,
+        versionId: older!.id,
+        urls: ['/a', '/private/1', '/b'],
+        userAgents: ['Googlebot'],
+      });
       expect(byVersion.urls.source).toBe('request');
       expect(byVersion.summary).toEqual([{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 1 }]);
+      expect(byVersion.before).toMatchObject({ versionId: latest!.id, current: true });
+      expect(byVersion.after).toMatchObject({ versionId: older!.id, current: false, draft: false });
+      expect(byVersion.compared).toBe(
+        `version ${older!.id} (fetched ${new Date(Number(older!.fetched_at)).toISOString()}) against version ` +
+          `${latest!.id} (fetched ${new Date(Number(latest!.fetched_at)).toISOString()}, the current one)`,
+      );
+      // The current version has nothing to be compared with by default: said plainly.
+      const itself = await app.inject({
+        method: 'POST',
+        url: '/api/impact',
+        payload: { fileId, versionId: latest!.id, urls: ['/a'] },
+      });
+      expect(itself.statusCode).toBe(400);
+      expect(itself.json().error.message).toBe(
+        `version ${latest!.id} is the current version of ${origin.url}/robots.txt: choose an older version to compare with it`,
+      );
 
       // No sitemap anywhere: the home page is still checked, and the answer says no sitemap was found.
       files['/robots.txt'] = { status: 200, body: 'User-agent: *\nDisallow: /private\n' };
@@ -771,7 +820,7 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
         const [secondOld, secondNew] = await versionsOf(secondFile);
         const [firstVersion] = await versionsOf(firstFile);
 
-        // The property's second file's new version: its own origin and its own previous version.
+        // The property's second file's old version against its current one: its own origin and its own versions.
         const impact = await post<{
           fileId: number;
           origin: string;
@@ -779,15 +828,15 @@ describe.each(testDatabases)('tester and impact on $dialect', (target) => {
           summary: { newlyBlocked: number }[];
         }>('/api/impact', {
           propertyId: property.id,
-          versionId: secondNew,
+          versionId: secondOld,
           urls: ['/more/x', '/first/x'],
           userAgents: ['Googlebot'],
         });
         expect(impact).toMatchObject({
           fileId: secondFile,
           origin: second.url,
-          before: { versionId: secondOld },
-          summary: [{ userAgent: 'Googlebot', newlyBlocked: 1, newlyAllowed: 0 }],
+          before: { versionId: secondNew },
+          summary: [{ userAgent: 'Googlebot', newlyBlocked: 0, newlyAllowed: 1 }],
         });
 
         for (const [payload, message] of [

@@ -1,7 +1,9 @@
 /**
- * What changed between two versions of a robots.txt file, as alerts. Pure: the versions go in, the alerts come out.
- * The engine decides every question about rules: whether `/` is newly blocked for any crawler (`*`) or Googlebot,
- * whether an asset path is newly disallowed for them, which sitemaps are listed, whether a body is HTML.
+ * What changed between two versions of a robots.txt file, and what a file is from its first fetch, as alerts. Pure:
+ * the versions go in, the alerts come out. The engine decides every question about rules: whether `/` is newly
+ * blocked for any crawler (`*`) or Googlebot, whether an asset path is newly disallowed for them, which sitemaps are
+ * listed, whether a body is HTML. A change's severity is graded by measured harm: the share of the site's sitemap URLs
+ * it newly blocks for a crawler the site depends on (`watched-crawlers.ts`).
  */
 
 import {
@@ -21,9 +23,10 @@ import {
 } from 'robotskit/fetch';
 import { describeMeaningChange, type MeaningChange } from '../analysis/meaning.js';
 import { type SitemapUrlsAffected, sitemapUrlsText } from '../analysis/sitemap-impact.js';
-import { BLOCKING_ALERT_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
+import { BLOCKING_ALERT_CRAWLER_NAMES, DEPENDED_ON_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
 import { ALERT_KINDS, type AlertKind, type AlertSeverity } from '../storage/alert-kinds.js';
 import type { StoredError } from '../storage/rows.js';
+import { aiPolicyChange } from './ai-policy.js';
 
 /** One version as the detection reads it. */
 export interface VersionSnapshot {
@@ -79,12 +82,28 @@ function isHtml(v: VersionSnapshot): boolean {
   return v.outcome === 'rules' && (isHtmlContentType(v.contentType) || (v.body !== null && looksLikeHtml(v.body)));
 }
 
+/**
+ * The last few bodies parsed, by hash: a new version is read as the next one and, at the following fetch, as the
+ * one before (its rules' matchers built once, kept in the parse). A 400 KB file costs 100–300 ms to parse and match
+ * on the event loop, which a site flapping between two builds paid three times per fetch.
+ */
+const parsedBodies = new Map<string, RobotsTxt>();
+const PARSED_BODIES_KEPT = 4;
+
 /** The rules a version applies (no robots.txt: the empty file); null for a failed fetch, which has none. */
 export function rulesOf(v: VersionSnapshot | null): RobotsTxt | null {
   if (v === null) return null;
-  if (v.outcome === 'rules') return v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
   if (v.outcome === 'allow-all') return parseRobotsTxt('');
-  return null;
+  if (v.outcome !== 'rules') return null;
+  const hash = v.bodyHash ?? null;
+  const known = hash === null ? undefined : parsedBodies.get(hash);
+  const robots = known ?? v.robots ?? parseRobotsTxt(v.body ?? new Uint8Array());
+  if (hash !== null) {
+    parsedBodies.delete(hash);
+    parsedBodies.set(hash, robots);
+    if (parsedBodies.size > PARSED_BODIES_KEPT) parsedBodies.delete(parsedBodies.keys().next().value as string);
+  }
+  return robots;
 }
 
 /** A version's outcome in the engine's words (`fetched (HTTP 200)`, `server error (HTTP 503)`, `host not found`). */
@@ -105,13 +124,106 @@ export function contentChanged(before: VersionSnapshot, next: VersionSnapshot): 
 export interface ChangeContext {
   /** The version it was compared with: the file's newest version that was not a failed fetch. */
   readonly againstVersionId: number;
-  readonly meaning: MeaningChange;
+  /** Null when one side has no rules to compare. */
+  readonly meaning: MeaningChange | null;
+  /** Lines added and removed (the line diff, bounded, worked out off the event loop). */
+  readonly lines: LineChanges;
   /** Null when the meaning did not change (nothing to count). */
   readonly sitemapUrls: SitemapUrlsAffected | null;
 }
 
-function alert(kind: AlertKind, message: string, details: Record<string, unknown> = {}): DetectedAlert {
-  return { kind, severity: ALERT_KINDS[kind], message, details };
+/** Lines added and removed; `complete` false when they were counted as a summary (too many changes for a diff). */
+export interface LineChanges {
+  readonly added: number;
+  readonly removed: number;
+  readonly complete?: boolean;
+}
+
+function alert(
+  kind: AlertKind,
+  message: string,
+  details: Record<string, unknown> = {},
+  severity: AlertSeverity = ALERT_KINDS[kind],
+): DetectedAlert {
+  return { kind, severity, message, details };
+}
+
+/** The worst measured harm of a change: sitemap URLs newly blocked for one crawler the site depends on. */
+interface MeasuredHarm {
+  readonly crawler: string;
+  readonly newlyBlocked: number;
+  /** Sitemap URLs compared. */
+  readonly checked: number;
+  /** `newlyBlocked / checked`. */
+  readonly share: number;
+}
+
+/** From this share of sitemap URLs newly blocked for a crawler the site depends on, a change is critical. */
+const CRITICAL_SHARE = 0.2;
+
+/** The crawler the site depends on for which a change newly blocks the most sitemap URLs; null when none or unknown. */
+function measuredHarm(counted: SitemapUrlsAffected | null): MeasuredHarm | null {
+  if (counted === null || counted.affected === null || counted.checked === 0) return null;
+  const depended = new Set(DEPENDED_ON_CRAWLER_NAMES.map((n) => n.toLowerCase()));
+  let worst: MeasuredHarm | null = null;
+  for (const c of counted.crawlers) {
+    if (c.newlyBlocked === 0 || !depended.has(c.crawler.toLowerCase())) continue;
+    if (worst === null || c.newlyBlocked > worst.newlyBlocked) {
+      worst = {
+        crawler: c.crawler,
+        newlyBlocked: c.newlyBlocked,
+        checked: counted.checked,
+        share: c.newlyBlocked / counted.checked,
+      };
+    }
+  }
+  return worst;
+}
+
+/** A change's severity from its harm: `critical` from {@link CRITICAL_SHARE}, `warning` below, `info` without any. */
+function severityOfHarm(harm: MeasuredHarm | null): AlertSeverity {
+  if (harm === null) return 'info';
+  return harm.share >= CRITICAL_SHARE ? 'critical' : 'warning';
+}
+
+/** `12 of 50 sitemap URLs (24%) newly blocked for Googlebot`. */
+function harmText(harm: MeasuredHarm): string {
+  const who = harm.crawler === ANY_CRAWLER ? 'every crawler without a group of its own (*)' : harm.crawler;
+  return `${harm.newlyBlocked} of ${harm.checked} sitemap URLs (${Math.round(harm.share * 100)}%) newly blocked for ${who}`;
+}
+
+/** Whether a file holds no allow or disallow rule at all. */
+function hasNoRules(rules: RobotsTxt): boolean {
+  return rules.groups.every((g) => g.rules.length === 0);
+}
+
+/** What a file is from its first (successful) fetch: HTML, no rules, or the whole site blocked. */
+function stateAlerts(origin: string, next: VersionSnapshot): DetectedAlert[] {
+  if (next.outcome !== 'rules') return [];
+  if (isHtml(next)) {
+    return [
+      alert(
+        'became-html',
+        `robots.txt is an HTML page from its first fetch (Content-Type ${next.contentType ?? 'unknown'}): the ` +
+          'server probably answers every URL with a page; Google reads whatever lines parse as rules',
+        { contentType: next.contentType, firstFetch: true },
+      ),
+    ];
+  }
+  const rules = rulesOf(next);
+  if (rules === null) return [];
+  if (hasNoRules(rules)) {
+    return [
+      alert(
+        'no-rules',
+        'robots.txt holds no rule from its first fetch: every URL is allowed for every crawler',
+        { firstFetch: true },
+        'info',
+      ),
+    ];
+  }
+  const blocked = blockedHomeAlert(origin, parseRobotsTxt(''), rules, true);
+  return blocked === null ? [] : [blocked];
 }
 
 /** The alerts of a failure (`next` failed) or of a recovery; null when `next` is neither. */
@@ -145,17 +257,23 @@ function changeAlert(
   before: VersionSnapshot,
   next: VersionSnapshot,
   rules: readonly [RobotsTxt | null, RobotsTxt | null],
-  lineChanges?: { added: number; removed: number },
+  lineChanges?: LineChanges,
   context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
 ): DetectedAlert {
   const [oldRules, newRules] = rules;
-  const lines = lineChanges ? ` (+${lineChanges.added} −${lineChanges.removed} lines)` : '';
+  const lines = lineChanges
+    ? ` (+${lineChanges.added} −${lineChanges.removed} lines${lineChanges.complete === false ? ', counted in any order: too many changes for a line diff' : ''})`
+    : '';
   // What the edit means, not only which lines moved: the engine's exact comparison for a few crawlers.
   const meaning =
     context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
   // How many sitemap URLs it touches (counted before the transaction), said only when the meaning changed.
   const sitemapUrls = meaning !== null && !meaning.equivalent ? (context?.sitemapUrls ?? null) : null;
-  const counted = sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls);
+  const harm = measuredHarm(sitemapUrls);
+  const counted =
+    [sitemapUrls === null ? null : sitemapUrlsText(sitemapUrls), harm === null ? null : harmText(harm)]
+      .filter((t) => t !== null)
+      .join('; ') || null;
   return alert(
     'file-changed',
     (before.outcome === next.outcome
@@ -167,12 +285,19 @@ function changeAlert(
       ...(lineChanges ? { ...lineChanges } : {}),
       ...(meaning === null ? {} : { meaning: meaning.details }),
       ...(sitemapUrls === null ? {} : { sitemapUrls }),
+      ...(harm === null ? {} : { harm }),
     },
+    severityOfHarm(harm),
   );
 }
 
 /** `/` newly disallowed for a crawler whose blocking is an alert of its own. */
-function blockedHomeAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsTxt): DetectedAlert | null {
+function blockedHomeAlert(
+  origin: string,
+  oldRules: RobotsTxt,
+  newRules: RobotsTxt,
+  firstFetch = false,
+): DetectedAlert | null {
   const home = `${origin}/`;
   const blockedHome = blockingWatched()
     .filter((crawler) => oldRules.isAllowed(home, crawler.token) && !newRules.isAllowed(home, crawler.token))
@@ -181,9 +306,10 @@ function blockedHomeAlert(origin: string, oldRules: RobotsTxt, newRules: RobotsT
   const lines = [...new Set(blockedHome.map((b) => b.line))];
   return alert(
     'disallow-all-added',
-    `The whole site is now blocked for ${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
+    `The whole site is ${firstFetch ? 'blocked from the first fetch' : 'now blocked'} for ` +
+      `${blockedHome.map((b) => b.crawler).join(' and ')}: ` +
       `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} disallow${lines.length === 1 ? 's' : ''} /`,
-    { crawlers: blockedHome },
+    { crawlers: blockedHome, ...(firstFetch ? { firstFetch: true } : {}) },
   );
 }
 
@@ -233,18 +359,30 @@ export function detectAlerts(
   next: VersionSnapshot,
   previous: VersionSnapshot | null,
   lastGood: VersionSnapshot | null,
-  lineChanges?: { added: number; removed: number },
+  lineChanges?: LineChanges,
   context?: Pick<ChangeContext, 'meaning' | 'sitemapUrls'>,
   availability: AvailabilityRules = availabilityRules(),
 ): DetectedAlert[] {
   const availabilityChange = availabilityAlerts(next, previous, availability);
+  if (previous === null && next.outcome !== 'disallow-all') return stateAlerts(origin, next);
   if (previous === null || next.outcome === 'disallow-all') return availabilityChange ?? [];
   const alerts: DetectedAlert[] = [...(availabilityChange ?? [])];
   const before = lastGood ?? (previous.outcome === 'disallow-all' ? null : previous);
   if (before === null || !contentChanged(before, next)) return alerts;
   const oldRules = rulesOf(before);
   const newRules = rulesOf(next);
-  alerts.push(changeAlert(before, next, [oldRules, newRules], lineChanges, context));
+  // The meaning check once, for the change alert and the AI policy alert.
+  const meaning =
+    context?.meaning ?? (oldRules === null || newRules === null ? null : describeMeaningChange(oldRules, newRules));
+  alerts.push(
+    changeAlert(
+      before,
+      next,
+      [oldRules, newRules],
+      lineChanges,
+      meaning === null ? undefined : { meaning, sitemapUrls: context?.sitemapUrls ?? null },
+    ),
+  );
   if (isHtml(next) && !isHtml(before)) {
     alerts.push(
       alert(
@@ -256,6 +394,11 @@ export function detectAlerts(
     );
   }
   if (oldRules === null || newRules === null) return alerts;
+  if (next.outcome === 'rules' && !isHtml(next) && hasNoRules(newRules) && !hasNoRules(oldRules)) {
+    alerts.push(alert('no-rules', 'robots.txt no longer holds any rule: every URL is allowed for every crawler'));
+  }
+  const ai = aiPolicyChange(oldRules, newRules, meaning);
+  if (ai !== null) alerts.push(alert('ai-policy-changed', ai.message, ai.details, ai.severity));
   for (const found of [
     blockedHomeAlert(origin, oldRules, newRules),
     sitemapsRemovedAlert(oldRules, newRules),

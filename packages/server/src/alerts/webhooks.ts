@@ -1,68 +1,22 @@
 /**
- * Webhook deliveries: a queue in `webhook_deliveries` (its queries in `db/alerts.ts`), claimed with a lease like
- * fetches, so several workers never deliver one alert twice at the same time.
- * Each delivery is an HTTP POST of the alert as JSON through the SSRF-guarded fetch (redirects are not followed: a
- * 3xx is a failure), signed as Standard Webhooks do (id, timestamp and body under HMAC-SHA256) when the webhook has a
- * secret. Failures are retried with a doubling
- * backoff (1 min, 2 min, 4 min … up to 6 h); after 8 attempts the delivery is marked failed.
+ * What every webhook message shares (alert deliveries in `deliveries.ts`, test deliveries in the API): an HTTP POST
+ * of JSON through the SSRF-guarded fetch (redirects are not followed: a 3xx is a failure), signed as Standard
+ * Webhooks do (id, timestamp and body under HMAC-SHA256) when the webhook has a secret; the retry backoff (1 min,
+ * 2 min, 4 min … up to 6 h); failures in words; the URL as logs and the API show it (origin only).
  */
 
 import { createHmac } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { classifyFetchError, describeFetchOutcome } from 'robotskit/fetch';
+import { AddressRefusedError } from '../net/address-refused-error.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
-import {
-  alertJsonOf,
-  type ClaimedDelivery,
-  claimDeliveries,
-  deliveryTarget,
-  finishDelivery,
-  getAlert,
-} from '../storage/alerts.js';
-import type { DialectName } from '../storage/config.js';
-import type { Schema } from '../storage/schema.js';
 
 const MINUTE = 60_000;
 
-/** Delivery knobs. */
-interface DeliveryOptions {
-  readonly fetch: GuardedFetch;
-  /** The claiming worker's name. */
-  readonly owner: string;
-  readonly now: () => number;
-  /**
-   * Deliveries claimed per round.
-   * @default 20
-   */
-  readonly limit?: number;
-  /**
-   * Lease on a claimed delivery; longer than the request timeout.
-   * @default 2 minutes
-   */
-  readonly leaseMs?: number;
-  /**
-   * Time allowed per request.
-   * @default 10 seconds
-   */
-  readonly timeoutMs?: number;
-  /**
-   * Attempts before giving up.
-   * @default 8
-   */
-  readonly maxAttempts?: number;
-  /** Told about each attempt (for the log). */
-  readonly onAttempt?: (attempt: DeliveryAttempt) => void;
-}
-
-/** What one delivery attempt did. */
-interface DeliveryAttempt {
-  readonly deliveryId: number;
-  readonly webhookId: number;
-  readonly alertId: number;
-  readonly url: string;
-  readonly ok: boolean;
-  readonly status: 'delivered' | 'pending' | 'failed';
-  readonly error: string | null;
-}
+/**
+ * Time a receiver has to answer one delivery (its status line and headers): short, so a receiver that never answers
+ * holds a delivery lane for seconds, not minutes.
+ */
+export const DELIVERY_TIMEOUT_MS = 5000;
 
 /**
  * The signature header of the Standard Webhooks convention (standardwebhooks.com): `v1,<base64 HMAC-SHA256>` of
@@ -92,22 +46,16 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
 
 /**
  * POSTs one message to a webhook (redirects are not followed: a webhook answers where it is); resolves with the
- * receiver's HTTP status, its body left unread. Rejects on a network failure or the timeout.
+ * receiver's HTTP status, its body left unread. Rejects on a network failure or when `signal` aborts (the timeout).
  */
 export async function postWebhook(
   fetch: GuardedFetch,
   url: string,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal });
   await response.body?.cancel().catch(() => {});
   return response.status;
 }
@@ -142,74 +90,29 @@ export function retryDelayAfter(attempts: number): number {
   return Math.min(6 * 60 * MINUTE, MINUTE * 2 ** Math.min(attempts - 1, 20));
 }
 
-/** The JSON body sent for an alert. */
-export async function alertPayload(db: Kysely<Schema>, alertId: number): Promise<Record<string, unknown> | null> {
-  const row = await getAlert(db, alertId);
-  return row ? { event: 'alert', alert: alertJsonOf(row) } : null;
+/**
+ * Why a request to a webhook failed, in words: the address guard's own refusal, else the engine's words for the
+ * failure (`connection refused`, `timed out`…), never a runtime's raw text such as "fetch failed".
+ */
+export function webhookFailureWords(error: unknown): string {
+  for (let e: unknown = error, depth = 0; e !== null && e !== undefined && depth < 8; depth++) {
+    if (e instanceof AddressRefusedError) return e.message;
+    e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
+  }
+  return describeFetchOutcome({ status: null, error: classifyFetchError(error, 'request') }).summary;
 }
 
-/** Claims due deliveries and attempts each once; returns the attempts made. */
-export async function deliverDueWebhooks(
-  db: Kysely<Schema>,
-  dialect: DialectName,
-  options: DeliveryOptions,
-): Promise<DeliveryAttempt[]> {
-  const claims = await claimDeliveries(db, dialect, {
-    owner: options.owner,
-    now: options.now(),
-    limit: options.limit ?? 20,
-    leaseMs: options.leaseMs ?? 2 * MINUTE,
-  });
-  const attempts: DeliveryAttempt[] = [];
-  for (const claim of claims) {
-    const attempt = await deliverOne(db, claim, options);
-    options.onAttempt?.(attempt);
-    attempts.push(attempt);
+/**
+ * A webhook URL as logs and the API show it: scheme, host and port only, the rest replaced by `…`. Path and query of
+ * a webhook URL are often its secret (Slack-style `https://hooks.slack.com/services/T…/B…/x…`), and so are a user
+ * name and password in it: none of them is ever shown.
+ */
+export function redactedWebhookUrl(stored: string): string {
+  try {
+    const url = new URL(stored);
+    const rest = `${url.pathname}${url.search}${url.hash}`;
+    return `${url.origin}${rest === '/' || rest === '' ? '/' : '/…'}`;
+  } catch {
+    return '…';
   }
-  return attempts;
-}
-
-async function deliverOne(
-  db: Kysely<Schema>,
-  claim: ClaimedDelivery,
-  options: DeliveryOptions,
-): Promise<DeliveryAttempt> {
-  const hook = await deliveryTarget(db, claim.webhook_id);
-  const payload = await alertPayload(db, claim.alert_id);
-  let error: string | null = null;
-  if (!hook || !payload) {
-    error = 'the webhook or the alert was deleted';
-  } else {
-    const body = JSON.stringify(payload);
-    const id = `msg_${claim.id}_${claim.alert_id}`;
-    const timestamp = Math.floor(options.now() / 1000);
-    const headers = webhookHeaders({ event: 'alert', id, timestamp, body, secret: hook.secret });
-    headers['x-robotskit-delivery'] = String(claim.id);
-    try {
-      const status = await postWebhook(options.fetch, hook.url, headers, body, options.timeoutMs ?? 10_000);
-      if (status < 200 || status > 299) error = `HTTP ${status}`;
-    } catch (e) {
-      error = e instanceof Error ? e.message || e.name : String(e);
-    }
-  }
-  const attempts = claim.attempts + 1;
-  const now = options.now();
-  const status: DeliveryAttempt['status'] =
-    error === null ? 'delivered' : !hook || attempts >= (options.maxAttempts ?? 8) ? 'failed' : 'pending';
-  await finishDelivery(db, claim, {
-    status,
-    attempts,
-    last_error: error,
-    delivered_at: error === null ? now : null,
-    next_attempt_at: status === 'pending' ? now + retryDelayAfter(attempts) : now,
-  });
-  return {
-    deliveryId: claim.id,
-    webhookId: claim.webhook_id,
-    alertId: claim.alert_id,
-    url: hook?.url ?? '',
-    ok: error === null,
-    status,
-    error,
-  };
 }

@@ -7,9 +7,10 @@
  */
 
 import { parseRobotsTxt, type ResolvedCrawler, type RobotsTxt } from 'robotskit';
-import { type ChangedRegion, compareRobots, type RegionRule } from 'robotskit/semantics';
+import { type ChangedRegion, compareRobots, type RegionRule, type RobotsComparison } from 'robotskit/semantics';
 import type { RulesSide } from './impact.js';
 import { MEANING_MAX_STATES, MEANING_TIMEOUT_MS } from './meaning.js';
+import type { AnalysisThreads } from './threads.js';
 
 /** Regions listed per crawler (the total is always given). */
 const EXACT_REGIONS_LISTED = 100;
@@ -85,31 +86,74 @@ function regionOf(region: ChangedRegion, origin: string, before: RulesSide, afte
   };
 }
 
+/** Bounds of the exact comparison. */
+interface ExactBounds {
+  readonly maxStates?: number;
+  readonly timeoutMs?: number;
+}
+
 /** Compares `before` and `after` exactly for `crawlers`; witnesses are made absolute on `origin`. */
 export function exactComparison(
   before: RulesSide,
   after: RulesSide,
   crawlers: readonly ResolvedCrawler[],
   origin: string,
-  bounds: { readonly maxStates?: number; readonly timeoutMs?: number } = {},
+  bounds: ExactBounds = {},
 ): ExactComparison {
-  const b = rulesOf(before);
-  const a = rulesOf(after);
-  if (b === null || a === null) {
-    const which = b === null && a === null ? 'both versions' : b === null ? 'the version compared with' : 'the change';
-    return {
-      available: false,
-      note: `no exact comparison: ${which} could not be fetched (every URL disallowed), so there are no rules to compare`,
-      equivalent: false,
-      complete: false,
-      crawlers: [],
-    };
-  }
-  const result = compareRobots(b, a, {
+  const [b, a] = [rulesOf(before), rulesOf(after)];
+  if (b === null || a === null) return unavailable(b, a);
+  return exactOf(compareRobots(b, a, compareOptions(crawlers, bounds)), before, after, crawlers, origin);
+}
+
+/** {@link exactComparison}, with the comparison itself in one of `threads` (off the event loop). */
+export async function exactComparisonIn(
+  threads: AnalysisThreads,
+  before: RulesSide,
+  after: RulesSide,
+  crawlers: readonly ResolvedCrawler[],
+  origin: string,
+  bounds: ExactBounds = {},
+): Promise<ExactComparison> {
+  const [b, a] = [inputOf(before), inputOf(after)];
+  if (b === undefined || a === undefined) return exactComparison(before, after, crawlers, origin, bounds);
+  if (b === null || a === null) return unavailable(b, a);
+  const result = await threads.compare(b, a, compareOptions(crawlers, bounds));
+  return exactOf(result, before, after, crawlers, origin);
+}
+
+/** The input a side's rules are read from: its own, '' for allow-all, null for disallow all (undefined: not kept). */
+function inputOf(side: RulesSide): string | Uint8Array | null | undefined {
+  if (side.mode === 'allow-all') return '';
+  if (side.mode === 'disallow-all') return null;
+  return side.input;
+}
+
+function compareOptions(crawlers: readonly ResolvedCrawler[], bounds: ExactBounds) {
+  return {
     crawlers: crawlers.map((c) => c.input),
     maxStates: bounds.maxStates ?? MEANING_MAX_STATES,
     timeoutMs: bounds.timeoutMs ?? MEANING_TIMEOUT_MS,
-  });
+  };
+}
+
+function unavailable(b: unknown, a: unknown): ExactComparison {
+  const which = b === null && a === null ? 'both versions' : b === null ? 'the version compared with' : 'the change';
+  return {
+    available: false,
+    note: `no exact comparison: ${which} could not be fetched (every URL disallowed), so there are no rules to compare`,
+    equivalent: false,
+    complete: false,
+    crawlers: [],
+  };
+}
+
+function exactOf(
+  result: RobotsComparison,
+  before: RulesSide,
+  after: RulesSide,
+  crawlers: readonly ResolvedCrawler[],
+  origin: string,
+): ExactComparison {
   return {
     available: true,
     note: result.complete

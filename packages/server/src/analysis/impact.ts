@@ -15,6 +15,8 @@ export interface RulesSide {
   /** The engine's outcome of the version: its rules apply (`rules`), or none do. */
   readonly mode: RetrievalOutcome;
   readonly lines: readonly string[] | null;
+  /** The rules' input as given (bytes or text), for work on it in a thread; absent without rules. */
+  readonly input?: string | Uint8Array;
 }
 
 /** A verdict that changed. */
@@ -25,12 +27,12 @@ interface VerdictChange {
   readonly after: VerdictSide;
 }
 
-/** Questions (URL × crawler, under both sides) answered between two yields to the event loop. */
-export const QUESTIONS_PER_SLICE = 20_000;
+/** CPU time between two yields to the event loop (a question's cost grows with hostile rules and URLs). */
+const SLICE_MS = 10;
 
 /**
  * The changes (the first `listLimit`), their total, a per-crawler summary and `changedUrls`, how many URLs change
- * verdict for at least one crawler.
+ * verdict for at least one crawler. The work yields to the event loop every `sliceMs` of CPU time.
  */
 export async function compareVerdicts(
   before: RulesSide,
@@ -39,19 +41,19 @@ export async function compareVerdicts(
   crawlers: readonly ResolvedCrawler[],
   listLimit = 1000,
   signal?: AbortSignal,
+  sliceMs = SLICE_MS,
 ) {
   const summary = crawlers.map((c) => ({ userAgent: c.typed, newlyBlocked: 0, newlyAllowed: 0 }));
   const changes: VerdictChange[] = [];
   let total = 0;
   let changedUrls = 0;
-  let sinceYield = 0;
+  let sliceStart = performance.now();
   for (const url of urls) {
-    if (sinceYield >= QUESTIONS_PER_SLICE) {
-      sinceYield = 0;
+    if (performance.now() - sliceStart >= sliceMs) {
       await new Promise((resolve) => setImmediate(resolve));
       signal?.throwIfAborted();
+      sliceStart = performance.now();
     }
-    sinceYield += crawlers.length;
     const totalBefore = total;
     for (let i = 0; i < crawlers.length; i++) {
       const crawler = crawlers[i] as ResolvedCrawler;

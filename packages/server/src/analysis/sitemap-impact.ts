@@ -4,20 +4,22 @@
  * SSRF-guarded fetch, with a cap on URLs and a time budget) and its verdict comparison (`tester/impact.ts`), for the
  * crawlers the alert's meaning sentence speaks for. It needs the network, so the worker runs it before the
  * transaction that records the version (the alert hook's `prepare`), and only when the meaning changed; a sitemap
- * that cannot be read never fails or holds up the fetch: the count is then unknown, and says why.
+ * that cannot be read never fails or holds up the fetch: the count is then unknown, and says why. The walk the new
+ * version's share of blocked sitemap URLs was measured on (`sitemap-share.ts`) is reused when it read the same
+ * sitemaps, so a new version's sitemaps are walked once.
  */
 
 import type { RobotsTxt } from 'robotskit';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import { compareVerdicts, type RulesSide } from './impact.js';
-import { originSitemapUrls } from './sitemap-urls.js';
+import { type OriginSitemapUrls, originSitemapUrls } from './sitemap-urls.js';
 import { crawlersNamed } from './verdicts.js';
 import { ALERT_CRAWLER_NAMES } from './watched-crawlers.js';
 
 /** Sitemap URLs read at most for one alert. */
-const ALERT_SITEMAP_MAX_URLS = 10_000;
+export const ALERT_SITEMAP_MAX_URLS = 10_000;
 /** The walk's time budget for one alert (every sitemap file included). */
-const ALERT_SITEMAP_BUDGET_MS = 20_000;
+export const ALERT_SITEMAP_BUDGET_MS = 20_000;
 
 /**
  * What the count is: `counted` (every URL read was compared), `partial` (some sitemaps could not be read; the URLs
@@ -55,26 +57,52 @@ export interface SitemapCountOptions {
   readonly maxUrls?: number;
   /** @default ALERT_SITEMAP_BUDGET_MS */
   readonly budgetMs?: number;
+  /**
+   * A walk already made for the new version (its share of blocked sitemap URLs): used instead of walking again when
+   * it started from the same sitemaps this count reads.
+   */
+  readonly walk?: OriginSitemapUrls;
+}
+
+/** The sitemaps a count of `files` reads: those they list, else the origin's /sitemap.xml (as `originSitemapUrls`). */
+function sitemapsToRead(origin: string, files: readonly RobotsTxt[]): string[] {
+  const listed = new Set(files.flatMap((f) => f.sitemaps));
+  return listed.size > 0 ? [...listed] : [`${origin}/sitemap.xml`];
+}
+
+/** Whether two lists hold the same sitemaps. */
+function sameSitemaps(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((s) => set.has(s));
 }
 
 const rulesSide = (robots: RobotsTxt): RulesSide => ({ robots, mode: 'rules', lines: null });
 
+/** Crawlers counted for at most (the meaning check names those that changed; most changes touch a few). */
+const MAX_COUNTED_CRAWLERS = 40;
+
 /**
  * Reads the sitemaps `before` or `after` lists (or `origin`/sitemap.xml), keeps the URLs of `origin`, and counts those
- * whose verdict changes from `before` to `after` for the alert's crawlers. Never throws for what a server does.
+ * whose verdict changes from `before` to `after` for `crawlerNames` (default: the alert's watched crawlers; the alert
+ * hook passes the crawlers the meaning check found deciding differently). Never throws for what a server does.
  */
 export async function affectedSitemapUrls(
   origin: string,
   before: RobotsTxt,
   after: RobotsTxt,
   options: SitemapCountOptions,
+  crawlerNames: readonly string[] = ALERT_CRAWLER_NAMES,
 ): Promise<SitemapUrlsAffected> {
-  const walk = await originSitemapUrls(origin, [before, after], {
-    fetch: options.fetch,
-    maxUrls: options.maxUrls ?? ALERT_SITEMAP_MAX_URLS,
-    budgetMs: options.budgetMs ?? ALERT_SITEMAP_BUDGET_MS,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const reuse =
+    options.walk !== undefined && sameSitemaps(options.walk.sitemaps, sitemapsToRead(origin, [before, after]));
+  const walk = reuse
+    ? (options.walk as OriginSitemapUrls)
+    : await originSitemapUrls(origin, [before, after], {
+        fetch: options.fetch,
+        maxUrls: options.maxUrls ?? ALERT_SITEMAP_MAX_URLS,
+        budgetMs: options.budgetMs ?? ALERT_SITEMAP_BUDGET_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
   const base = {
     checked: walk.urls.length,
     capped: walk.capped,
@@ -93,7 +121,7 @@ export async function affectedSitemapUrls(
   if (walk.urls.length === 0 && walk.unreachable > 0) {
     return { status: 'unreachable', affected: null, crawlers: [], reason: 'sitemap unreachable', ...base };
   }
-  const crawlers = crawlersNamed(ALERT_CRAWLER_NAMES);
+  const crawlers = crawlersNamed(crawlerNames.slice(0, MAX_COUNTED_CRAWLERS));
   const compared = await compareVerdicts(rulesSide(before), rulesSide(after), walk.urls, crawlers, 0, options.signal);
   const partial = walk.unreachable > 0;
   return {

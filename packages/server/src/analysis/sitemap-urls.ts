@@ -90,7 +90,7 @@ export async function sitemapPageUrls(sitemaps: readonly string[], options: Site
 }
 
 /** What {@link originSitemapUrls} read: the walk, the sitemaps it started from, and whether the site has none. */
-interface OriginSitemapUrls extends SitemapUrls {
+export interface OriginSitemapUrls extends SitemapUrls {
   /** The sitemaps the files list, else the origin's /sitemap.xml. */
   readonly sitemaps: string[];
   /** Nothing listed, and no URL at /sitemap.xml either (then `problems` is empty: there is nothing to read). */

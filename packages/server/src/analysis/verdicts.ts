@@ -4,7 +4,16 @@
  * reading of the names typed (`resolveCrawler`): a catalogue name brings the crawler's fallback order and quirks.
  */
 
-import { CrawlerInputError, type ResolvedCrawler, type RobotsTxt, resolveCrawler, TextLines } from 'robotskit';
+import {
+  type ContentSignalAnswer,
+  CrawlerInputError,
+  type ResolvedCrawler,
+  type RobotsTxt,
+  resolveCrawler,
+  TextLines,
+  type UsageAnswer,
+  type UsagePreferences,
+} from 'robotskit';
 import type { RetrievalOutcome } from 'robotskit/fetch';
 
 /**
@@ -33,6 +42,8 @@ export interface Verdict {
   readonly rewrite: string | null;
   /** The catalogue name when a profile was used. */
   readonly crawler: string | null;
+  /** The catalogue name a typo away from the name given, when that name is none (the engine's `suggestion`). */
+  readonly suggestion: string | null;
   readonly allowed: boolean;
   /** 1-based line of the deciding rule; 0 when no rule decided. */
   readonly line: number;
@@ -43,10 +54,48 @@ export interface Verdict {
   readonly groups: string | null;
   /** Why, when the rules did not decide: `no robots.txt…` or `robots.txt unreachable…`. */
   readonly note: string | null;
+  /** The AI usage preferences that apply (the engine's `usage`); null when the file states none. */
+  readonly usage: UsageJson | null;
+}
+
+/** A deciding Content-Usage rule, with its line as written. */
+interface UsageRuleJson {
+  readonly line: number;
+  readonly lineText: string;
+  readonly pattern: string;
+  readonly expression: string;
+  readonly preferences: UsagePreferences;
+}
+
+/** The engine's {@link UsageAnswer} as the API answers it: each deciding rule quoted. */
+export interface UsageJson extends Omit<UsageAnswer, 'rules' | 'contentSignal'> {
+  readonly rules: UsageRuleJson[];
+  readonly contentSignal: (Omit<ContentSignalAnswer, 'lines'> & { readonly lines: number[] }) | null;
+}
+
+/** The engine's usage answer with each deciding line quoted from `lines`; null when there is none. */
+export function usageJsonOf(usage: UsageAnswer | undefined, lines: readonly string[] | null): UsageJson | null {
+  if (usage === undefined) return null;
+  const signal = usage.contentSignal;
+  return {
+    crawlable: usage.crawlable,
+    preferences: usage.preferences,
+    rules: usage.rules.map((r) => ({
+      line: r.line,
+      lineText: lines?.[r.line - 1] ?? '',
+      pattern: r.pattern,
+      expression: r.expression,
+      preferences: r.preferences,
+    })),
+    contentSignal: signal === null ? null : { ...signal, lines: [...signal.lines] },
+  };
 }
 
 /** A verdict without the question: what {@link sideOf} answers. */
-export type VerdictSide = Omit<Verdict, 'url' | 'userAgent' | 'userAgentUsed' | 'rewrite' | 'crawler'>;
+export type VerdictSide = Omit<
+  Verdict,
+  'url' | 'userAgent' | 'userAgentUsed' | 'rewrite' | 'crawler' | 'suggestion' | 'usage'
+>;
 
 /** Whether `url` is allowed for `crawler` under `robots` (or `mode`): the cheap question, without the reasons. */
 export function isAllowedUnder(
@@ -70,9 +119,20 @@ export function sideOf(
   url: string,
   crawler: ResolvedCrawler,
 ): VerdictSide {
+  return answerOf(robots, mode, lines, url, crawler).side;
+}
+
+/** {@link sideOf}, with the engine's usage answer when the file states usage preferences. */
+function answerOf(
+  robots: RobotsTxt | null,
+  mode: RetrievalOutcome,
+  lines: readonly string[] | null,
+  url: string,
+  crawler: ResolvedCrawler,
+): { side: VerdictSide; usage: UsageAnswer | undefined } {
   if (robots === null || mode !== 'rules') {
     const allowed = mode !== 'disallow-all';
-    return {
+    const side = {
       allowed,
       line: 0,
       lineText: null,
@@ -80,9 +140,10 @@ export function sideOf(
       groups: null,
       note: allowed ? 'no robots.txt: everything may be crawled' : 'robots.txt unreachable: nothing may be crawled',
     };
+    return { side, usage: undefined };
   }
   const e = robots.explain(url, crawler.input);
-  return {
+  const side = {
     allowed: e.allowed,
     line: e.line,
     lineText: e.line > 0 && lines ? (lines[e.line - 1] ?? null) : null,
@@ -90,6 +151,7 @@ export function sideOf(
     groups: e.groups,
     note: null,
   };
+  return { side, usage: e.usage };
 }
 
 /** The verdict for `url` and `crawler` under `robots` (or `mode` when there are no rules). */
@@ -100,19 +162,21 @@ export function verdictOf(
   url: string,
   crawler: ResolvedCrawler,
 ): Verdict {
-  const side = sideOf(robots, mode, lines, url, crawler);
+  const { side, usage } = answerOf(robots, mode, lines, url, crawler);
   return {
     url,
     userAgent: crawler.typed,
     userAgentUsed: crawler.name,
     rewrite: crawler.rewrite,
     crawler: crawler.profile?.name ?? null,
+    suggestion: crawler.suggestion,
     allowed: side.allowed,
     line: side.line,
     lineText: side.lineText,
     rule: side.rule,
     groups: side.groups,
     note: side.note,
+    usage: usageJsonOf(usage, lines),
   };
 }
 

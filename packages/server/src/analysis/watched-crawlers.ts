@@ -17,6 +17,11 @@ interface WatchedCrawler {
   readonly inAlerts: boolean;
   /** Newly blocking `/`, or stylesheets and scripts, for it is an alert of its own (`disallow-all-added`…). */
   readonly blockingAlerts: boolean;
+  /**
+   * A site depends on it to be found (a search engine's crawler): the share of sitemap URLs a change newly blocks for
+   * it grades the change's severity, and the headlines name it.
+   */
+  readonly dependedOn: boolean;
 }
 
 /** The watched crawlers, in the order the impact check lists them. */
@@ -26,37 +31,66 @@ export const WATCHED_CRAWLERS: readonly WatchedCrawler[] = [
     why: 'every crawler without a group of its own reads the * group',
     inAlerts: true,
     blockingAlerts: true,
+    dependedOn: true,
   },
   {
     name: 'Googlebot',
     why: 'Google Search, where most sites are found; Google renders pages with their stylesheets and scripts',
     inAlerts: true,
     blockingAlerts: true,
+    dependedOn: true,
   },
   {
     name: 'Googlebot-Image',
     why: 'Google Images; it reads the Googlebot group when no group names it',
     inAlerts: false,
     blockingAlerts: false,
+    dependedOn: true,
   },
-  { name: 'bingbot', why: 'Bing, whose index also serves other search engines', inAlerts: true, blockingAlerts: false },
+  {
+    name: 'bingbot',
+    why: 'Bing, whose index also serves other search engines',
+    inAlerts: true,
+    blockingAlerts: false,
+    dependedOn: true,
+  },
   {
     name: 'Applebot',
     why: 'Siri and Spotlight; it reads the Googlebot group when no group names it',
     inAlerts: true,
     blockingAlerts: false,
+    dependedOn: true,
   },
-  { name: 'DuckDuckBot', why: "DuckDuckGo's own crawler", inAlerts: false, blockingAlerts: false },
-  { name: 'YandexBot', why: 'Yandex Search', inAlerts: false, blockingAlerts: false },
-  { name: 'Baiduspider', why: 'Baidu Search', inAlerts: false, blockingAlerts: false },
-  { name: 'GPTBot', why: "OpenAI's crawler for training its models", inAlerts: true, blockingAlerts: false },
-  { name: 'ClaudeBot', why: "Anthropic's crawler for training its models", inAlerts: true, blockingAlerts: false },
-  { name: 'PerplexityBot', why: "Perplexity's crawler for its answers", inAlerts: false, blockingAlerts: false },
+  { name: 'DuckDuckBot', why: "DuckDuckGo's own crawler", inAlerts: false, blockingAlerts: false, dependedOn: true },
+  { name: 'YandexBot', why: 'Yandex Search', inAlerts: false, blockingAlerts: false, dependedOn: true },
+  { name: 'Baiduspider', why: 'Baidu Search', inAlerts: false, blockingAlerts: false, dependedOn: true },
+  {
+    name: 'GPTBot',
+    why: "OpenAI's crawler for training its models",
+    inAlerts: true,
+    blockingAlerts: false,
+    dependedOn: false,
+  },
+  {
+    name: 'ClaudeBot',
+    why: "Anthropic's crawler for training its models",
+    inAlerts: true,
+    blockingAlerts: false,
+    dependedOn: false,
+  },
+  {
+    name: 'PerplexityBot',
+    why: "Perplexity's crawler for its answers",
+    inAlerts: false,
+    blockingAlerts: false,
+    dependedOn: false,
+  },
   {
     name: 'CCBot',
     why: "Common Crawl's crawler, whose archive many models are trained on",
     inAlerts: false,
     blockingAlerts: false,
+    dependedOn: false,
   },
 ];
 
@@ -74,5 +108,10 @@ export const ALERT_CRAWLER_NAMES: readonly string[] = [
 
 /** The crawlers whose newly blocked site or assets are alerts of their own. */
 export const BLOCKING_ALERT_CRAWLER_NAMES: readonly string[] = WATCHED_CRAWLERS.filter((c) => c.blockingAlerts).map(
+  (c) => c.name,
+);
+
+/** The crawlers a site depends on to be found (search engines' and `*`): a change's harm is measured for them. */
+export const DEPENDED_ON_CRAWLER_NAMES: readonly string[] = WATCHED_CRAWLERS.filter((c) => c.dependedOn).map(
   (c) => c.name,
 );

@@ -32,6 +32,13 @@ export const Alert = Type.Object({
       { description: "the report status of the alert's version, as the files API gives it" },
     ),
   ),
+  errorKind: Nullable(
+    Type.String({
+      description:
+        "the engine's error kind of the alert's version when its fetch failed (dns, connect, timeout, tls…), as the " +
+        'files API gives it; null otherwise',
+    }),
+  ),
   details: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Time,
 });
@@ -62,6 +69,10 @@ const AlertSummaryQuery = Type.Object(
 
 export const AlertSummary = Type.Object({
   since: Time,
+  total: Type.Object(
+    { critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() },
+    { description: 'alerts since `since` on the files of every property, each counted once (the top bar shows it)' },
+  ),
   properties: Type.Array(
     Type.Object({
       propertyId: Type.Integer(),
@@ -111,7 +122,13 @@ function alertSummary(api: Api, context: ApiContext): void {
     const since = sinceOr400(request.query.since) ?? context.now() - WEEK;
     const rows = await alertsPerPropertySince(context.database.db, since);
     const byProperty = new Map<number, { critical: number; warning: number; info: number; latestAt: number }>();
+    const total = { critical: 0, warning: 0, info: 0 };
+    const counted = new Set<number>();
     for (const row of rows) {
+      if (!counted.has(Number(row.id))) {
+        counted.add(Number(row.id));
+        total[row.severity]++;
+      }
       const id = Number(row.property_id);
       const counts = byProperty.get(id) ?? { critical: 0, warning: 0, info: 0, latestAt: 0 };
       counts[row.severity]++;
@@ -120,6 +137,7 @@ function alertSummary(api: Api, context: ApiContext): void {
     }
     return {
       since: isoTime(since),
+      total,
       properties: [...byProperty]
         .sort(([a], [b]) => a - b)
         .map(([propertyId, c]) => ({ propertyId, ...c, latestAt: isoTime(c.latestAt) })),

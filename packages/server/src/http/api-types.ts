@@ -5,13 +5,15 @@
  */
 
 import type { Static } from 'typebox';
+import type { ActivityPage, UploadDetail, UploadSummary } from './activity-routes.js';
+import type { VersionAiUse } from './ai-use-routes.js';
 import type { Alert, AlertSummary } from './alert-routes.js';
 import type { FetchPoint, FetchSummary, FileDetail, PropertyFile, RobotsFile, Version } from './file-routes.js';
 import type { Health } from './health-routes.js';
 import type { ImpactResult } from './impact-routes.js';
 import type { DiscoveredHosts, Host, ListedProperty, Property, PropertyDetail } from './property-routes.js';
 import type { LiveRobots, TestResult, Verdict } from './tester-routes.js';
-import type { StoredDiagnostic, VersionDetail, VersionDiff } from './version-routes.js';
+import type { DiagnosticsPage, StoredDiagnostic, VersionDetail, VersionDiff } from './version-routes.js';
 import type { Webhook, WebhookDelivery, WebhookTestResult } from './webhook-routes.js';
 
 /** `GET /api/health`. */
@@ -40,10 +42,14 @@ export type FetchPointJson = Static<typeof FetchPoint>;
 export type VersionJson = Static<typeof Version>;
 /** `GET /api/versions/:id`. */
 export type VersionDetailJson = Static<typeof VersionDetail>;
+/** `GET /api/versions/:id/diagnostics`: a page of a version's diagnostics. */
+export type DiagnosticsPageJson = Static<typeof DiagnosticsPage>;
 /** A lint diagnostic as stored. */
 export type StoredDiagnosticJson = Static<typeof StoredDiagnostic>;
 /** `GET /api/versions/:id/diff`. */
 export type VersionDiffJson = Static<typeof VersionDiff>;
+/** `GET /api/versions/:id/ai-use`: what the version gives the catalogue's crawlers of each AI purpose. */
+export type VersionAiUseJson = Static<typeof VersionAiUse>;
 /** An alert, as listed and as webhooks send it. */
 export type AlertJson = Static<typeof Alert>;
 /** `GET /api/alerts/summary`. */
@@ -62,3 +68,9 @@ export type VerdictJson = Static<typeof Verdict>;
 export type LiveRobotsJson = Static<typeof LiveRobots>;
 /** `POST /api/impact`. */
 export type ImpactResultJson = Static<typeof ImpactResult>;
+/** `GET /api/properties/:id/logs`: a property's uploaded logs and one in detail. */
+export type ActivityPageJson = Static<typeof ActivityPage>;
+/** An uploaded log as listed. */
+export type UploadSummaryJson = Static<typeof UploadSummary>;
+/** `POST /api/properties/:id/logs`: an uploaded log judged, in detail. */
+export type UploadDetailJson = Static<typeof UploadDetail>;

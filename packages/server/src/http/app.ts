@@ -8,18 +8,26 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AvailabilityOptions, availabilityRules, type RobotsStore } from 'robotskit/fetch';
+import type { Dns, RangesByCrawler } from 'robotskit/logs';
+import { AnalysisThreads } from '../analysis/threads.js';
+import { dnsResolver } from '../net/dns.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
 import type { FilePolicyResolver } from '../storage/history.js';
+import { registerActivityRoutes } from './activity-routes.js';
+import { registerAiUseRoutes } from './ai-use-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
 import { requireTokenForWrites } from './auth.js';
 import type { ApiContext } from './context.js';
+import { refuseCrossSite } from './cross-site.js';
 import { registerDecideRoutes } from './decide-routes.js';
-import { errorBody, handleError } from './errors.js';
+import { clientErrorHandler, errorBody, handleError, parseJsonBody } from './errors.js';
+import { EventLoopWatch } from './event-loop.js';
 import { registerFileRoutes } from './file-routes.js';
 import { registerHealthRoute } from './health-routes.js';
 import { requireAllowedHost, SECURITY_HEADERS } from './host-check.js';
 import { registerImpactRoutes } from './impact-routes.js';
+import { type McpMount, registerMcpRoute } from './mcp-route.js';
 import { registerPropertyRoutes } from './property-routes.js';
 import { type Api, ErrorResponse } from './shapes.js';
 import { registerTesterRoutes } from './tester-routes.js';
@@ -27,6 +35,7 @@ import { formatValidationErrors, validatorCompiler } from './validation.js';
 import { registerVersionRoutes } from './version-routes.js';
 import { DEFAULT_WEB_ROOT, registerWebUi } from './web-ui.js';
 import { registerWebhookRoutes } from './webhook-routes.js';
+import { WorkBudget, type WorkBudgetOptions } from './work-limits.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -102,11 +111,52 @@ export interface AppOptions {
    */
   readonly robotsStore?: RobotsStore;
   /**
+   * Where the service's notices go: `robotsStore`'s stalls, one line when it starts failing and one when it answers
+   * again (with counts), never one per request.
+   * @default Fastify's logger, as warnings
+   */
+  readonly log?: (line: string) => void;
+  /**
    * Folder of the built web UI, or false for the API alone. When the folder has no `index.html` (the UI was not
    * built), pages outside `/api/` say so.
    * @default `dist/web/` of this package
    */
   readonly webRoot?: string | false;
+  /**
+   * An MCP endpoint to mount at `/mcp` (POST; behind the Host check and, when the service has a token, the token):
+   * called once with the service's SSRF-guarded network, it returns the handler of each request. The CLI's `serve`
+   * mounts robotskit's MCP tools; without it there is no `/mcp`.
+   */
+  readonly mcp?: McpMount;
+  /**
+   * The threads line diffs run in (shared with the service's workers).
+   * @default threads of the app's own, closed with it
+   */
+  readonly analysisThreads?: AnalysisThreads;
+  /**
+   * The budget of heavy requests (impact comparisons, version diffs) running and waiting at once.
+   * @default the machine's cores but one (1 to 4) running, twice that waiting up to 10 s, then 429 with Retry-After
+   */
+  readonly heavyWork?: WorkBudgetOptions;
+  /**
+   * How long a client has to send a whole request, headers and body; a slower one gets a 408 and is disconnected
+   * (checked every second or two), so slow-body clients cannot hold connections open. Headers alone get a third of it.
+   * @default 30 s
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Uploaded access logs (`POST /api/properties/:id/logs`): the DNS their crawlers' addresses are verified by
+   * (forward-confirmed reverse DNS; null for none), how long one question may take, the operators' published address
+   * ranges (`robotskit/logs`' `parseRanges` and `rangesFor`: GPTBot and others are verified by them alone), and the
+   * largest log, as sent and inflated.
+   * @default the system's DNS servers, 2 s, no ranges, 100 MiB
+   */
+  readonly logs?: {
+    readonly dns?: Dns | null;
+    readonly dnsTimeoutMs?: number;
+    readonly ranges?: RangesByCrawler;
+    readonly maxBytes?: number;
+  };
 }
 
 /** What the routes share, from the options. */
@@ -124,6 +174,16 @@ function contextOf(options: AppOptions): ApiContext {
     impactMaxUrls: options.impactMaxUrls ?? 1000,
     wakeWorkers: options.onFilesDue ?? (() => {}),
     privateAddressesAllowed: options.privateAddressesAllowed ?? false,
+    robotsStore: options.robotsStore,
+    analysisThreads: options.analysisThreads ?? new AnalysisThreads(),
+    heavyWork: new WorkBudget(options.heavyWork),
+    eventLoop: new EventLoopWatch(),
+    logs: {
+      dns: options.logs?.dns === undefined ? dnsResolver([], options.logs?.dnsTimeoutMs ?? 2000) : options.logs.dns,
+      dnsTimeoutMs: options.logs?.dnsTimeoutMs ?? 2000,
+      ranges: options.logs?.ranges ?? new Map(),
+      maxBytes: options.logs?.maxBytes ?? 100 * 1024 * 1024,
+    },
   };
 }
 
@@ -133,11 +193,14 @@ function acceptJson(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   // An empty body sent as JSON is no body (clients often set the header on every request, recrawls and deletes
   // included); a route that needs one says so through its schema.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
-    return parseJson(request, body as string, done);
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   app.setValidatorCompiler(validatorCompiler());
   app.addSchema(ErrorResponse);
@@ -166,6 +229,8 @@ async function guard(app: FastifyInstance, options: AppOptions): Promise<void> {
   app.setErrorHandler(handleError);
   // First of all: a request through a foreign name (DNS rebinding) is refused before anything else looks at it.
   app.addHook('onRequest', requireAllowedHost(options.allowedHosts ?? []));
+  // Then a state-changing request from another site's page (no-cors POSTs and beacons need no preflight).
+  app.addHook('onRequest', refuseCrossSite());
   app.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
@@ -177,7 +242,7 @@ async function guard(app: FastifyInstance, options: AppOptions): Promise<void> {
   if (options.token !== undefined) {
     // Reads that reveal secrets (webhook URLs carry them) or reach the private network need the token too.
     const guardedReads = ['/api/webhooks', ...(options.privateAddressesAllowed ? ['/api/fetch'] : [])];
-    app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads));
+    app.addHook('onRequest', requireTokenForWrites(options.token, guardedReads, options.now ?? Date.now));
   }
 }
 
@@ -188,24 +253,40 @@ function registerApi(app: FastifyInstance, context: ApiContext, options: AppOpti
   registerPropertyRoutes(api, context);
   registerFileRoutes(api, context);
   registerVersionRoutes(api, context);
+  registerAiUseRoutes(api, context);
   registerAlertRoutes(api, context);
   registerWebhookRoutes(api, context);
   registerTesterRoutes(api, context);
   registerImpactRoutes(api, context);
-  registerDecideRoutes(app, context, options.robotsStore === undefined ? {} : { store: options.robotsStore });
+  registerActivityRoutes(api, context);
+  registerDecideRoutes(app, context, {
+    ...(options.robotsStore === undefined ? {} : { store: options.robotsStore }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
   const schema = {
     summary: 'This OpenAPI document',
     tags: ['service'],
     response: { 200: { type: 'object', additionalProperties: true } },
   };
   app.get('/api/openapi.json', { schema }, async () => app.swagger());
+  if (options.mcp !== undefined) registerMcpRoute(app, context, options.mcp);
 }
 
 /** Builds the app (not listening yet). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // A request must be complete in time (Node checks open requests every `connectionsCheckingInterval`).
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.ceil(requestTimeout / 3),
+      connectionsCheckingInterval: Math.min(2000, Math.ceil(requestTimeout / 4)),
+    },
+    // Node's own refusals (headers too large, malformed requests, timeouts) in the API's error shape.
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
     schemaErrorFormatter: formatValidationErrors,
     // Errors the router meets before any route (bad percent-encoding, an overlong parameter) get the API's shape too.
@@ -215,6 +296,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const context = contextOf(options);
   if (!options.fetch) app.addHook('onClose', () => context.fetch.close());
+  app.addHook('onClose', async () => context.eventLoop.close());
+  if (!options.analysisThreads) app.addHook('onClose', () => context.analysisThreads.close());
   acceptJson(app);
   await documentApi(app);
   await guard(app, options);

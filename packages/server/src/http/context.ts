@@ -2,10 +2,14 @@
  * What the routes need: the database, the clock, and the optional parts other modules plug in.
  */
 
-import type { AvailabilityOptions, AvailabilityRules } from 'robotskit/fetch';
+import type { AvailabilityOptions, AvailabilityRules, RobotsStore } from 'robotskit/fetch';
+import type { Dns, RangesByCrawler } from 'robotskit/logs';
+import type { AnalysisThreads } from '../analysis/threads.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
 import type { FilePolicyResolver } from '../storage/history.js';
+import type { EventLoopWatch } from './event-loop.js';
+import type { WorkBudget } from './work-limits.js';
 
 /** The routes' view of the service. */
 export interface ApiContext {
@@ -29,4 +33,22 @@ export interface ApiContext {
   readonly wakeWorkers: () => void;
   /** Whether the service's fetches may reach loopback and private networks (`--allow-private-addresses`). */
   readonly privateAddressesAllowed: boolean;
+  /** The shared store behind `POST /api/decide`, whose health the health route reports; undefined when none. */
+  readonly robotsStore: RobotsStore | undefined;
+  /** Where line diffs run, off the event loop. */
+  readonly analysisThreads: AnalysisThreads;
+  /** The process's budget for heavy requests (impact, diffs): they queue a little or get a 429. */
+  readonly heavyWork: WorkBudget;
+  /** How late the event loop runs (reported by the health route). */
+  readonly eventLoop: EventLoopWatch;
+  /**
+   * Uploaded access logs: the DNS their crawlers are verified by (null: none), its time per question, the operators'
+   * published ranges, the size cap.
+   */
+  readonly logs: {
+    readonly dns: Dns | null;
+    readonly dnsTimeoutMs: number;
+    readonly ranges: RangesByCrawler;
+    readonly maxBytes: number;
+  };
 }

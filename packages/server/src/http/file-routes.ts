@@ -14,9 +14,9 @@ import {
   listVersions,
   propertiesOfFile,
 } from '../storage/report.js';
-import type { FilePolicy as FilePolicyRow } from '../storage/rows.js';
 import type { ApiContext } from './context.js';
 import { ApiError, sinceOr400 } from './errors.js';
+import { Headline, headlineOfFile, policyOf } from './headlines.js';
 import { fetchPointJson, fileJson, lastFetchJson, propertyFileJson, versionJson } from './json.js';
 import { Host, propertyOr404 } from './property-routes.js';
 import {
@@ -64,13 +64,21 @@ const FilePolicy = Type.Object(
   },
 );
 
+/** The status in its protocol's words, by the engine's `statusLabel`. */
+const Reply = Nullable(
+  Type.String({ description: 'the status as its protocol says it (HTTP 503, FTP 530); null when none' }),
+);
+
 export const FetchSummary = Type.Object({
   id: Type.Integer(),
   startedAt: Time,
   finishedAt: Time,
   outcome: Outcome,
   status: ReportStatus,
-  httpStatus: Nullable(Type.Integer()),
+  httpStatus: Nullable(Type.Integer(), {
+    description: 'the HTTP status, or the FTP reply code of an ftp:// file (see reply); null when none',
+  }),
+  reply: Reply,
   size: Nullable(Type.Integer()),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
@@ -91,11 +99,14 @@ export const FetchSummary = Type.Object({
 export const RobotsFile = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
-  scheme: Type.Union([Type.Literal('http'), Type.Literal('https')]),
+  scheme: Type.Union([Type.Literal('http'), Type.Literal('https'), Type.Literal('ftp')]),
   host: Type.String(),
   status: Nullable(ReportStatus, { description: 'the report status of the last fetch; null before the first fetch' }),
   statusReason: StatusWords,
-  httpStatus: Nullable(Type.Integer()),
+  httpStatus: Nullable(Type.Integer(), {
+    description: 'the HTTP status, or the FTP reply code of an ftp:// file (see reply); null when none',
+  }),
+  reply: Reply,
   lastCheckedAt: Nullable(Time),
   nextCheckAt: Time,
   recrawlPending: Type.Boolean({ description: 'a recrawl was requested and has not run yet' }),
@@ -113,6 +124,7 @@ export const RobotsFile = Type.Object({
   failingSince: Nullable(
     Type.String({ format: 'date-time', description: 'start of the current run of disallow-all fetches (failures)' }),
   ),
+  headline: Nullable(Headline),
 });
 
 export const PropertyFile = Type.Object({
@@ -145,7 +157,10 @@ export const FetchPoint = Type.Object({
   finishedAt: Time,
   outcome: Outcome,
   status: ReportStatus,
-  httpStatus: Nullable(Type.Integer()),
+  httpStatus: Nullable(Type.Integer(), {
+    description: 'the HTTP status, or the FTP reply code of an ftp:// file (see reply); null when none',
+  }),
+  reply: Reply,
   size: Nullable(Type.Integer({ description: 'bytes of the body, null without one' })),
   error: Nullable(FetchError),
   summary: StatusWords,
@@ -171,17 +186,26 @@ export const Version = Type.Object({
   outcome: Outcome,
   status: ReportStatus,
   summary: StatusWords,
-  httpStatus: Nullable(Type.Integer()),
+  httpStatus: Nullable(Type.Integer(), {
+    description: 'the HTTP status, or the FTP reply code of an ftp:// file (see reply); null when none',
+  }),
+  reply: Reply,
   size: Nullable(Type.Integer()),
+  truncated: Type.Boolean({
+    description:
+      'true when the file reached the 512,000 bytes (500 KiB) Google reads: Google ignores the rest, and the service ' +
+      'keeps and lints what Google reads (a file of exactly that size reads as cut too)',
+  }),
   bodyHash: Nullable(Type.String()),
   headers: Headers,
   previousVersionId: Nullable(Type.Integer({ description: 'the version before it; null for the oldest kept' })),
   diffUrl: Nullable(Type.String({ description: 'its diff to the previous version (GET); null for the oldest kept' })),
 });
 
-/** A file's policy now, by the service's resolver (null without one). */
-async function policyOf(context: ApiContext, row: FileReportRow): Promise<FilePolicyRow | null> {
-  return context.resolvePolicy ? await context.resolvePolicy(row, context.now()) : null;
+/** A file as listed, with its policy and headline. */
+async function listedFile(context: ApiContext, row: FileReportRow) {
+  const policy = await policyOf(context, row);
+  return { ...fileJson(row, policy, context.now()), headline: await headlineOfFile(context, row, policy) };
 }
 
 /** A file, or a 404. */
@@ -210,7 +234,13 @@ function propertyFiles(api: Api, context: ApiContext): void {
         : { hideAllowAllBefore: context.now() - context.hideAllowAllAfterMs },
     );
     const files = [];
-    for (const row of rows) files.push(propertyFileJson(row, await policyOf(context, row), context.now()));
+    for (const row of rows) {
+      const policy = await policyOf(context, row);
+      files.push({
+        ...propertyFileJson(row, policy, context.now()),
+        headline: await headlineOfFile(context, row, policy),
+      });
+    }
     return { files };
   });
 }
@@ -231,7 +261,7 @@ function fileDetail(api: Api, context: ApiContext): void {
         ? undefined
         : await getBody(db, row.fetch_body_hash);
     return {
-      ...fileJson(row, await policyOf(context, row), context.now()),
+      ...(await listedFile(context, row)),
       lastFetch: lastFetchJson(row, body?.content ?? null),
       properties: await propertiesOfFile(db, row.id),
     };
@@ -288,7 +318,7 @@ function recrawl(api: Api, context: ApiContext): void {
     }
     context.wakeWorkers();
     const row = await fileOr404(context, request.params.id);
-    return reply.status(202).send(fileJson(row, await policyOf(context, row), context.now()));
+    return reply.status(202).send(await listedFile(context, row));
   });
 }
 

@@ -4,14 +4,15 @@
  * space the verdicts change (the engine's comparison). Its JSON shapes are here.
  */
 
-import { Type } from 'typebox';
-import { exactComparison } from '../analysis/exact.js';
+import { type Static, Type } from 'typebox';
+import { exactComparisonIn } from '../analysis/exact.js';
 import { compareVerdicts, type RulesSide } from '../analysis/impact.js';
 import { originSitemapUrls } from '../analysis/sitemap-urls.js';
 import { WATCHED_CRAWLER_NAMES } from '../analysis/watched-crawlers.js';
 import { getFileReport, listPropertyFiles, type StoredVersion } from '../storage/report.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
+import { isoTime } from './json.js';
 import { propertyOr404 } from './property-routes.js';
 import {
   type Api,
@@ -20,6 +21,7 @@ import {
   Outcome,
   PARSED_PART,
   TesterUrl,
+  Time,
   UserAgentName,
   VerdictSide,
   WRITE_SECURITY,
@@ -51,6 +53,8 @@ const ImpactBody = Type.Object(
 const ImpactSide = Type.Object({
   versionId: Nullable(Type.Integer()),
   draft: Type.Boolean(),
+  fetchedAt: Nullable(Time, { description: 'when the version was first fetched; null for a draft' }),
+  current: Type.Boolean({ description: "the file's current version (its newest)" }),
   mode: Outcome,
   truncated: Type.Boolean({ description: `longer than Google reads: only ${PARSED_PART} count` }),
 });
@@ -107,6 +111,9 @@ const ExactComparison = Type.Object(
 export const ImpactResult = Type.Object({
   fileId: Type.Integer(),
   origin: Type.String(),
+  compared: Type.String({
+    description: 'which two were compared, in words: "version 3 (fetched …) against version 5 (…, the current one)"',
+  }),
   before: ImpactSide,
   after: ImpactSide,
   urls: Type.Object({
@@ -182,7 +189,11 @@ function ofFile(file: FileRow, v: StoredVersion, field: string): StoredVersion {
   return v;
 }
 
-/** The two sides compared: the draft or version asked for, and `against` (default: the version before or current). */
+/**
+ * The two sides compared: the draft or version asked for, and `against` (default: the current version, the file's
+ * newest). A version is never compared with itself: the current version asked for without `against` is an error
+ * that says so in plain words, as is a file with no version yet.
+ */
 async function sidesOfImpact(
   context: ApiContext,
   body: ImpactRequest,
@@ -191,12 +202,21 @@ async function sidesOfImpact(
 ) {
   const after =
     afterVersion === null ? sideOfText(body.draft as string) : sideOfVersion(ofFile(file, afterVersion, 'versionId'));
-  const beforeId = body.against ?? (afterVersion !== null ? afterVersion.previous_version_id : file.latest_version_id);
+  const beforeId = body.against ?? file.latest_version_id;
   if (beforeId === null) {
     throw new ApiError(
       400,
       'invalid-request',
-      `${file.url} has no earlier version to compare with yet; give against (a version id)`,
+      `${file.url} has not been fetched yet, so there is no current version to compare with`,
+    );
+  }
+  if (afterVersion !== null && beforeId === afterVersion.id) {
+    throw new ApiError(
+      400,
+      'invalid-request',
+      body.against === undefined
+        ? `version ${afterVersion.id} is the current version of ${file.url}: choose an older version to compare with it`
+        : `version ${afterVersion.id} cannot be compared with itself: choose another version`,
     );
   }
   const beforeVersion = ofFile(file, await versionOr404(context, beforeId), 'against');
@@ -248,8 +268,22 @@ async function urlsOfImpact(
 }
 
 /** One side as the answer names it. */
-function sideJson(side: RulesSide, versionId: number | null) {
-  return { versionId, draft: versionId === null, mode: side.mode, truncated: side.robots?.truncated ?? false };
+function sideJson(side: RulesSide, version: StoredVersion | null, file: FileRow) {
+  return {
+    versionId: version?.id ?? null,
+    draft: version === null,
+    fetchedAt: version === null ? null : isoTime(version.fetched_at),
+    current: version !== null && version.id === file.latest_version_id,
+    mode: side.mode,
+    truncated: side.robots?.truncated ?? false,
+  };
+}
+
+/** Which two were compared, in words: "version 3 (fetched …) against version 5, the current one". */
+function comparedText(after: StoredVersion | null, before: StoredVersion, file: FileRow): string {
+  const name = (v: StoredVersion) =>
+    `version ${v.id} (fetched ${isoTime(v.fetched_at)}${v.id === file.latest_version_id ? ', the current one' : ''})`;
+  return `${after === null ? 'the draft' : name(after)} against ${name(before)}`;
 }
 
 function impact(api: Api, context: ApiContext): void {
@@ -260,40 +294,47 @@ function impact(api: Api, context: ApiContext): void {
     tags: ['tester'],
     security: WRITE_SECURITY,
     body: ImpactBody,
-    response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415) },
+    response: { 200: ImpactResult, ...errors(400, 401, 404, 413, 415, 429) },
   };
   api.post('/api/impact', { schema, bodyLimit: MAX_ROBOTS_BODY_BYTES }, async (request, reply) => {
-    const body = request.body;
     // The sitemap walk and the comparison stop when the client goes away.
     const gone = clientGone(reply);
-    if ((body.propertyId === undefined) === (body.fileId === undefined)) {
-      throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
-    }
-    if ((body.draft === undefined) === (body.versionId === undefined)) {
-      throw new ApiError(400, 'invalid-request', 'give exactly one of draft (robots.txt text) and versionId');
-    }
-    const afterVersion = body.versionId === undefined ? null : await versionOr404(context, body.versionId);
-    const file = await fileOfImpact(context, body, afterVersion);
-    const origin = new URL(file.url).origin;
-    const { before, beforeVersion, after } = await sidesOfImpact(context, body, file, afterVersion);
-    const crawlers = crawlersOr400(body.userAgents ?? WATCHED_CRAWLER_NAMES);
-    const { urls, list } = await urlsOfImpact(context, body, origin, [before, after], gone);
-    const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
-    gone.throwIfAborted();
-    return {
-      fileId: file.id,
-      origin,
-      before: sideJson(before, beforeVersion.id),
-      after: sideJson(after, afterVersion?.id ?? null),
-      urls: list,
-      userAgents: crawlers.map((c) => c.typed),
-      summary: compared.summary,
-      changesTotal: compared.total,
-      changes: compared.changes,
-      // Every URL that changes, listed in a sitemap or not: the engine's exact comparison, bounded as the alerts' is.
-      exact: exactComparison(before, after, crawlers, origin),
-    };
+    // Heavy work: it takes its turn in the process's budget (or a 429 says when to come back).
+    return context.heavyWork.run('the impact check', () => impactOf(context, request.body, gone), gone);
   });
+}
+
+/** The impact check's answer. */
+async function impactOf(context: ApiContext, body: Static<typeof ImpactBody>, gone: AbortSignal) {
+  if ((body.propertyId === undefined) === (body.fileId === undefined)) {
+    throw new ApiError(400, 'invalid-request', 'give exactly one of propertyId and fileId');
+  }
+  if ((body.draft === undefined) === (body.versionId === undefined)) {
+    throw new ApiError(400, 'invalid-request', 'give exactly one of draft (robots.txt text) and versionId');
+  }
+  const afterVersion = body.versionId === undefined ? null : await versionOr404(context, body.versionId);
+  const file = await fileOfImpact(context, body, afterVersion);
+  const origin = new URL(file.url).origin;
+  const { before, beforeVersion, after } = await sidesOfImpact(context, body, file, afterVersion);
+  const crawlers = crawlersOr400(body.userAgents ?? WATCHED_CRAWLER_NAMES);
+  const { urls, list } = await urlsOfImpact(context, body, origin, [before, after], gone);
+  const compared = await compareVerdicts(before, after, urls, crawlers, 1000, gone);
+  gone.throwIfAborted();
+  return {
+    fileId: file.id,
+    origin,
+    compared: comparedText(afterVersion, beforeVersion, file),
+    before: sideJson(before, beforeVersion, file),
+    after: sideJson(after, afterVersion, file),
+    urls: list,
+    userAgents: crawlers.map((c) => c.typed),
+    summary: compared.summary,
+    changesTotal: compared.total,
+    changes: compared.changes,
+    // Every URL that changes, listed in a sitemap or not: the engine's exact comparison, bounded as the alerts'
+    // is, in a thread.
+    exact: await exactComparisonIn(context.analysisThreads, before, after, crawlers, origin),
+  };
 }
 
 /** Registers the impact route on `api`. */

@@ -2,7 +2,8 @@
  * Rows to API JSON: times as ISO strings, JSON columns parsed, unknowns as null (never a made-up zero).
  */
 
-import { type FetchStatus, fetchStatusOf, type RetrievalOutcome } from 'robotskit/fetch';
+import { DEFAULT_MAX_BYTES } from 'robotskit';
+import { type FetchStatus, fetchStatusOf, type RetrievalOutcome, statusLabel } from 'robotskit/fetch';
 import type { FetchPointRow, FileReportRow, PropertyFileRow, VersionListRow } from '../storage/report.js';
 import { type FilePolicy, type StoredError, storedErrorOf } from '../storage/rows.js';
 import type { HostRow, PropertyRow } from '../storage/schema.js';
@@ -49,6 +50,11 @@ export function reportStatusOf(facts: StoredFacts): FetchStatus {
   return fetchStatusOf({ outcome: facts.outcome, status: facts.http_status, error: storedErrorOf(facts) });
 }
 
+/** A stored fetch's status as its protocol says it (`HTTP 503`, `FTP 530`), by the engine's `statusLabel`. */
+export function replyOf(facts: StoredFacts | null): string | null {
+  return facts === null ? null : statusLabel({ status: facts.http_status, error: storedErrorOf(facts) });
+}
+
 /** A stored fetch's error as the API shows it: the engine's kind and code, and the runtime's message. */
 function errorJson(facts: StoredFacts) {
   const error = storedErrorOf(facts);
@@ -85,6 +91,7 @@ export function fileJson(row: FileReportRow, policy: FilePolicy | null, now: num
     status: status?.status ?? null,
     statusReason: status?.reason ?? null,
     httpStatus: row.fetch_http_status,
+    reply: replyOf(facts),
     lastCheckedAt: isoTime(row.fetch_started_at),
     nextCheckAt: isoTime(row.next_fetch_at),
     recrawlPending: row.recrawl_requested_at !== null,
@@ -114,6 +121,7 @@ export function lastFetchJson(row: FileReportRow, content: Uint8Array | null) {
     outcome: facts.outcome,
     status: status.status,
     httpStatus: row.fetch_http_status,
+    reply: replyOf(facts),
     size: row.fetch_size,
     bodyHash: row.fetch_body_hash,
     headers: parseJson<Record<string, string>>(row.fetch_headers_json, {}),
@@ -137,7 +145,9 @@ export function versionJson(row: VersionListRow & { previous_version_id: number 
     status: status.status,
     summary: status.reason,
     httpStatus: row.http_status,
+    reply: replyOf(row),
     size: row.size,
+    truncated: row.outcome === 'rules' && row.size !== null && row.size >= DEFAULT_MAX_BYTES,
     bodyHash: row.body_hash,
     headers: parseJson<Record<string, string>>(row.headers_json, {}),
     previousVersionId: row.previous_version_id,
@@ -155,6 +165,7 @@ export function fetchPointJson(row: FetchPointRow) {
     outcome: row.outcome,
     status: status.status,
     httpStatus: row.http_status,
+    reply: replyOf(row),
     size: row.size,
     error: errorJson(row),
     summary: status.reason,

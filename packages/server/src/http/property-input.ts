@@ -2,16 +2,18 @@
  * What a user types as a property, validated and put in canonical form. Two kinds, as in Search Console:
  * - a domain (`example.com`, `bücher.de`, `m.example.com`): every host of the domain; watched are the domain itself
  *   and its `www.` host (plus hosts added later), each over http and https;
- * - a host-level URL prefix (`https://example.com/`, `http://127.0.0.1:8080/`): exactly one origin.
+ * - a host-level URL prefix (`https://example.com/`, `http://127.0.0.1:8080/`, `ftp://ftp.example.com/`): exactly one
+ *   origin (robots.txt is read over FTP as Google reads it: an anonymous login and `RETR /robots.txt`).
  * Names are converted to punycode (IDNA, by the WHATWG URL parser), lowercased; paths other than `/`, queries,
- * fragments, credentials and schemes other than http(s) are refused with a message that says what to type instead.
+ * fragments, credentials and schemes other than http, https and ftp are refused with a message that says what to
+ * type instead.
  * A domain must be one that can be registered: a public suffix itself (`co.uk`, `github.io`), as the Public Suffix
  * List (tldts) names them, ICANN's and private ones alike, is refused.
  */
 
 import { parse as parseDomainName } from 'tldts';
 import { RobotskitServerError } from '../errors.js';
-import type { HostSource, PropertyKind } from '../storage/schema.js';
+import type { HostSource, PropertyKind, RobotsScheme } from '../storage/schema.js';
 
 /** A validated property. */
 interface PropertyInput {
@@ -21,7 +23,7 @@ interface PropertyInput {
   /** The hosts to watch at first, most important first. */
   readonly hosts: readonly { readonly host: string; readonly source: HostSource }[];
   /** The schemes watched for every host: both for a domain, the prefix's own for a URL prefix. */
-  readonly schemes: readonly ('http' | 'https')[];
+  readonly schemes: readonly RobotsScheme[];
 }
 
 /** A property the user typed that cannot be watched; `message` says why and what to do. */
@@ -50,6 +52,9 @@ function checkDomainName(hostname: string, typed: string): void {
   }
 }
 
+/** The schemes a URL prefix may have, by the URL parser's protocol. */
+const SCHEMES: Readonly<Record<string, RobotsScheme>> = { 'http:': 'http', 'https:': 'https', 'ftp:': 'ftp' };
+
 function parseUrlPrefix(typed: string): PropertyInput {
   let url: URL;
   try {
@@ -57,8 +62,11 @@ function parseUrlPrefix(typed: string): PropertyInput {
   } catch {
     throw new PropertyInputError(`'${typed}' is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PropertyInputError(`'${typed}' uses ${url.protocol}; only http:// and https:// sites have robots.txt`);
+  const scheme = SCHEMES[url.protocol];
+  if (scheme === undefined) {
+    throw new PropertyInputError(
+      `'${typed}' uses ${url.protocol}; only http://, https:// and ftp:// sites have robots.txt`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new PropertyInputError(`'${typed}' contains credentials; type the URL without user name or password`);
@@ -69,7 +77,6 @@ function parseUrlPrefix(typed: string): PropertyInput {
     );
   }
   if (url.hostname === '') throw new PropertyInputError(`'${typed}' has no host`);
-  const scheme = url.protocol === 'https:' ? 'https' : 'http';
   return {
     kind: 'url-prefix',
     name: `${url.protocol}//${url.host}/`,

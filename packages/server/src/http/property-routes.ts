@@ -20,6 +20,7 @@ import { discoverHosts } from '../worker/discover-hosts.js';
 import { privateAddressNotice } from './address-notice.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
+import { Headline, headlineOfProperty } from './headlines.js';
 import { hostJson, propertyJson } from './json.js';
 import { PropertyInputError, parseAddedHost, parsePropertyInput } from './property-input.js';
 import { type Api, errors, IdParams, Nullable, Time, WRITE_SECURITY } from './shapes.js';
@@ -53,6 +54,12 @@ export const ListedProperty = Type.Object({
       lintWarnings: Type.Integer(),
     },
     { description: "how the property's files stand: their last fetches by the engine's report status" },
+  ),
+  headline: Nullable(
+    Type.Object(
+      { ...Headline.properties, fileId: Type.Integer(), fileUrl: Type.String() },
+      { description: "the headline of the property's first own file (its host, https first); null before a fetch" },
+    ),
   ),
 });
 
@@ -178,11 +185,16 @@ function listPropertiesPage(api: Api, context: ApiContext): void {
       shown.map((p) => p.id),
     );
     const last = shown[shown.length - 1];
-    return {
-      properties: shown.map((p) => ({
+    const properties = [];
+    for (const p of shown) {
+      properties.push({
         ...propertyJson(p, { hostCount: p.host_count, fileCount: p.file_count }),
         health: health.get(p.id) ?? emptyHealth(),
-      })),
+        headline: await headlineOfProperty(context, p.id),
+      });
+    }
+    return {
+      properties,
       next: list.length > limit && last ? `/api/properties?after=${last.id}&limit=${limit}` : null,
     };
   });

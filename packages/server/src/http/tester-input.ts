@@ -23,7 +23,10 @@ export function crawlersOr400(names: readonly string[]): ResolvedCrawler[] {
   }
 }
 
-/** An absolute http(s) URL, or a path (on `base` when there is one); anything else is a 400 naming it. */
+/** Schemes whose sites have a robots.txt the service can read (FTP through the guard's FTP client). */
+const ROBOTS_SCHEMES = new Set(['http:', 'https:', 'ftp:']);
+
+/** An absolute http(s) or ftp URL, or a path (on `base` when there is one); anything else is a 400 naming it. */
 export function checkTestUrl(typed: string, base: string | null): string {
   if (typed.startsWith('/')) return base === null ? typed : new URL(typed, base).href;
   let url: URL;
@@ -32,13 +35,13 @@ export function checkTestUrl(typed: string, base: string | null): string {
   } catch {
     throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is neither an absolute URL nor a path (/…)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
+  if (!ROBOTS_SCHEMES.has(url.protocol)) {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) or ftp URL`);
   }
   return url.href;
 }
 
-/** A site as typed: a URL, or a bare host (`example.com`, read as https). */
+/** A site as typed: an http(s) or ftp URL, or a bare host (`example.com`, read as https). */
 export function siteUrlOr400(typed: string): string {
   let url: URL;
   const text = typed.trim();
@@ -47,8 +50,8 @@ export function siteUrlOr400(typed: string): string {
   } catch {
     throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not a URL (try https://example.com/)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) URL`);
+  if (!ROBOTS_SCHEMES.has(url.protocol)) {
+    throw new ApiError(400, 'invalid-request', `'${typed.slice(0, 200)}' is not an http(s) or ftp URL`);
   }
   return url.href;
 }
@@ -83,7 +86,7 @@ export function retrievalSummary(r: RetrievalResult) {
  */
 export function sideOfText(input: string | Uint8Array): RulesSide {
   const robots = parseRobotsTxt(input);
-  return { robots, mode: 'rules', lines: linesOf(robots.source) };
+  return { robots, mode: 'rules', lines: linesOf(robots.source), input };
 }
 
 /** The rules of a stored version, or none (its outcome, the engine's, says what applies instead). */

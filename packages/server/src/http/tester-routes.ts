@@ -4,10 +4,11 @@
  * engine's retrieval. Their JSON shapes are here.
  */
 
+import type { FastifyReply } from 'fastify';
 import { type RetrievalOutcome, robotsTxtOf } from 'robotskit/fetch';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { RulesSide } from '../analysis/impact.js';
-import { linesOf, type Verdict as VerdictRow, verdictOf } from '../analysis/verdicts.js';
+import { linesOf, type UsageJson, type Verdict as VerdictRow, verdictOf } from '../analysis/verdicts.js';
 import { getFileReport } from '../storage/report.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
@@ -23,6 +24,7 @@ import {
   StatusWords,
   TesterUrl,
   Time,
+  UsageShape,
   UserAgentName,
   VerdictSide,
   WRITE_SECURITY,
@@ -43,6 +45,7 @@ import {
   clientGone,
   MAX_ROBOTS_BODY_BYTES,
   MAX_TEST_ANSWER_BYTES,
+  slicedJson,
   WorkSlicer,
 } from './work-limits.js';
 
@@ -78,7 +81,14 @@ export const Verdict = Type.Object({
     }),
   ),
   crawler: Nullable(Type.String({ description: 'the catalogue crawler used, when the name is one' })),
+  suggestion: Nullable(
+    Type.String({
+      description:
+        'the catalogue crawler a typo away from the name given, when that name is not in the catalogue ("Googlbot" → Googlebot); the verdict is still the name as given',
+    }),
+  ),
   ...VerdictSide.properties,
+  usage: Nullable(UsageShape),
 });
 
 const RetrievalSummary = Type.Object({
@@ -162,13 +172,21 @@ async function rulesToTest(
   return { side, source: source as TestSource, base: file ? new URL(file.url).origin : null };
 }
 
+/** About what a verdict's usage adds to the answer, in bytes (each quoted line counted three times). */
+function usageBytes(usage: UsageJson): number {
+  let bytes = 200;
+  for (const r of usage.rules) bytes += 100 + 3 * r.lineText.length;
+  if (usage.contentSignal !== null) bytes += 100 + 2 * JSON.stringify(usage.contentSignal.signals).length;
+  return bytes;
+}
+
 function test(api: Api, context: ApiContext): void {
   const schema = {
     summary: 'Test URLs against robots.txt rules (text, a live file or a stored version) for crawlers',
     tags: ['tester'],
     security: WRITE_SECURITY,
     body: TestBody,
-    response: { 200: TestResult, ...errors(400, 401, 404, 413, 415) },
+    response: { 200: TestResult, ...errors(400, 401, 404, 413, 415, 429) },
   };
   api.post('/api/test', { schema, bodyLimit: MAX_ROBOTS_BODY_BYTES }, async (request, reply) => {
     const body = request.body;
@@ -178,29 +196,53 @@ function test(api: Api, context: ApiContext): void {
     }
     const crawlers = crawlersOr400(body.userAgents);
     checkVerdictCount(body.urls.length, crawlers.length);
-    const slicer = new WorkSlicer(clientGone(reply));
-    const { side, source, base } = await rulesToTest(context, body);
-    const urls = body.urls.map((u) => checkTestUrl(u, base));
-    const results: VerdictRow[] = [];
-    // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
-    let answerBytes = 0;
-    for (const url of urls) {
-      for (const crawler of crawlers) {
-        await slicer.tick();
-        const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
-        answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
-        if (answerBytes > MAX_TEST_ANSWER_BYTES) {
-          throw new ApiError(
-            413,
-            'payload-too-large',
-            `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
-          );
-        }
-        results.push(verdict);
-      }
-    }
-    return { source, results };
+    const gone = clientGone(reply);
+    const work = () => testAnswer(context, body, crawlers, reply, gone);
+    // A large test takes its turn in the process's budget of heavy work (a small one, as the web tester sends, never
+    // waits): concurrent ones neither add their pauses up nor hold their answers in memory at once.
+    const heavy =
+      body.urls.length * crawlers.length > HEAVY_TEST_VERDICTS || (body.robots?.length ?? 0) > HEAVY_TEST_CHARS;
+    const json = heavy ? await context.heavyWork.run('the test', work, gone) : await work();
+    return reply.type('application/json; charset=utf-8').send(json as unknown as Static<typeof TestResult>);
   });
+}
+
+/** A test is heavy past this many verdicts, or with rules longer than this. */
+const HEAVY_TEST_VERDICTS = 1_000;
+const HEAVY_TEST_CHARS = 64 * 1024;
+
+/** The answer of a test, as JSON: verdicts computed and serialized in slices. */
+async function testAnswer(
+  context: ApiContext,
+  body: Static<typeof TestBody>,
+  crawlers: ReturnType<typeof crawlersOr400>,
+  reply: FastifyReply,
+  gone: AbortSignal,
+): Promise<string> {
+  const slicer = new WorkSlicer(gone);
+  const { side, source, base } = await rulesToTest(context, body);
+  const urls = body.urls.map((u) => checkTestUrl(u, base));
+  const results: VerdictRow[] = [];
+  // In slices, so other requests are answered meanwhile; the answer's size is bounded as it grows.
+  let answerBytes = 0;
+  for (const url of urls) {
+    for (const crawler of crawlers) {
+      await slicer.tick();
+      const verdict = verdictOf(side.robots, side.mode, side.lines, url, crawler);
+      answerBytes += 200 + url.length + (verdict.lineText?.length ?? 0) + (verdict.rule?.pattern.length ?? 0);
+      if (verdict.usage !== null) answerBytes += usageBytes(verdict.usage);
+      if (answerBytes > MAX_TEST_ANSWER_BYTES) {
+        throw new ApiError(
+          413,
+          'payload-too-large',
+          `the answer would exceed ${MAX_TEST_ANSWER_BYTES / 1024 / 1024} MiB (the verdicts quote long URLs or rule lines); ask for fewer URLs or crawlers`,
+        );
+      }
+      results.push(verdict);
+    }
+  }
+  // Serialized in slices too (the answer may hold 10,000 verdicts).
+  return slicedJson(reply, TestResult, Verdict, { source, results }, 'results', slicer);
 }
 
 function liveFile(api: Api, context: ApiContext): void {

@@ -3,11 +3,15 @@
  * webhook's deliveries, and a signed test delivery sent now. Their JSON shapes are here.
  */
 
-import { randomUUID } from 'node:crypto';
-import { classifyFetchError, describeFetchOutcome } from 'robotskit/fetch';
+import { createHash, randomUUID } from 'node:crypto';
 import { Type } from 'typebox';
-import { postWebhook, webhookHeaders } from '../alerts/webhooks.js';
-import { AddressRefusedError } from '../net/address-refused-error.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  postWebhook,
+  redactedWebhookUrl,
+  webhookFailureWords,
+  webhookHeaders,
+} from '../alerts/webhooks.js';
 import type { AlertKind as AlertKindName } from '../storage/alert-kinds.js';
 import {
   deleteWebhook,
@@ -15,6 +19,7 @@ import {
   getWebhook,
   insertWebhook,
   listWebhookIds,
+  setWebhookKinds,
   webhookDeliveries,
 } from '../storage/alerts.js';
 import { getProperty } from '../storage/properties.js';
@@ -27,6 +32,10 @@ import { type Api, errors, IdParams, Nullable, Time, WRITE_SECURITY } from './sh
 export const Webhook = Type.Object({
   id: Type.Integer(),
   url: Type.String({ description: 'scheme, host and port; path and query (often the secret) are shown as …' }),
+  fingerprint: Type.String({
+    description:
+      'the first 8 hex digits of the SHA-256 of the whole URL: tells hooks to one host apart without showing their secret path',
+  }),
   propertyId: Nullable(Type.Integer({ description: 'null: alerts of every property' })),
   kinds: Nullable(Type.Array(AlertKind, { description: 'null: every kind' })),
   hasSecret: Type.Boolean({
@@ -82,36 +91,13 @@ function checkWebhookUrl(typed: string): string {
   return url.href;
 }
 
-/**
- * A webhook URL as the API shows it: scheme, host and port only, the rest replaced by `…`. Path and query of a
- * webhook URL are often its secret (Slack-style `https://hooks.slack.com/services/T…/B…/x…`), so they are never
- * sent back, whether or not the service has a token.
- */
-function redactedUrl(stored: string): string {
-  try {
-    const url = new URL(stored);
-    const rest = `${url.pathname}${url.search}`;
-    return `${url.origin}${rest === '/' || rest === '' ? '/' : '/…'}`;
-  } catch {
-    return '…';
-  }
-}
-
-/** Why a request to a webhook failed, in words: the guard's own refusal, else the engine's catalogue. */
-function webhookFailureWords(error: unknown): string {
-  for (let e: unknown = error, depth = 0; e !== null && e !== undefined && depth < 8; depth++) {
-    if (e instanceof AddressRefusedError) return e.message;
-    e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
-  }
-  return describeFetchOutcome({ status: null, error: classifyFetchError(error, 'request') }).summary;
-}
-
 async function webhookJson(context: ApiContext, id: number) {
   const hook = await getWebhook(context.database.db, id);
   if (!hook) return undefined;
   return {
     id: hook.id,
-    url: redactedUrl(hook.url),
+    url: redactedWebhookUrl(hook.url),
+    fingerprint: createHash('sha256').update(hook.url).digest('hex').slice(0, 8),
     propertyId: hook.property_id === null ? null : Number(hook.property_id),
     kinds: parseJson<AlertKindName[] | null>(hook.kinds_json, null),
     hasSecret: hook.secret !== null,
@@ -173,6 +159,36 @@ function addWebhook(api: Api, context: ApiContext): void {
     const created = await webhookJson(context, id);
     if (!created) throw new ApiError(404, 'not-found', `webhook ${id} was deleted meanwhile`);
     return reply.status(201).send(created);
+  });
+}
+
+const ChangeWebhookBody = Type.Object(
+  {
+    kinds: Nullable(
+      Type.Array(AlertKind, { minItems: 1, uniqueItems: true, description: 'the alert kinds sent; null: every kind' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+function changeWebhook(api: Api, context: ApiContext): void {
+  const schema = {
+    summary: 'Choose the alert kinds a webhook is sent (null: every kind)',
+    tags: ['alerts'],
+    security: WRITE_SECURITY,
+    params: IdParams,
+    body: ChangeWebhookBody,
+    response: { 200: Webhook, ...errors(400, 401, 404, 413, 415) },
+  };
+  api.patch('/api/webhooks/:id', { schema }, async (request) => {
+    const { id } = request.params;
+    const kinds = request.body.kinds;
+    if (!(await setWebhookKinds(context.database.db, id, kinds === null ? null : JSON.stringify(kinds)))) {
+      throw new ApiError(404, 'not-found', `no webhook with id ${id}`);
+    }
+    const changed = await webhookJson(context, id);
+    if (!changed) throw new ApiError(404, 'not-found', `no webhook with id ${id}`);
+    return changed;
   });
 }
 
@@ -238,7 +254,13 @@ function testDelivery(api: Api, context: ApiContext): void {
     const timestamp = Math.floor(context.now() / 1000);
     const headers = webhookHeaders({ event: 'test', id, timestamp, body, secret: hook.secret });
     try {
-      const status = await postWebhook(context.fetch, hook.url, headers, body, 10_000);
+      const status = await postWebhook(
+        context.fetch,
+        hook.url,
+        headers,
+        body,
+        AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      );
       const ok = status >= 200 && status < 300;
       return {
         ok,
@@ -255,6 +277,7 @@ function testDelivery(api: Api, context: ApiContext): void {
 export function registerWebhookRoutes(api: Api, context: ApiContext): void {
   webhookList(api, context);
   addWebhook(api, context);
+  changeWebhook(api, context);
   removeWebhook(api, context);
   deliveries(api, context);
   testDelivery(api, context);

@@ -3,6 +3,7 @@
  * all) are answered meanwhile. Each limit is documented in the README and named in the 413 that refuses it.
  */
 
+import { availableParallelism } from 'node:os';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './errors.js';
 
@@ -60,5 +61,118 @@ export class WorkSlicer {
     this.yields++;
     this.signal?.throwIfAborted();
     this.#sliceStart = performance.now();
+  }
+}
+
+/**
+ * A large answer's JSON, built in slices: `answer` serialized by `schema` as Fastify serializes a route's answer, its
+ * last field `list` (an array) item by item by `itemSchema`, with a tick of `slicer` before each. Serializing
+ * 10,000 verdicts at once held the event loop 150–250 ms. Sent as a string, it is not serialized again.
+ */
+export async function slicedJson<T extends Record<string, unknown>>(
+  reply: FastifyReply,
+  schema: object,
+  itemSchema: object,
+  answer: T,
+  list: keyof T & string,
+  slicer: WorkSlicer,
+): Promise<string> {
+  const items = answer[list] as readonly unknown[];
+  const head = reply.compileSerializationSchema(schema as Record<string, unknown>)({ ...answer, [list]: [] });
+  const end = `"${list}":[]}`;
+  if (!head.endsWith(end)) throw new Error(`slicedJson: ${list} is not the answer's last field`);
+  const item = reply.compileSerializationSchema(itemSchema as Record<string, unknown>);
+  const parts: string[] = [];
+  for (const value of items) {
+    await slicer.tick();
+    parts.push(item(value as Record<string, unknown>));
+  }
+  return `${head.slice(0, -2)}${parts.join(',')}]}`;
+}
+
+/** Options of {@link WorkBudget}. */
+export interface WorkBudgetOptions {
+  /** Heavy requests running at once (default: the machine's cores but one, from one to four). */
+  readonly running?: number;
+  /** Heavy requests waiting for a turn before more are refused (default: twice `running`). */
+  readonly waiting?: number;
+  /** How long one waits for its turn before it is refused (default 10 s). */
+  readonly waitMs?: number;
+  /** The `Retry-After` of a refusal, in seconds (default 2). */
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * The process's budget for heavy requests (impact comparisons, version diffs): a few run at once, a few more wait
+ * their turn, and the rest get a 429 `service-busy` with `Retry-After`, so concurrent clients cannot add their
+ * pauses of the event loop up (10 impact clients paused it 20 s before).
+ */
+export class WorkBudget {
+  readonly running: number;
+  readonly waiting: number;
+  readonly #waitMs: number;
+  readonly #retryAfter: number;
+  #active = 0;
+  readonly #queue: { grant(): void }[] = [];
+
+  constructor(options: WorkBudgetOptions = {}) {
+    this.running = options.running ?? Math.max(1, Math.min(4, availableParallelism() - 1));
+    this.waiting = options.waiting ?? this.running * 2;
+    this.#waitMs = options.waitMs ?? 10_000;
+    this.#retryAfter = options.retryAfterSeconds ?? 2;
+  }
+
+  /** Requests running now. */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Runs `work` when its turn comes (or refuses with a 429); `what` names it in the refusal. */
+  async run<T>(what: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.#turn(what, signal);
+    try {
+      return await work();
+    } finally {
+      this.#active--;
+      this.#queue.shift()?.grant();
+    }
+  }
+
+  #busy(what: string): ApiError {
+    return new ApiError(
+      429,
+      'service-busy',
+      `the service is busy with other heavy requests (${this.running} at once, ${this.waiting} waiting); ${what} was not started: try again in ${this.#retryAfter} s`,
+      { retryAfterSeconds: this.#retryAfter },
+    );
+  }
+
+  #turn(what: string, signal?: AbortSignal): Promise<void> {
+    if (this.#active < this.running) {
+      this.#active++;
+      return Promise.resolve();
+    }
+    if (this.#queue.length >= this.waiting) return Promise.reject(this.#busy(what));
+    return new Promise<void>((resolve, reject) => {
+      const leave = (error: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const at = this.#queue.indexOf(entry);
+        if (at >= 0) this.#queue.splice(at, 1);
+        reject(error);
+      };
+      const onAbort = () => leave(signal?.reason);
+      const entry = {
+        grant: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.#active++;
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => leave(this.#busy(what)), this.#waitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(entry);
+    });
   }
 }

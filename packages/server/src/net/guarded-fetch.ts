@@ -5,14 +5,16 @@
  * changes its answer between a check and a connect (DNS rebinding) cannot slip through. IP literals, which need no
  * resolution, are checked before connecting, and the connected socket's peer address is checked again. Each
  * redirect hop opens its own connection and so passes the same check, whether the caller follows redirects itself
- * (the engine's retrieval does) or lets fetch follow them.
+ * (the engine's retrieval does) or lets fetch follow them. The same rules guard FTP (`ftp`, from `guarded-ftp.ts`).
  */
 
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
+import type { FtpGet } from 'robotskit/fetch';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { AddressPolicy, type AddressPolicyOptions } from './address-policy.js';
-import { AddressRefusedError } from './address-refused-error.js';
+import { AddressRefusedError, peerRefusal } from './address-refused-error.js';
+import { createGuardedFtp } from './guarded-ftp.js';
 
 /** Options of {@link createGuardedFetch}. */
 export interface GuardedFetchOptions extends AddressPolicyOptions {
@@ -38,6 +40,21 @@ export interface GuardedFetch {
    * not be or its name does not resolve: for refusing a webhook when it is added rather than at every delivery.
    */
   refusalOf?(url: string | URL): Promise<AddressRefusedError | null>;
+  /**
+   * The engine's FTP client under the same address rules (`guarded-ftp.ts`), for `ftp://` robots.txt. Without one,
+   * the engine does not fetch `ftp://` (its `blocked` error with the code `ERR_UNSUPPORTED_SCHEME`).
+   */
+  readonly ftp?: FtpGet;
+  /**
+   * The guard's name resolution (`dns.lookup`'s shape): refuses a name any of whose addresses is refused, for
+   * connections made outside this fetch (the MCP tools' page GET) under the same rules.
+   */
+  readonly lookup?: LookupFunction;
+  /**
+   * The same guard over a connection pool of its own, to close when a piece of work ends (a sitemap walk): no
+   * robots.txt fetch then reuses a connection it left open, which a server closing it meanwhile fails at once.
+   */
+  withOwnPool?(): GuardedFetch;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -75,23 +92,6 @@ function refusalOf(error: unknown): AddressRefusedError | undefined {
     if (e instanceof AddressRefusedError) return e;
   }
   return undefined;
-}
-
-/**
- * The refusal for a connected socket's peer, or null. A socket that reports no peer address (it closed meanwhile,
- * or is not an IP socket) is refused too: an unchecked connection must not be used.
- */
-export function peerRefusal(
-  policy: AddressPolicy,
-  host: string,
-  socket: { readonly remoteAddress?: string | undefined },
-): AddressRefusedError | null {
-  const peer = socket.remoteAddress;
-  if (peer === undefined || peer === '') {
-    return new AddressRefusedError(host, '(unknown)', 'invalid', 'a connection whose peer address is unknown');
-  }
-  const refusal = policy.check(peer);
-  return refusal ? new AddressRefusedError(host, peer, refusal.range, refusal.description) : null;
 }
 
 /** Creates a guarded fetch. */
@@ -132,6 +132,9 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     }
   }) as GuardedFetch;
   guarded.close = () => agent.close();
+  (guarded as { ftp?: FtpGet }).ftp = createGuardedFtp(policy, lookup);
+  (guarded as { lookup?: LookupFunction }).lookup = lookup;
+  guarded.withOwnPool = () => createGuardedFetch(options);
   guarded.refusalOf = async (url) => {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0) {

@@ -1,7 +1,8 @@
 /**
  * The engine's retrieval (`fetchRobotsTxt`: status classes, redirects followed by hand, size cap, timeouts, HTML
  * detection) over the service's SSRF-guarded fetch. Every hop is a separate call to that fetch, so every hop's
- * address is checked; a refused address becomes the engine's `blocked` error (disallow-all: never fail open).
+ * address is checked; a refused address becomes the engine's `blocked` error (disallow-all: never fail open). `ftp://`
+ * robots.txt goes through the guarded fetch's FTP client, under the same address rules.
  */
 
 import {
@@ -48,6 +49,7 @@ export function engineFetchOf(fetch: GuardedFetch): FetchLike {
 export function retrieveRobotsTxt(url: string, options: ServiceRetrievalOptions): Promise<RetrievalResult> {
   return fetchRobotsTxt(url, {
     fetch: engineFetchOf(options.fetch),
+    ...(options.fetch.ftp === undefined ? {} : { ftp: options.fetch.ftp }),
     userAgent: options.userAgent ?? SERVICE_USER_AGENT,
     clock: { now: options.now },
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),

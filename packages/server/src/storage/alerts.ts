@@ -4,7 +4,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { FetchStatus } from 'robotskit/fetch';
 import type { AlertKind, AlertSeverity } from './alert-kinds.js';
 import type { DialectName } from './config.js';
@@ -74,7 +74,7 @@ export function getAlert(db: Kysely<Schema>, id: number): Promise<AlertRow | und
 /** The alert as the API serves it and webhooks send it. */
 export function alertJsonOf(row: AlertRow) {
   // The report status is stored among the details and served beside them.
-  const { fetchStatus, ...details } = parseDetails(row.details_json);
+  const { fetchStatus, errorKind, ...details } = parseDetails(row.details_json);
   return {
     id: Number(row.id),
     kind: row.kind,
@@ -86,6 +86,7 @@ export function alertJsonOf(row: AlertRow) {
     previousVersionId: row.previous_version_id === null ? null : Number(row.previous_version_id),
     diffUrl: typeof details.diffUrl === 'string' ? details.diffUrl : null,
     fetchStatus: fetchStatusIn(fetchStatus),
+    errorKind: typeof errorKind === 'string' ? errorKind : null,
     details,
     createdAt: new Date(Number(row.created_at)).toISOString(),
   };
@@ -165,6 +166,16 @@ export async function insertWebhook(
   return Number(row.id);
 }
 
+/** Sets the alert kinds a webhook is sent (JSON array, null: every kind); false when there is no such webhook. */
+export async function setWebhookKinds(db: Kysely<Schema>, id: number, kindsJson: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ kinds_json: kindsJson })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Deletes a webhook (its deliveries go with it); false when there was none. */
 export async function deleteWebhook(db: Kysely<Schema>, id: number): Promise<boolean> {
   const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
@@ -180,22 +191,64 @@ export interface ClaimedDelivery {
   readonly token: string;
 }
 
-/** Claims due deliveries for `owner`. */
+/** What a delivery claim takes. */
+interface DeliveryClaimOptions {
+  readonly owner: string;
+  readonly now: number;
+  /** Deliveries claimed at most. */
+  readonly limit: number;
+  readonly leaseMs: number;
+  /** Deliveries claimed at most per webhook (the ones due first). */
+  readonly perWebhook?: number;
+  /** Webhooks to leave alone (their lanes in this process are full). */
+  readonly skipWebhooks?: readonly number[];
+}
+
+/**
+ * Claims due deliveries for `owner`, each with its own lease (renewed before each attempt by
+ * {@link renewDeliveryLease}): at most `perWebhook` per webhook, so one webhook's backlog never fills the claim.
+ */
 export async function claimDeliveries(
   db: Kysely<Schema>,
   dialect: DialectName,
-  options: { owner: string; now: number; limit: number; leaseMs: number },
+  options: DeliveryClaimOptions,
 ): Promise<ClaimedDelivery[]> {
   const token = `${options.owner}:${randomUUID()}`;
   const storage = storageDialect(dialect);
+  const { now, skipWebhooks = [] } = options;
   return storage.write(db, async (trx) => {
+    const claimable = (eb: ExpressionBuilder<Schema, 'webhook_deliveries'>) =>
+      eb.and([
+        eb('status', '=', 'pending'),
+        eb('next_attempt_at', '<=', now),
+        eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]),
+        ...(skipWebhooks.length > 0 ? [eb('webhook_id', 'not in', skipWebhooks)] : []),
+      ]);
+    // The first `perWebhook` claimable deliveries of each webhook (a window in a subquery: PostgreSQL locks rows of
+    // the outer select only, and refuses FOR UPDATE beside a window function).
+    const firstOfEach = trx
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('webhook_deliveries')
+          .select([
+            'id',
+            (eb) =>
+              eb.fn
+                .agg<number>('row_number')
+                .over((ob) => ob.partitionBy('webhook_id').orderBy('next_attempt_at').orderBy('id'))
+                .as('rank'),
+          ])
+          .where(claimable)
+          .as('ranked'),
+      )
+      .select('ranked.id')
+      .where('ranked.rank', '<=', options.perWebhook ?? options.limit);
     const due = storage.lockForClaim(
       trx
         .selectFrom('webhook_deliveries')
         .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', options.now)
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', options.now)]))
+        .where('id', 'in', firstOfEach)
+        .where(claimable)
         .orderBy('next_attempt_at')
         .orderBy('id')
         .limit(options.limit),
@@ -204,12 +257,61 @@ export async function claimDeliveries(
     if (ids.length === 0) return [];
     const rows = await trx
       .updateTable('webhook_deliveries')
-      .set({ lease_owner: token, lease_expires_at: options.now + options.leaseMs })
+      .set({ lease_owner: token, lease_expires_at: now + options.leaseMs })
       .where('id', 'in', ids)
       .returning(['id', 'webhook_id', 'alert_id', 'attempts'])
       .execute();
-    return rows.map((r) => ({ ...r, id: Number(r.id), token }));
+    return rows.map((r) => ({ ...r, id: Number(r.id), webhook_id: Number(r.webhook_id), token }));
   });
+}
+
+/**
+ * Whether a delivery of a webhook not in `skipWebhooks` could be claimed at `now` (a read: the delivery loop asks
+ * before it opens a write transaction).
+ */
+export async function deliveriesDue(
+  db: Kysely<Schema>,
+  now: number,
+  skipWebhooks: readonly number[] = [],
+): Promise<boolean> {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]));
+  if (skipWebhooks.length > 0) query = query.where('webhook_id', 'not in', skipWebhooks);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Extends a claimed delivery's lease to `now + leaseMs`, right before an attempt; false when the claim no longer holds
+ * (its lease ran out and another worker claimed it): the attempt must not be made.
+ */
+export async function renewDeliveryLease(
+  db: Kysely<Schema>,
+  claim: ClaimedDelivery,
+  now: number,
+  leaseMs: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_expires_at: now + leaseMs })
+    .where('id', '=', claim.id)
+    .where('lease_owner', '=', claim.token)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives a claimed delivery back unattempted (still due). */
+export async function releaseDelivery(db: Kysely<Schema>, claim: ClaimedDelivery): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('id', '=', claim.id)
+    .where('lease_owner', '=', claim.token)
+    .execute();
 }
 
 /** The webhook a delivery goes to, or undefined when it was deleted. */

@@ -64,6 +64,8 @@ async function historyOf(db: Kysely<Schema>, file: FileReportRow): Promise<Obser
       outcome: file.fetch_outcome,
       status: file.fetch_http_status,
       errorKind: file.fetch_error_kind,
+      errorCode: file.fetch_error_code,
+      errorPhase: file.fetch_error_phase,
       headers: headersFromJson(file.fetch_headers_json),
     }),
     versionId: file.fetch_outcome === 'disallow-all' ? null : file.latest_version_id,

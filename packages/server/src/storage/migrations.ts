@@ -6,9 +6,11 @@
 import { type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
+import { crawlerActivity } from './migrations/crawler-activity.js';
 import { engineVocabulary } from './migrations/engine-vocabulary.js';
 import { foreignKeyIndexes } from './migrations/foreign-key-indexes.js';
 import { initialSchema } from './migrations/initial.js';
+import { sitemapShares } from './migrations/sitemap-shares.js';
 import { storageDialect } from './storage-dialect.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are written against the schema of their time, not today's.
@@ -20,6 +22,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0001_initial': initialSchema(dialect),
     '0002_foreign_key_indexes': foreignKeyIndexes,
     '0003_engine_vocabulary': engineVocabulary,
+    '0004_sitemap_shares': sitemapShares,
+    '0005_crawler_activity': crawlerActivity(dialect),
   };
 }
 

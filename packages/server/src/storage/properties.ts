@@ -10,7 +10,7 @@ import { RobotskitServerError } from '../errors.js';
 import type { DialectName } from './config.js';
 import { deleteUnusedBodies } from './prune.js';
 import { storedErrorOf } from './rows.js';
-import type { HostRow, HostSource, PropertyKind, PropertyRow, Schema } from './schema.js';
+import type { HostRow, HostSource, PropertyKind, PropertyRow, RobotsScheme, Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
 /** A property to create. */
@@ -18,7 +18,7 @@ interface NewProperty {
   readonly kind: PropertyKind;
   readonly name: string;
   readonly hosts: readonly { readonly host: string; readonly source: HostSource }[];
-  readonly schemes: readonly ('http' | 'https')[];
+  readonly schemes: readonly RobotsScheme[];
 }
 
 /** Thrown when a property with the same canonical name exists. */
@@ -41,7 +41,7 @@ async function addHost(
   host: string,
   source: HostSource,
   rank: number,
-  schemes: readonly ('http' | 'https')[],
+  schemes: readonly RobotsScheme[],
   now: number,
 ): Promise<HostRow> {
   const hostRow = await trx
@@ -112,7 +112,7 @@ export async function addPropertyHost(
   propertyId: number,
   host: string,
   source: HostSource,
-  schemes: readonly ('http' | 'https')[],
+  schemes: readonly RobotsScheme[],
   now: number,
 ): Promise<HostRow | null> {
   return writeTransaction(db, dialect, async (trx) => {

@@ -15,7 +15,7 @@ import type { Schema } from './schema.js';
 import { writeTransaction } from './storage-dialect.js';
 
 /** What distinguishes one version from the next: the body when its rules apply, the outcome for the others. */
-function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null): string {
+export function contentKeyOf(outcome: RetrievalOutcome, bodyHash: string | null): string {
   return outcome === 'rules' ? `sha256:${bodyHash ?? ''}` : outcome;
 }
 

@@ -6,13 +6,13 @@
 import type { Kysely } from 'kysely';
 import type { RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
 import type { StoredError } from './rows.js';
-import type { HostSource, Schema } from './schema.js';
+import type { HostSource, RobotsScheme, Schema } from './schema.js';
 
 /** A file with what the report shows about it. */
 export interface FileReportRow {
   readonly id: number;
   readonly url: string;
-  readonly scheme: 'http' | 'https';
+  readonly scheme: RobotsScheme;
   readonly host: string;
   readonly created_at: number;
   readonly next_fetch_at: number;
@@ -254,6 +254,11 @@ export async function getVersion(db: Kysely<Schema>, versionId: number): Promise
     error_message: row.error_message ?? null,
     previous_version_id: row.previous_version_id == null ? null : Number(row.previous_version_id),
   };
+}
+
+/** A version's body hash and headers (what a headline needs before it reads the body), or undefined. */
+export function versionBodyFacts(db: Kysely<Schema>, versionId: number) {
+  return db.selectFrom('versions').select(['body_hash', 'headers_json']).where('id', '=', versionId).executeTakeFirst();
 }
 
 /** A stored body's bytes, or undefined. */

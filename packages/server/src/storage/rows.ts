@@ -149,6 +149,9 @@ interface StoredFetchFacts {
   readonly outcome: RetrievalOutcome;
   readonly status: number | null;
   readonly errorKind: RetrievalError['kind'] | null;
+  /** The error's code and phase when known: they word the policy's message (an FTP reply as FTP). */
+  readonly errorCode?: string | null;
+  readonly errorPhase?: RetrievalError['phase'] | null;
   /** Lowercase header names. */
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -160,7 +163,14 @@ export function observationOf(facts: StoredFetchFacts): FetchObservation {
     fetchedAt: facts.fetchedAt,
     outcome: facts.outcome,
     status: facts.status,
-    error: facts.errorKind === null ? null : { kind: facts.errorKind },
+    error:
+      facts.errorKind === null
+        ? null
+        : {
+            kind: facts.errorKind,
+            code: facts.errorCode ?? null,
+            ...(facts.errorPhase == null ? {} : { phase: facts.errorPhase }),
+          },
     headers: {
       cacheControl: h['cache-control'] ?? null,
       retryAfter: h['retry-after'] ?? null,

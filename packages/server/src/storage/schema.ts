@@ -35,11 +35,14 @@ export interface HostsTable {
   created_at: EpochMs;
 }
 
+/** The schemes a robots.txt is read over: http and https, and ftp as Google reads it. */
+export type RobotsScheme = 'http' | 'https' | 'ftp';
+
 export interface RobotsFilesTable {
   id: Generated<number>;
   /** `scheme://host[:port]/robots.txt`, unique: one row per origin, shared by every property that watches it. */
   url: string;
-  scheme: 'http' | 'https';
+  scheme: RobotsScheme;
   host: string;
   created_at: EpochMs;
   /** Due when this has passed. */
@@ -159,6 +162,83 @@ export interface WebhookDeliveriesTable {
   delivered_at: EpochMs | null;
 }
 
+/** How a version's share of sitemap URLs was measured (see `storage/sitemap-shares.ts`). */
+export type SitemapShareStatus = 'measured' | 'partial' | 'no-sitemap' | 'no-urls' | 'unreachable' | 'failed';
+
+/** The share of the site's sitemap URLs a version blocks per watched crawler, measured when it was recorded. */
+export interface SitemapSharesTable {
+  /** The version (rules only); the row goes with it. */
+  version_id: number;
+  measured_at: EpochMs;
+  status: SitemapShareStatus;
+  /** Sitemap URLs of the file's origin decided (0 without any). */
+  checked: number;
+  /** 1 when the walk stopped at its cap on URLs, its time budget or the reader's own limits: `checked` is a sample. */
+  capped: number;
+  /** JSON array of the sitemap URLs the walk started from. */
+  sitemaps_json: string;
+  /** JSON array of `{ crawler, blocked }`, one per watched crawler; empty unless measured. */
+  crawlers_json: string;
+  /** Why the share is partial or unknown, in words; null when whole. */
+  reason: string | null;
+}
+
+/** One uploaded access log of a property, judged against the history of one of its files. */
+export interface LogUploadsTable {
+  id: Generated<number>;
+  property_id: number;
+  /** The file whose stored history judged the log; null once the file is gone (its URL stays). */
+  file_id: number | null;
+  file_url: string;
+  /** The upload's name as the client gave it, if any. */
+  name: string | null;
+  created_at: EpochMs;
+  /** Bytes received (compressed, for gzip). */
+  bytes: number;
+  lines: number;
+  requests: number;
+  /** Requests of clients that name no crawler. */
+  other_requests: number;
+  malformed: number;
+  violations: number;
+  first_request_at: EpochMs | null;
+  last_request_at: EpochMs | null;
+  /** JSON array of the versions judged by: `{ label, since }` (since: ISO time or null). */
+  versions_json: string;
+  /** JSON array of the first unreadable lines: `{ line, reason }`. */
+  malformed_json: string;
+  /** JSON array of the first violations (the engine's `Violation`, verification filled in), capped. */
+  violations_json: string;
+}
+
+/** One crawler of an uploaded log: what it did, and per version what it fetched and was disallowed. */
+export interface LogCrawlersTable {
+  id: Generated<number>;
+  upload_id: number;
+  /** The catalogue name, or an unknown bot's product token. */
+  crawler: string;
+  known: number;
+  operator: string | null;
+  requests: number;
+  unjudged: number;
+  disallowed: number;
+  /** Disallowed requests from addresses verified as the operator's. */
+  verified_disallowed: number;
+  /** The row's verification: `verified`, `spoofed`, `unverifiable` or `unchecked`. */
+  verification: string;
+  verification_reason: string | null;
+  /** Requests by their address's verification. */
+  verified: number;
+  spoofed: number;
+  unverifiable: number;
+  unchecked: number;
+  robots_fetches: number;
+  first_seen: EpochMs;
+  last_seen: EpochMs;
+  /** JSON array per version: `{ version, requests, disallowed, lines: [{ line, rule, requests }] }`. */
+  versions_json: string;
+}
+
 /** Named leases for jobs that one process at a time should run (pruning, webhook delivery sweeps). */
 export interface LeasesTable {
   name: string;
@@ -179,6 +259,9 @@ export interface Schema {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   leases: LeasesTable;
+  sitemap_shares: SitemapSharesTable;
+  log_uploads: LogUploadsTable;
+  log_crawlers: LogCrawlersTable;
 }
 
 export type PropertyRow = Selectable<PropertiesTable>;

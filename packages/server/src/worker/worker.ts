@@ -9,7 +9,8 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { parseRobotsTxt, type RobotsTxt } from 'robotskit';
 import type { AvailabilityOptions } from 'robotskit/fetch';
-import type { ChangeContext } from '../alerts/detect.js';
+import type { PreparedVersion } from '../alerts/store.js';
+import { AnalysisThreadsClosedError } from '../analysis/threads.js';
 import { type ClaimedFile, claimDueFiles, releaseClaim } from '../storage/claim.js';
 import type { DialectName } from '../storage/config.js';
 import { acquireJobLease } from '../storage/job-lease.js';
@@ -23,7 +24,7 @@ import {
   nextFetchAt,
 } from '../storage/rows.js';
 import type { Schema } from '../storage/schema.js';
-import { analyzeFetchedBody } from './lint-thread.js';
+import { analyzeFetchedBody, LintThread, LintThreadClosedError } from './lint-thread.js';
 import type { RobotsRetrieval } from './retrieval.js';
 
 /** Options of {@link Worker}. */
@@ -65,8 +66,8 @@ export interface WorkerOptions {
   /** Options of the engine's refresh schedule (cache lifetime bounds, retry backoff). */
   readonly schedule?: AvailabilityOptions;
   /** Runs in the recording transaction when a fetch makes a new version (alerts). */
-  readonly onNewVersion?: NewVersionHook<ChangeContext>;
-  /** Runs once per round (webhook deliveries); failures go to `onError`. */
+  readonly onNewVersion?: NewVersionHook<PreparedVersion>;
+  /** Runs once per round (work started beside the rounds, such as host discovery); failures go to `onError`. */
   readonly eachRound?: () => Promise<void>;
   /** Called by {@link Worker.stop}, before it waits for the current round: to stop work started beside the rounds. */
   readonly onStop?: () => Promise<void>;
@@ -79,6 +80,11 @@ export interface WorkerOptions {
   readonly onRecorded?: (file: ClaimedFile, result: FetchRecord, record: RecordResult) => void;
   /** Told about failures of the worker itself (database unreachable…); the worker keeps going. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * The thread large bodies are linted in, shared by the workers of a process; its owner closes it. Without one the
+   * worker starts its own and closes it in {@link Worker.stop}.
+   */
+  readonly lintThread?: LintThread;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -121,9 +127,14 @@ export class Worker {
   #woken = false;
   #loop: Promise<void> | undefined;
   #lastPrune = Number.NEGATIVE_INFINITY;
+  readonly #lint: LintThread;
+  /** The worker started {@link #lint} and closes it when it stops. */
+  readonly #ownsLint: boolean;
 
   constructor(options: WorkerOptions) {
     this.#options = options;
+    this.#ownsLint = options.lintThread === undefined;
+    this.#lint = options.lintThread ?? new LintThread();
     this.#now = options.now ?? Date.now;
     this.name = options.name ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   }
@@ -184,9 +195,10 @@ export class Worker {
     this.#nap.abort();
   }
 
-  /** Stops the loop after the files in hand are recorded. */
+  /** Stops the loop after the files in hand are recorded (a lint in progress in its own thread is cut short). */
   async stop(): Promise<void> {
     this.#stop.abort();
+    if (this.#ownsLint) await this.#lint.close();
     await this.#options.onStop?.();
     await this.#loop;
     this.#loop = undefined;
@@ -218,18 +230,19 @@ export class Worker {
       const parsed = body === null ? undefined : () => (robots ??= parseRobotsTxt(body));
       let analysis: BodyAnalysis | undefined;
       if (body !== null && parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
-        analysis = await analyzeFetchedBody(body, parsed);
+        analysis = await analyzeFetchedBody(body, this.#lint, parsed);
       }
       // Work the alerts need from the network (the sitemap URLs an edit changes) runs now, outside the transaction;
       // it is bounded, and a failure only leaves the alert without it.
-      let prepared: ChangeContext | null = null;
+      let prepared: PreparedVersion | null = null;
       const prepare = o.onNewVersion?.prepare;
       if (prepare && result.outcome !== 'disallow-all') {
         try {
           // The body as parsed for lint, if it was; an unchanged body (most fetches) is not parsed for this.
           prepared = await prepare(o.db, file, result, robots, this.#stop.signal);
         } catch (error) {
-          o.onError?.(error);
+          // A diff cut short by the service stopping is no failure: the alerts count lines without it.
+          if (!(error instanceof AnalysisThreadsClosedError)) o.onError?.(error);
         }
       }
       const record = await recordFetch(o.db, o.dialect, file, result, {
@@ -242,7 +255,8 @@ export class Worker {
       });
       o.onRecorded?.(file, result, record);
     } catch (error) {
-      o.onError?.(error);
+      // A lint cut short by the service stopping is no failure: the file goes back, still due.
+      if (!(error instanceof LintThreadClosedError)) o.onError?.(error);
       // The database failed us; let another round (or worker) take the file rather than waiting for the lease.
       await releaseClaim(o.db, file).catch(() => {});
     }
