@@ -15,7 +15,9 @@ export type FetchPoint = Api.FetchPointJson;
 export type Version = Api.VersionJson;
 export type VersionDetail = Api.VersionDetailJson;
 export type StoredDiagnostic = Api.StoredDiagnosticJson;
+export type DiagnosticsPage = Api.DiagnosticsPageJson;
 export type VersionDiff = Api.VersionDiffJson;
+export type VersionAiUse = Api.VersionAiUseJson;
 export type Alert = Api.AlertJson;
 export type AlertSummary = Api.AlertSummaryJson;
 export type Webhook = Api.WebhookJson;
@@ -24,6 +26,8 @@ export type WebhookTestResult = Api.WebhookTestResultJson;
 export type Health = Api.HealthJson;
 export type ImpactResult = Api.ImpactResultJson;
 export type DiscoveredHosts = Api.DiscoveredHostsJson;
+export type ActivityPage = Api.ActivityPageJson;
+export type UploadDetail = Api.UploadDetailJson;
 
 /** A file's effective policy: what governs crawling now, and why. */
 export type FilePolicy = NonNullable<RobotsFile['effectivePolicy']>;

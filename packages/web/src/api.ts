@@ -61,13 +61,18 @@ export function toApiError(cause: unknown): ApiError {
 async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   let response: Response;
   try {
+    const raw = body instanceof Blob;
     response = await fetch(path, {
       method,
       headers:
         body === undefined
           ? { accept: 'application/json', ...authHeaders() }
-          : { accept: 'application/json', 'content-type': 'application/json', ...authHeaders() },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          : {
+              accept: 'application/json',
+              'content-type': raw ? 'application/octet-stream' : 'application/json',
+              ...authHeaders(),
+            },
+      ...(body === undefined ? {} : { body: raw ? body : JSON.stringify(body) }),
       ...(signal ? { signal } : {}),
     });
   } catch (cause) {
@@ -109,6 +114,11 @@ export function apiSend<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   return call<T>(method, path, body, signal);
+}
+
+/** POST a file's bytes as they are (an access log) to `path` and return the JSON answer. */
+export function apiUpload<T>(path: string, file: Blob, signal?: AbortSignal): Promise<T> {
+  return call<T>('POST', path, file, signal);
 }
 
 /** GET `path` as bytes (a version's exact content). */

@@ -36,7 +36,7 @@ export const routes: readonly Route[] = [
     path: '/properties',
     page: lazyPage(() => import('./pages/properties/page.js')),
     title: 'Properties',
-    nav: 'Report',
+    nav: 'Properties',
     navPrefix: ['/properties', '/files'],
   },
   {
@@ -44,12 +44,17 @@ export const routes: readonly Route[] = [
     page: lazyPage(() => import('./pages/alerts/page.js')),
     title: 'Alerts',
     nav: 'Alerts',
-    navPrefix: ['/alerts', '/webhooks'],
   },
   {
     path: '/webhooks',
     page: lazyPage(() => import('./pages/webhooks/page.js')),
     title: 'Webhooks',
+    nav: 'Webhooks',
+  },
+  {
+    path: '/properties/:id/activity',
+    page: lazyPage(() => import('./pages/activity/page.js')),
+    title: 'Crawler activity',
   },
   {
     path: '/properties/:id',

@@ -1,14 +1,14 @@
 /**
  * The report's file view places stored lint diagnostics (line and byte column, as the service stores them) on the
  * text the editor shows. Checked against the engine itself: linting the shown text must put every diagnostic exactly
- * where the mapping put the stored one.
+ * where the mapping put the stored one. The page lists (and walks) them by severity, the 1994-dialect notes last.
  */
 
 import fc from 'fast-check';
 import { LINT_DOCS_BASE, lint } from 'robotskit/lint';
 import { describe, expect, it } from 'vitest';
 import { analyzeBody } from '../../server/src/storage/rows.js';
-import { showStoredLint } from '../src/components/stored-lint.js';
+import { inListOrder, showStoredLint } from '../src/components/stored-lint.js';
 
 const encoder = new TextEncoder();
 
@@ -168,6 +168,76 @@ describe('stored lint on the shown text', () => {
         expect(mine).toEqual(engineOn(view.text));
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('the order the file page lists issues in', () => {
+  // An error on line 1, warnings on lines 7 to 10, a plain info finding (no sitemap) and five dialect notes.
+  const body = [
+    'Disallow: /before',
+    'User-agent: *',
+    'Disallow: /search*',
+    'Allow: /search/help$',
+    '',
+    'Disallow: /private',
+    'Disalow: /tmp/',
+    'Crawl-delay: soon',
+    'Noindex: /old',
+    'Allow /nocolon',
+    'User-agent: Googlebot',
+    'Disallow: /nogoogle/',
+    '',
+  ].join('\n');
+
+  it('puts errors first, then warnings, then info, the dialect notes last, each in file order', () => {
+    const { view } = shown(bytesOf(body));
+    const listed = inListOrder(view.diagnostics);
+    expect(listed.map((d) => [d.severity, d.line, d.code])).toEqual([
+      ['error', 1, 'rule-outside-group'],
+      ['warning', 7, 'field-name-typo'],
+      ['warning', 8, 'ignored-directive'],
+      ['warning', 8, 'invalid-crawl-delay'],
+      ['warning', 9, 'noindex-in-robots-txt'],
+      ['warning', 10, 'missing-colon'],
+      ['info', 1, 'no-sitemap'],
+      ['info', 3, 'dialect-difference'],
+      ['info', 4, 'dialect-difference'],
+      ['info', 5, 'dialect-difference'],
+      ['info', 7, 'dialect-difference'],
+      ['info', 11, 'dialect-difference'],
+    ]);
+    // The file order it was given is left alone.
+    expect(view.diagnostics.map((d) => d.line)).toEqual([1, 1, 3, 4, 5, 7, 7, 8, 8, 9, 10, 11]);
+  });
+
+  it('keeps every diagnostic, ranked, in file order within a rank, for any file', () => {
+    const line = fc.constantFrom(
+      'User-agent: *',
+      'User-agent: Googlebot',
+      'Disallow: /a*',
+      'Allow: /a$',
+      'Disalow: /x',
+      'Crawl-delay: soon',
+      'Noindex: /n',
+      'Allow /b',
+      'Foo',
+      '',
+      'Sitemap: https://example.com/s.xml',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
+        const { view } = shown(bytesOf(lines.join('\n')));
+        const listed = inListOrder(view.diagnostics);
+        expect([...listed].sort((a, b) => a.from - b.from || a.to - b.to)).toEqual(view.diagnostics);
+        const rank = (d: (typeof listed)[number]) =>
+          d.code === 'dialect-difference' ? 3 : { error: 0, warning: 1, info: 2 }[d.severity];
+        for (let i = 1; i < listed.length; i++) {
+          const [a, b] = [listed[i - 1]!, listed[i]!];
+          expect(rank(a) < rank(b) || (rank(a) === rank(b) && a.from <= b.from)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

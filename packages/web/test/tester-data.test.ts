@@ -3,11 +3,12 @@
  * answers. (Everything that needs a page is in ../browser.)
  */
 
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { sameBytes } from '../src/engine/analyze.js';
+import { FileAnalysis, sameBytes, verdictsOf } from '../src/engine/analyze.js';
 import { liveFileFrom, liveTarget, retargetUrls } from '../src/pages/tester/live-fetch.js';
 import { shortOperator } from '../src/pages/tester/operator.js';
-import { decodeState, encodeState, type TesterState } from '../src/pages/tester/share.js';
+import { decodeState, encodeState, MAX_STATE_BYTES, type TesterState } from '../src/pages/tester/share.js';
 import { bytesFor, needsBytes, sourceOf } from '../src/pages/tester/source-bytes.js';
 
 describe('share links', () => {
@@ -25,12 +26,42 @@ describe('share links', () => {
     expect(await decodeState(hash.slice(1))).toEqual(state);
   });
 
+  it('carries the purpose the "By purpose" view shows, and drops a purpose the catalogue does not have', async () => {
+    for (const purpose of ['ai', 'ai-training', 'control-token'] as const) {
+      expect(await decodeState(await encodeState({ ...state, purpose }))).toEqual({ ...state, purpose });
+    }
+    expect(await decodeState(await encodeState({ ...state, purpose: null }))).toEqual(state);
+    const bogus = await encodeState({ ...state, purpose: 'world-domination' as never });
+    expect(await decodeState(bogus)).toEqual(state);
+  });
+
   it('ignores hashes that are not share links and explains damaged ones', async () => {
     expect(await decodeState('')).toBeNull();
     expect(await decodeState('#section-2')).toBeNull();
     await expect(decodeState('#s=AAAAnot-deflate')).rejects.toThrow(/The link is damaged/);
     const hash = await encodeState(state);
     await expect(decodeState(hash.slice(0, hash.length - 10))).rejects.toThrow(/cut short/);
+  });
+
+  it('stops unpacking a link past its cap and says so, while the largest file a link can carry still opens', async () => {
+    // 32 KB of link that would unpack to 32 MiB (deflate packs a repeated byte about 1,000 to 1).
+    const huge = Buffer.from(`{"v":1,"t":"${'a'.repeat(32 * 1024 * 1024)}","u":"","c":"","d":"google"}`);
+    const bomb = `#s=${deflateRawSync(huge, { level: 9 }).toString('base64url')}`;
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    await expect(decodeState(bomb)).rejects.toThrow(
+      'The link unpacks to more than 2 MiB, more than any link the tester writes, so it was not opened.',
+    );
+    // A 500 KiB file (Google's limit) with its exact bytes beside its text fits under the cap.
+    const text = 'User-agent: *\nDisallow: /"quoted"\\path\n'.repeat(13_000).slice(0, 500 * 1024);
+    const bytes = new TextEncoder().encode(text);
+    bytes[0] = 0xff;
+    const largest = { ...state, text: sourceOf(bytes).text, bytes };
+    const hash = await encodeState(largest);
+    const restored = await decodeState(hash);
+    expect(restored?.text === largest.text).toBe(true);
+    // Compared as one buffer: a deep comparison of 500 KiB element by element takes seconds.
+    expect(Buffer.from(restored?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
+    expect(MAX_STATE_BYTES).toBe(2 * 1024 * 1024);
   });
 
   it('carries the exact bytes of a file whose text is not its UTF-8', async () => {
@@ -75,6 +106,10 @@ describe('live file targets and example URLs', () => {
   it('moves example.com URLs to the loaded origin and keeps the others', () => {
     expect(retargetUrls('https://example.com/a?b=1\n/path\nhttps://other.invalid/x', 'http://127.0.0.1:9')).toBe(
       'http://127.0.0.1:9/a?b=1\n/path\nhttps://other.invalid/x',
+    );
+    // A lone `?` is kept: the engine matches `/search?` against `/*?`.
+    expect(retargetUrls('https://example.com/search?\nhttps://example.com/s?#f', 'http://127.0.0.1:9')).toBe(
+      'http://127.0.0.1:9/search?\nhttp://127.0.0.1:9/s?',
     );
     const mine = 'https://shop.invalid/a';
     expect(retargetUrls(mine, 'http://127.0.0.1:9')).toBe(mine);
@@ -182,5 +217,16 @@ describe('live file answers', () => {
     expect(encoded.text).toBe('User-agent: *\n');
     expect(encoded.url).toBe('example.com');
     expect(liveFileFrom(null, 'example.com').problem).toBe('The service returned no robots.txt body.');
+  });
+});
+
+describe("the tester's crawler summary", () => {
+  it('asks "did you mean" for a name a typo away from a catalogue name, as the command line warns', () => {
+    const file = new FileAnalysis('User-agent: Googlebot\nDisallow: /\n');
+    const ask = (crawlers: string[]) =>
+      verdictsOf(file, { urls: ['https://example.com/x'], crawlers, dialect: 'google', matrix: false, textId: 1 })
+        .crawlerSummary;
+    expect(ask(['Googelbot'])).toBe('Not in the catalogue: matched as a product token. Did you mean Googlebot?');
+    expect(ask(['MyOwnCrawler'])).toBe('Not in the catalogue: matched as a product token.');
   });
 });

@@ -54,3 +54,26 @@ export function AlertBadges({
     </span>
   );
 }
+
+/**
+ * The top bar's alert count: critical and warning alerts of the last seven days on every property, each counted
+ * once, linking to the alerts page; nothing when there are none.
+ */
+export function TopBarAlerts() {
+  const summary = useApi<AlertSummary>('/api/alerts/summary', { pollMs: 60_000 });
+  const total = summary.data?.total;
+  if (!total) return null;
+  const serious = total.critical + total.warning;
+  if (serious === 0) return null;
+  const label = `${plural(serious, 'alert')} in the last 7 days${total.critical > 0 ? ` (${total.critical} critical)` : ''}`;
+  return (
+    <Link
+      href={total.critical > 0 ? '/alerts?severity=critical' : '/alerts?severity=warning'}
+      class={`topbar-alerts badge badge-small badge-link ${total.critical > 0 ? 'badge-bad' : 'badge-warn'}`}
+      aria-label={label}
+      title={label}
+    >
+      {plural(serious, 'alert')}
+    </Link>
+  );
+}

@@ -18,8 +18,11 @@ export const KIND_LABEL: Record<Alert['kind'], string> = {
   'file-recovered': 'Recovered',
   'disallow-all-added': 'Everything disallowed',
   'sitemap-removed': 'Sitemap removed',
-  'became-html': 'Now HTML',
+  'became-html': 'HTML page',
+  'no-rules': 'No rules',
+  'ai-policy-changed': 'AI policy changed',
   'assets-blocked': 'CSS/JS blocked',
+  'crawler-ignores-robots': 'Crawler ignores robots.txt',
 };
 
 /** Where an alert's change is shown: the file page with the two versions compared. */

@@ -3,17 +3,29 @@
  * service wants an access token (`--token`), a field to type it (kept in this browser, see `api.ts`).
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, apiToken, setApiToken } from '../api.js';
 
 /**
  * An API error in words, with a retry button; for a refused access token, the prompt to type one (saved, then retried).
+ * With `focus`, keyboard focus moves to it when it appears (to the token field for the prompt), for an error that
+ * answers what the user just asked.
  */
-export function ApiErrorNotice(props: { error: ApiError; onRetry?: (() => void) | undefined; context?: string }) {
+export function ApiErrorNotice(props: {
+  error: ApiError;
+  onRetry?: (() => void) | undefined;
+  context?: string;
+  focus?: boolean;
+}) {
   const { error, onRetry, context } = props;
-  if (error.code === 'unauthorized') return <TokenPrompt onSaved={onRetry} />;
+  const focus = props.focus ?? false;
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus) notice.current?.focus();
+  }, [error]);
+  if (error.code === 'unauthorized') return <TokenPrompt onSaved={onRetry} focus={focus} />;
   return (
-    <div class="notice notice-error" role="alert">
+    <div class="notice notice-error" role="alert" ref={notice} tabIndex={focus ? -1 : undefined}>
       <span>
         {context ? `${context}: ` : ''}
         {error.message}
@@ -27,8 +39,12 @@ export function ApiErrorNotice(props: { error: ApiError; onRetry?: (() => void) 
   );
 }
 
-function TokenPrompt({ onSaved }: { onSaved?: (() => void) | undefined }) {
+function TokenPrompt({ onSaved, focus }: { onSaved?: (() => void) | undefined; focus: boolean }) {
   const [value, setValue] = useState('');
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focus) field.current?.focus();
+  }, []);
   const hadToken = apiToken() !== null;
   return (
     <form
@@ -51,6 +67,7 @@ function TokenPrompt({ onSaved }: { onSaved?: (() => void) | undefined }) {
         </label>
         <input
           id="access-token"
+          ref={field}
           class="token-input"
           type="password"
           autocomplete="current-password"

@@ -50,46 +50,68 @@ const theme = EditorView.theme({
   '&': { fontSize: '13.5px', height: '100%' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.55' },
   '.cm-content': { padding: '6px 0' },
-  '.cm-gutters': { background: '#f6f7f9', borderRight: '1px solid #e3e6eb', color: '#8a93a0' },
+  // Line numbers at 4.9:1 on the gutter (WCAG AA asks 4.5:1).
+  '.cm-gutters': { background: '#f6f7f9', borderRight: '1px solid #e3e6eb', color: '#5f6b7a' },
   '.cm-activeLine': { background: '#f3f6fb' },
   '.cm-activeLineGutter': { background: '#e9eef7' },
   '.cm-deciding-line': { background: '#fff4c2 !important', boxShadow: 'inset 3px 0 0 #e0a400' },
   '.cm-tooltip-lint': { maxWidth: '28rem' },
-  '&.cm-focused': { outline: 'none' },
+  // The editor is where typing goes: a visible ring says so (WCAG 2.4.7), inside its frame.
+  '&.cm-focused': { outline: '2px solid var(--accent)', outlineOffset: '-2px' },
 });
 
+/** Selects `issue` in `view` (clamped to the text), scrolled into view. */
+function selectRange(view: EditorView, issue: EditorDiagnostic): void {
+  const length = view.state.doc.length;
+  const from = Math.min(issue.from, length);
+  view.dispatch({
+    selection: { anchor: from, head: Math.min(Math.max(issue.to, from), length) },
+    effects: EditorView.scrollIntoView(from, { y: 'center' }),
+  });
+}
+
+/** Whether the selection of `view` is exactly the (clamped) range of `issue`. */
+function selects(view: EditorView, issue: EditorDiagnostic): boolean {
+  const length = view.state.doc.length;
+  const { from, to } = view.state.selection.main;
+  const start = Math.min(issue.from, length);
+  return from === start && to === Math.min(Math.max(issue.to, start), length);
+}
+
 /**
- * The diagnostic after (or before) the selection, in order of start then end, wrapping around. CodeMirror's own
- * next-diagnostic command continues after the end of the selection, so it skips a diagnostic that starts inside
- * another one (a typo inside a two-line dialect difference); this one visits each diagnostic in turn.
+ * The index of the diagnostic after (or before) the selection, in order of start then end, wrapping around.
+ * CodeMirror's own next-diagnostic command continues after the end of the selection, so it skips a diagnostic that
+ * starts inside another one (a typo inside a two-line dialect difference); this one visits each diagnostic in turn.
  */
-function stepIssue(
-  view: EditorView,
-  issues: readonly EditorDiagnostic[],
-  direction: 1 | -1,
-): { issue: EditorDiagnostic; index: number } | null {
-  if (issues.length === 0) return null;
+function stepByPosition(view: EditorView, issues: readonly EditorDiagnostic[], direction: 1 | -1): number {
   const { from, to } = view.state.selection.main;
   const after = (d: EditorDiagnostic) => d.from > from || (d.from === from && d.to > to);
   const before = (d: EditorDiagnostic) => d.from < from || (d.from === from && d.to < to);
-  let index: number;
   if (direction === 1) {
-    index = issues.findIndex(after);
-    if (index < 0) index = 0;
-  } else {
-    index = issues.findLastIndex(before);
-    if (index < 0) index = issues.length - 1;
+    const index = issues.findIndex(after);
+    return index < 0 ? 0 : index;
   }
-  const issue = issues[index]!;
-  const length = view.state.doc.length;
-  view.dispatch({
-    selection: { anchor: Math.min(issue.from, length), head: Math.min(issue.to, length) },
-    scrollIntoView: true,
-  });
-  return { issue, index };
+  const index = issues.findLastIndex(before);
+  return index < 0 ? issues.length - 1 : index;
 }
 
-/** Sorted by start, then end: the order {@link stepIssue} walks. */
+/**
+ * The index of the diagnostic after (or before) the one selected, in the order given, wrapping around; from a
+ * selection that is no diagnostic's (a click in the text), the first (or last).
+ */
+function stepInList(
+  view: EditorView,
+  issues: readonly EditorDiagnostic[],
+  direction: 1 | -1,
+  at: number | null,
+): number {
+  if (at !== null && at < issues.length && selects(view, issues[at]!)) {
+    return (at + direction + issues.length) % issues.length;
+  }
+  return direction === 1 ? 0 : issues.length - 1;
+}
+
+/** Sorted by start, then end: the order {@link stepByPosition} walks. */
 function sortIssues(diagnostics: readonly EditorDiagnostic[]): EditorDiagnostic[] {
   return [...diagnostics].sort((a, b) => a.from - b.from || a.to - b.to);
 }
@@ -102,6 +124,8 @@ export interface EditorHandle {
   /** Selects the next (previous) lint issue and reports it through `onIssue`. */
   nextIssue(): void;
   previousIssue(): void;
+  /** Selects issue `index` (of the walking order, see `order`) and reports it through `onIssue`. */
+  selectIssue(index: number): void;
   replace(text: string): void;
 }
 
@@ -115,9 +139,15 @@ interface Props {
   label?: string;
   /** Shows the text without letting it change (it can still be focused, selected and walked with F8). */
   readOnly?: boolean;
+  /**
+   * The order F8 and the handle walk the diagnostics in: by their place in the text, or as given (the order a list
+   * beside the editor shows them in; "next" is the one after the issue selected).
+   * @default 'position'
+   */
+  order?: 'position' | 'given';
   onChange?: (text: string) => void;
   onReady: (handle: EditorHandle) => void;
-  /** Told which issue keyboard navigation moved to (index in start order, of `total`). */
+  /** Told which issue keyboard navigation moved to (index in the walking order, of `total`). */
   onIssue: (issue: EditorDiagnostic, index: number, total: number) => void;
   describedBy?: string;
 }
@@ -140,6 +170,7 @@ export function RobotsEditor(props: Props) {
   const { initial, diagnostics, onChange, onReady, onIssue, describedBy } = props;
   const label = props.label ?? 'robots.txt';
   const readOnly = props.readOnly ?? false;
+  const order = props.order ?? 'position';
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
@@ -147,10 +178,23 @@ export function RobotsEditor(props: Props) {
   const issues = useRef<EditorDiagnostic[]>([]);
   const issueReport = useRef(onIssue);
   issueReport.current = onIssue;
+  /** The issue last selected through {@link show}, by index in {@link issues}. */
+  const at = useRef<number | null>(null);
+  const show = (editor: EditorView, index: number) => {
+    const issue = issues.current[index];
+    if (!issue) return;
+    selectRange(editor, issue);
+    at.current = index;
+    issueReport.current(issue, index, issues.current.length);
+  };
   const step = (editor: EditorView, direction: 1 | -1): boolean => {
-    const found = stepIssue(editor, issues.current, direction);
-    if (found) issueReport.current(found.issue, found.index, issues.current.length);
-    return found !== null;
+    const list = issues.current;
+    if (list.length === 0) return false;
+    show(
+      editor,
+      order === 'given' ? stepInList(editor, list, direction, at.current) : stepByPosition(editor, list, direction),
+    );
+    return true;
   };
 
   useEffect(() => {
@@ -207,6 +251,10 @@ export function RobotsEditor(props: Props) {
         editor.focus();
         step(editor, -1);
       },
+      selectIssue(index) {
+        editor.focus();
+        show(editor, index);
+      },
       replace(text) {
         editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text }, selection: { anchor: 0 } });
       },
@@ -215,10 +263,17 @@ export function RobotsEditor(props: Props) {
     // The editor is created once; later props reach it through the handle and the diagnostics effect.
   }, []);
 
+  // What the editor shows now: a new list with the same findings (a page that renders again) changes nothing, so an
+  // open hover tooltip and the place in the issue walk stay.
+  const shown = useRef<string | null>(null);
   useEffect(() => {
     const editor = view.current;
     if (!editor) return;
-    issues.current = sortIssues(diagnostics);
+    const key = `${editor.state.doc.length}\n${diagnostics.map((d) => `${d.from}:${d.to}:${d.severity}:${d.code}:${d.message}`).join('\n')}`;
+    if (key === shown.current) return;
+    shown.current = key;
+    issues.current = order === 'given' ? [...diagnostics] : sortIssues(diagnostics);
+    at.current = null;
     editor.dispatch(setDiagnostics(editor.state, toCodeMirror(diagnostics, editor.state.doc.length)));
   }, [diagnostics]);
 

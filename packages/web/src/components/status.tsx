@@ -1,6 +1,10 @@
-/** Badges the report pages share: a file's fetch status, its effective policy, an alert's severity. */
+/**
+ * Badges the report pages share: a file's fetch status, its headline (what each watched crawler gets now, stated by
+ * the service from the engine), its effective policy, an alert's severity.
+ */
 
 import type { Alert, FilePolicy, RobotsFile } from '../api-types.js';
+import { formatTime } from './format.js';
 
 const STATUS = {
   fetched: { label: 'Fetched', tone: 'good' },
@@ -16,8 +20,9 @@ export function FileStatusBadge({ file }: { file: Pick<RobotsFile, 'status'> }) 
 }
 
 /** What a file's status means, in a few words (its reason when not fetched). */
-export function statusDetail(file: Pick<RobotsFile, 'status' | 'statusReason' | 'httpStatus'>): string | null {
-  if (file.status === 'fetched') return file.httpStatus === null ? null : `HTTP ${file.httpStatus}`;
+export function statusDetail(file: Pick<RobotsFile, 'status' | 'statusReason' | 'reply'>): string | null {
+  // The status in its protocol's words (HTTP 200; none for a file read over FTP), from the engine via the API.
+  if (file.status === 'fetched') return file.reply;
   return file.statusReason;
 }
 
@@ -26,6 +31,35 @@ const POLICY = {
   'allow-all': { label: 'Allow all', tone: 'neutral' },
   'disallow-all': { label: 'Disallow all', tone: 'bad' },
 } as const;
+
+/**
+ * What the file does now, in the service's words ("blocks everything for every crawler"), coloured by its tone: never
+ * a green "rules apply" for a file that blocks the site. Falls back to the policy badge before the first fetch.
+ */
+export function Headline({ file }: { file: Pick<RobotsFile, 'headline' | 'effectivePolicy'> }) {
+  const h = file.headline;
+  if (h === null) return <PolicyBadge policy={file.effectivePolicy} />;
+  return (
+    <span class={`headline headline-${h.tone}`} data-tone={h.tone} title={file.effectivePolicy?.message}>
+      {h.text}
+    </span>
+  );
+}
+
+/**
+ * What the headline's share of sitemap URLs rests on, in the service's plain words ("measured over 50 sitemap URLs",
+ * "no sitemap: …", "the sitemaps could not be read, so … unknown"), with when it was measured; nothing when no share
+ * was measured for the version whose rules apply.
+ */
+export function SitemapShareNote({ file, class: className }: { file: Pick<RobotsFile, 'headline'>; class: string }) {
+  const share = file.headline?.sitemapShare ?? null;
+  if (share === null) return null;
+  return (
+    <span class={className} data-status={share.status}>
+      Sitemap URLs: {share.note} (<time dateTime={share.measuredAt}>measured {formatTime(share.measuredAt)}</time>)
+    </span>
+  );
+}
 
 /** The effective policy in two words, its reason as the tooltip. */
 export function PolicyBadge({ policy }: { policy: FilePolicy | null }) {

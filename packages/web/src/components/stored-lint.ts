@@ -5,10 +5,11 @@
  * So the bytes are split into lines by the engine's own line counter (`TextLines`: LF, CRLF or a lone CR), each line
  * decoded as UTF-8 (invalid bytes become U+FFFD, as the service's own decoding does), and each column is measured by
  * decoding the bytes before it. A UTF-8 byte order mark is not shown; columns on the first line are counted past it.
- * Plain data in and out (tested in Node).
+ * Plain data in and out (tested in Node). {@link inListOrder} is the order the file page lists and walks them in.
  */
 
 import { TextLines } from 'robotskit';
+import type { LintCode, Severity } from 'robotskit/lint';
 import type { StoredDiagnostic } from '../api-types.js';
 import type { EditorDiagnostic } from './editor-diagnostic.js';
 
@@ -62,4 +63,23 @@ export function showStoredLint(bytes: Uint8Array, stored: readonly StoredDiagnos
     })
     .sort((a, b) => a.from - b.from || a.to - b.to);
   return { text, diagnostics, bom };
+}
+
+/** The engine's code of a place where Google and 1994-convention crawlers read the file differently. */
+const DIALECT_NOTE: LintCode = 'dialect-difference';
+
+/** Where each severity is listed: errors first; the dialect notes (info too) come after every other finding. */
+const LIST_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+function listRank(d: EditorDiagnostic): number {
+  return d.code === DIALECT_NOTE ? 3 : LIST_RANK[d.severity];
+}
+
+/**
+ * The diagnostics as the file page lists them, and as its "Next issue" walks them: errors, then warnings, then info,
+ * then the 1994-dialect notes (a large file has hundreds, which would bury the few findings that matter); in file
+ * order within each. A new array; `diagnostics` is left as it is.
+ */
+export function inListOrder(diagnostics: readonly EditorDiagnostic[]): EditorDiagnostic[] {
+  return [...diagnostics].sort((a, b) => listRank(a) - listRank(b) || a.from - b.from || a.to - b.to);
 }

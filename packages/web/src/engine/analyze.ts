@@ -6,6 +6,7 @@
  */
 
 import {
+  AI_PURPOSES,
   ANY_CRAWLER,
   CRAWLERS,
   dialectDifferences,
@@ -23,6 +24,8 @@ import {
   type DifferenceRow,
   MATRIX_MAX_URLS,
   type MatrixRow,
+  type PurposeChoice,
+  type PurposeRow,
   type Verdict,
   type VerdictRow,
 } from './protocol.js';
@@ -42,9 +45,9 @@ function summary(crawlers: readonly ResolvedCrawler[]): string {
   if (crawlers.length === 1) {
     const { profile } = crawlers[0]!;
     if (profile === null) {
-      return crawlers[0]!.input === ANY_CRAWLER
-        ? 'Any crawler: only the * group applies.'
-        : 'Not in the catalogue: matched as a product token.';
+      if (crawlers[0]!.input === ANY_CRAWLER) return 'Any crawler: only the * group applies.';
+      const { suggestion } = crawlers[0]!;
+      return `Not in the catalogue: matched as a product token.${suggestion === null ? '' : ` Did you mean ${suggestion}?`}`;
     }
     const ignores = profile.ignoresGlobalGroup ? ' · ignores the * group' : '';
     return `${profile.operator} · follows ${profile.tokens.join(' → ')}${ignores}.`;
@@ -63,12 +66,8 @@ export function sameBytes(a: Uint8Array | null | undefined, b: Uint8Array | null
   return true;
 }
 
-let serials = 0;
-
 /** One text, parsed in both readings; diagnostics and differences computed on first use. */
 export class FileAnalysis {
-  /** Tells texts apart in answers (1, 2, 3… per worker). */
-  readonly serial = ++serials;
   readonly google: RobotsTxt;
   readonly legacy: RobotsTxt;
   /** Milliseconds spent parsing (both readings). */
@@ -138,11 +137,44 @@ export class FileAnalysis {
   }
 }
 
+/**
+ * For each URL (the first {@link MATRIX_MAX_URLS}), the catalogue crawlers of `purpose` in sets that get the same
+ * answer: verdict, deciding line and group, usage preferences (the engine's `explain`, crawler by crawler).
+ */
+function purposeRowsOf(robots: RobotsTxt, urls: readonly string[], purpose: PurposeChoice): PurposeRow[] {
+  const members = CRAWLERS.filter((c) => (purpose === 'ai' ? AI_PURPOSES.includes(c.purpose) : c.purpose === purpose));
+  const rows: PurposeRow[] = [];
+  for (const url of urls.slice(0, MATRIX_MAX_URLS)) {
+    const sets = new Map<string, { row: PurposeRow; crawlers: string[] }>();
+    for (const crawler of members) {
+      const explanation = robots.explain(url, crawler);
+      const verdict = verdictOf(explanation);
+      const usage = explanation.usage ?? null;
+      const key = JSON.stringify([verdict.allowed, verdict.line, verdict.groups, usage]);
+      let set = sets.get(key);
+      if (set === undefined) {
+        const crawlers: string[] = [];
+        set = { row: { url, path: explanation.path, crawlers, verdict, usage }, crawlers };
+        sets.set(key, set);
+      }
+      set.crawlers.push(crawler.name);
+    }
+    for (const { row } of sets.values()) rows.push(row);
+  }
+  return rows;
+}
+
 /** One row per URL and crawler in the chosen reading (with the other reading's verdict), and the matrix if asked. */
 export function verdictsOf(
   file: FileAnalysis,
   request: Omit<AnalysisRequest, 'id' | 'text'>,
-): { rows: VerdictRow[]; matrix: MatrixRow[] | null; crawlerSummary: string; crawlerNotes: string[] } {
+): {
+  rows: VerdictRow[];
+  matrix: MatrixRow[] | null;
+  purposeRows: PurposeRow[] | null;
+  crawlerSummary: string;
+  crawlerNotes: string[];
+} {
   const chosen = request.dialect === 'legacy' ? file.legacy : file.google;
   const other = request.dialect === 'legacy' ? file.google : file.legacy;
   // Names as typed, read by the engine's one rule; none asks for the `*` group alone.
@@ -158,6 +190,7 @@ export function verdictsOf(
         crawler: label,
         verdict: verdictOf(explanation),
         other: verdictOf(other.explain(url, input)),
+        usage: explanation.usage ?? null,
       });
     }
   }
@@ -175,9 +208,11 @@ export function verdictsOf(
       }),
     }));
   }
+  const purpose = request.purpose ?? null;
   return {
     rows,
     matrix,
+    purposeRows: purpose === null ? null : purposeRowsOf(chosen, request.urls, purpose),
     crawlerSummary: summary(named),
     // Which name was used whenever the engine rewrote the one typed.
     crawlerNotes: named.flatMap((c) => (c.rewrite === null ? [] : [`${c.rewrite}.`])),

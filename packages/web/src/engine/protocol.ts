@@ -3,7 +3,14 @@
  * lints and answers; the page only renders.
  */
 
-import type { CrawlerKind, DialectDifferenceKind, DialectName, GroupMatch } from 'robotskit';
+import type {
+  CrawlerKind,
+  CrawlerPurpose,
+  DialectDifferenceKind,
+  DialectName,
+  GroupMatch,
+  UsageAnswer,
+} from 'robotskit';
 import type { EditorDiagnostic } from '../components/editor-diagnostic.js';
 
 /** The matrix covers at most this many URLs (the first ones): 180 crawlers × more URLs is no longer readable. */
@@ -13,6 +20,8 @@ export const MATRIX_MAX_URLS = 25;
 export interface AnalysisRequest {
   /** Increasing; the page ignores answers older than its newest request. */
   readonly id: number;
+  /** Increasing with each new text (or bytes): answers about the same text carry the same number from both workers. */
+  readonly textId: number;
   readonly text: string;
   /**
    * The file's exact bytes while `text` is only their display (loaded live or from a stored version, not edited
@@ -28,6 +37,28 @@ export interface AnalysisRequest {
   readonly dialect: DialectName;
   /** Compute the every-crawler matrix (only while it is shown). */
   readonly matrix: boolean;
+  /**
+   * The purpose whose catalogue crawlers the "By purpose" view shows (`ai`: every AI purpose), only while it is
+   * shown; null or absent: none.
+   */
+  readonly purpose?: PurposeChoice | null;
+}
+
+/** A purpose of the catalogue, or `ai` for every AI purpose (the engine's `AI_PURPOSES`). */
+export type PurposeChoice = CrawlerPurpose | 'ai';
+
+/**
+ * The catalogue crawlers of the chosen purpose that get the same answer for one URL (verdict, deciding line, usage
+ * preferences): one row of the "By purpose" view.
+ */
+export interface PurposeRow {
+  readonly url: string;
+  readonly path: string;
+  /** Catalogue names, in catalogue order. */
+  readonly crawlers: readonly string[];
+  readonly verdict: Verdict;
+  /** As in {@link VerdictRow.usage}. */
+  readonly usage: UsageAnswer | null;
 }
 
 /** A verdict in one reading. */
@@ -52,6 +83,11 @@ export interface VerdictRow {
   readonly verdict: Verdict;
   /** The same question in the other dialect. */
   readonly other: Verdict;
+  /**
+   * The AI usage preferences that apply in the chosen reading (the engine's `usage`: Content-Usage, Content-Signal);
+   * null when no group of the file has a usage line.
+   */
+  readonly usage: UsageAnswer | null;
 }
 
 /** One catalogue crawler against each URL (the "All crawlers" tab). */
@@ -80,6 +116,8 @@ export interface VerdictsAnswer {
   readonly textSerial: number;
   readonly rows: readonly VerdictRow[];
   readonly matrix: readonly MatrixRow[] | null;
+  /** The "By purpose" rows, URL by URL (the first {@link MATRIX_MAX_URLS}); null unless a purpose was asked. */
+  readonly purposeRows: readonly PurposeRow[] | null;
   /** The crawlers asked about, in words (`Google · follows Googlebot.`, `3 crawlers: …`). */
   readonly crawlerSummary: string;
   /** What to know about the crawler choices: which name was used whenever the one typed was rewritten. */

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import type { RunningService, ServiceOptions } from 'robotskit-server';
 
@@ -44,11 +45,72 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** Screenshots land here (gitignored); look at them after a run. */
 const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
 
-/** Viewports every page is photographed at. */
-const VIEWPORTS = {
-  desktop: { width: 1280, height: 900 },
+/** Viewports every page is photographed (and checked for accessibility) at: a laptop and a phone. */
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
   narrow: { width: 390, height: 844 },
 } as const;
+
+/** axe-core's browser bundle, evaluated in the page (through the DevTools protocol, so the page's CSP allows it). */
+const AXE_SOURCE: string = axe.source;
+
+/**
+ * The WCAG 2.2 A and AA rules axe-core finds serious or critical on `page` as it is now, one line each (rule, what it
+ * asks, the elements): empty when there is none.
+ *
+ * axe reads the page over many tasks; a page that changes meanwhile (a check landing, a tooltip closing) can make axe
+ * judge elements already gone, or fail inside axe (an element detached while axe builds its selector). So each run
+ * watches the page for changes, and a run during which the page changed (or that failed) is run again, up to five
+ * times, on the page as it then is. The result is always from one run on a page that held still; when the page never
+ * holds still, this fails saying so (and with axe's own error, if it had one).
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const attempts: string[] = [];
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const run = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
+      interface AxeResults {
+        violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+      }
+      let changed = false;
+      const watch = new MutationObserver(() => {
+        changed = true;
+      });
+      watch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      try {
+        const results = await axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+        });
+        // Changes not yet delivered to the observer count too. (Changes axe itself made would show here as well; it
+        // makes none, and the loop's limit ends it if it ever did.)
+        if (watch.takeRecords().length > 0) changed = true;
+        return {
+          changed,
+          error: null,
+          violations: results.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            targets: v.nodes.map((n) => JSON.stringify(n.target)),
+          })),
+        };
+      } catch (error) {
+        return { changed, error: String(error), violations: [] };
+      } finally {
+        watch.disconnect();
+      }
+    });
+    if (!run.changed && run.error === null) {
+      return run.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.targets.length}: ${v.targets.slice(0, 5).join(', ')})`);
+    }
+    attempts.push(run.error ?? 'the page changed during the run');
+    await page.waitForTimeout(250 * attempt);
+  }
+  throw new Error(`axe found no moment the page held still over 5 runs: ${attempts.join('; ')}`);
+}
 
 /** A running service and browser for one test file. */
 export interface Harness {

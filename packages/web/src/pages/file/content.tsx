@@ -1,26 +1,39 @@
 /**
  * A version's content as fetched, read-only in the robots.txt editor, with its stored lint findings marked in place
- * (gutter, underline, hover text) and listed below; F8 / Shift-F8 or the buttons walk from one to the next, a click
- * on the list selects it in the text.
+ * (gutter, underline, hover text) and listed below, errors first, then warnings, then info, the 1994-dialect notes
+ * last (`inListOrder`); F8 / Shift-F8 or the buttons walk them in that same order, a click on the list selects one in
+ * the text.
  */
 
-import { EditorView } from '@codemirror/view';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LINT_DOCS_BASE } from 'robotskit/lint';
 import { type ApiError, apiBytes, apiGet, toApiError } from '../../api.js';
-import type { VersionDetail } from '../../api-types.js';
+import type { DiagnosticsPage, StoredDiagnostic, VersionDetail } from '../../api-types.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
-import type { EditorDiagnostic } from '../../components/editor-diagnostic.js';
 import { formatBytes, formatTime, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import { SeverityBadge } from '../../components/status.js';
-import { type ShownFile, showStoredLint } from '../../components/stored-lint.js';
+import { inListOrder, type ShownFile, showStoredLint } from '../../components/stored-lint.js';
 import { navigate } from '../../router.js';
 import { encodeState } from '../tester/share.js';
 import { needsBytes } from '../tester/source-bytes.js';
 
 /** Issues listed before "Show all". */
 const LIST_LIMIT = 200;
+
+/**
+ * Every stored diagnostic of a version: those its detail lists, then the pages after them (the API caps the detail,
+ * and the editor marks them all).
+ */
+async function allDiagnostics(version: VersionDetail): Promise<StoredDiagnostic[]> {
+  const all = [...(version.lint?.diagnostics ?? [])];
+  for (let next = version.lint?.next ?? null; next !== null; ) {
+    const page = await apiGet<DiagnosticsPage>(next);
+    all.push(...page.diagnostics);
+    next = page.next;
+  }
+  return all;
+}
 
 interface Loaded {
   readonly version: VersionDetail;
@@ -44,12 +57,15 @@ export function VersionContent(props: {
     let live = true;
     setError(null);
     Promise.all([
-      apiGet<VersionDetail>(`/api/versions/${versionId}?content=false`),
+      apiGet<VersionDetail>(`/api/versions/${versionId}?content=false`).then(async (version) => ({
+        version,
+        diagnostics: await allDiagnostics(version),
+      })),
       apiBytes(`/api/versions/${versionId}/raw`),
     ])
-      .then(([version, bytes]) => {
+      .then(([{ version, diagnostics }, bytes]) => {
         if (!live) return;
-        setLoaded({ version, bytes, shown: showStoredLint(bytes, version.lint?.diagnostics ?? [], LINT_DOCS_BASE) });
+        setLoaded({ version, bytes, shown: showStoredLint(bytes, diagnostics, LINT_DOCS_BASE) });
       })
       .catch((cause: unknown) => {
         if (live) setError(toApiError(cause));
@@ -90,20 +106,9 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
   const editor = useRef<EditorHandle | null>(null);
   const [current, setCurrent] = useState<number | null>(null);
   const [all, setAll] = useState(false);
-  const issues = shown.diagnostics;
+  /** The issues as listed and walked: by severity, the dialect notes last. */
+  const issues = useMemo(() => inListOrder(shown.diagnostics), [shown]);
   const lint = version.lint;
-
-  const select = (issue: EditorDiagnostic, index: number) => {
-    const view = editor.current?.view;
-    if (!view) return;
-    const length = view.state.doc.length;
-    view.focus();
-    view.dispatch({
-      selection: { anchor: Math.min(issue.from, length), head: Math.min(issue.to, length) },
-      effects: EditorView.scrollIntoView(Math.min(issue.from, length), { y: 'center' }),
-    });
-    setCurrent(index);
-  };
 
   return (
     <div class="content-view">
@@ -129,9 +134,7 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
               <>
                 {lint.errors > 0 && <span class="count count-error">{plural(lint.errors, 'error')}</span>}
                 {lint.warnings > 0 && <span class="count count-warning">{plural(lint.warnings, 'warning')}</span>}
-                {issues.length - lint.errors - lint.warnings > 0 && (
-                  <span class="count count-info">{issues.length - lint.errors - lint.warnings} info</span>
-                )}
+                {lint.info > 0 && <span class="count count-info">{lint.info} info</span>}
               </>
             )}
           </span>
@@ -157,6 +160,7 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
           <RobotsEditor
             initial={shown.text}
             diagnostics={issues}
+            order="given"
             label="Fetched robots.txt"
             readOnly={true}
             describedBy="content-title"
@@ -171,6 +175,11 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
             {formatBytes(version.size ?? 0)}
             {shown.bom && ' · starts with a byte order mark'} · fetched {formatTime(version.fetchedAt)}
           </span>
+          {version.truncated && (
+            <span class="count count-error truncated-note">
+              Cut at 500 KiB: Google reads the first 512,000 bytes and ignores the rest
+            </span>
+          )}
           <span class="spacer" />
           <button
             type="button"
@@ -194,7 +203,7 @@ function ContentView(props: { loaded: Loaded; latest: boolean; onShowLatest: () 
                 type="button"
                 class="issue-button"
                 aria-current={current === i ? 'true' : undefined}
-                onClick={() => select(issue, i)}
+                onClick={() => editor.current?.selectIssue(i)}
               >
                 <SeverityBadge severity={issue.severity} />
                 <span class="line-ref">line {issue.line}</span>

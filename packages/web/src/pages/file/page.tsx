@@ -1,6 +1,7 @@
 /**
  * One robots.txt file: where it stands (fetch status, the policy crawlers apply now and why), its last fetch, its
- * content with the lint findings in place, a timeline of fetch outcomes and sizes, its versions with the changes
+ * content with the lint findings in place, its AI use (what it gives AI crawlers, by purpose, and the usage
+ * preferences that apply), a timeline of fetch outcomes and sizes, its versions with the changes
  * between any two, and its alerts. Recrawl fetches it now and shows the progress. `?diff=<id>&against=<id>` opens a
  * comparison (alert links use it).
  */
@@ -11,9 +12,10 @@ import { AlertList, alertChangeHref } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatDuration, formatRelative, formatTime } from '../../components/format.js';
 import { Breadcrumbs, Missing } from '../../components/report-frame.js';
-import { FileStatusBadge, PolicyBadge, statusDetail } from '../../components/status.js';
+import { FileStatusBadge, Headline, PolicyBadge, SitemapShareNote, statusDetail } from '../../components/status.js';
 import { useApi, useDocumentTitle, useNow } from '../../components/use-api.js';
 import { Link, type RouteProps } from '../../router.js';
+import { AiUseSection } from './ai-use.js';
 import { VersionContent } from './content.js';
 import { Recrawl } from './recrawl.js';
 import { Timeline } from './timeline.js';
@@ -99,6 +101,12 @@ export default function FilePage({ params }: RouteProps) {
               <span title={formatTime(f.nextCheckAt)}>next check {formatRelative(f.nextCheckAt, now)}</span>
             </p>
           )}
+          {f?.headline && (
+            <p class="file-headline">
+              <Headline file={f} />
+              <SitemapShareNote file={f} class="cell-note sitemap-share-note" />
+            </p>
+          )}
         </div>
         {f && (
           <div class="head-actions">
@@ -149,6 +157,8 @@ export default function FilePage({ params }: RouteProps) {
           />
         )}
       </div>
+
+      {shown !== null && <AiUseSection versionId={shown} />}
 
       <div class="section panel">
         <div class="panel-head">
@@ -229,7 +239,7 @@ function PolicyPanel({ file, now, timeline }: { file: FileDetail; now: number; t
       ) : (
         <>
           <p class="policy-line">
-            <PolicyBadge policy={policy} />
+            {file.headline === null ? <PolicyBadge policy={policy} /> : <Headline file={file} />}
           </p>
           <p>{readableTimes(policy.message)}</p>
           <dl class="facts">
@@ -288,7 +298,7 @@ function LastFetchPanel({ file }: { file: FileDetail }) {
         </dd>
         <dt>Answer</dt>
         <dd>
-          {fetch.httpStatus === null ? 'no HTTP answer' : `HTTP ${fetch.httpStatus}`}
+          {fetch.reply ?? (fetch.outcome === 'rules' ? 'read over FTP' : 'no answer')}
           {fetch.size !== null && fetch.outcome === 'rules' && ` · ${formatBytes(fetch.size)}`}
         </dd>
         {fetch.summary !== null && (

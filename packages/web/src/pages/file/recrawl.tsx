@@ -22,12 +22,12 @@ function outcomeSentence(file: FileDetail, previousVersion: number | null): stri
   if (!fetch) return 'Done.';
   const changed = file.latestVersionId !== previousVersion;
   if (fetch.status === 'fetched') {
-    return `Fetched: HTTP ${fetch.httpStatus ?? '?'}, ${formatBytes(fetch.size ?? 0)}, ${
+    return `Fetched: ${fetch.reply === null ? '' : `${fetch.reply}, `}${formatBytes(fetch.size ?? 0)}, ${
       changed ? 'a new version' : 'unchanged'
     }.`;
   }
   if (fetch.status === 'not-found') return `No file: ${fetch.summary ?? 'not found'}${changed ? ', a change' : ''}.`;
-  return `Failed: ${fetch.summary ?? `HTTP ${fetch.httpStatus}`}.`;
+  return `Failed: ${fetch.summary ?? fetch.reply ?? 'no answer'}.`;
 }
 
 export function Recrawl(props: {

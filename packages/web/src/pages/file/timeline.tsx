@@ -35,9 +35,10 @@ function describe(fetch: FetchPoint): string {
   const parts = [formatTime(fetch.startedAt), STATUS_LABEL[fetch.status]];
   // The engine's words (server error (HTTP 503), host not found…) say the status too.
   if (fetch.summary !== null) parts.push(fetch.summary);
-  else if (fetch.httpStatus !== null) parts.push(`HTTP ${fetch.httpStatus}`);
+  else if (fetch.reply !== null) parts.push(fetch.reply);
   if (fetch.size !== null && fetch.outcome === 'rules') parts.push(formatBytes(fetch.size));
-  if (fetch.versionId !== null) parts.push('new version');
+  // A failure starts no version of the content: it is an event (the version list shows content versions only).
+  if (fetch.versionId !== null) parts.push(fetch.outcome === 'disallow-all' ? 'failures began' : 'new version');
   return parts.join(' · ');
 }
 
@@ -47,11 +48,13 @@ function timelineSummary(fetches: readonly FetchPoint[]): string {
   const count = (s: FetchPoint['status']) => fetches.filter((f) => f.status === s).length;
   const oldest = fetches[fetches.length - 1]!;
   const sizes = fetches.filter((f) => f.outcome === 'rules' && f.size !== null).map((f) => f.size as number);
-  const versions = fetches.filter((f) => f.versionId !== null).length;
+  // Content versions as the version list counts them; a run of failures that began is an event, said apart.
+  const versions = fetches.filter((f) => f.versionId !== null && f.outcome !== 'disallow-all').length;
+  const outages = fetches.filter((f) => f.versionId !== null && f.outcome === 'disallow-all').length;
   const parts = [
     `${plural(fetches.length, 'fetch', 'fetches')} since ${formatTime(oldest.startedAt)}:`,
     `${count('fetched')} fetched, ${count('not-found')} not found, ${plural(count('error'), 'error')};`,
-    `${plural(versions, 'new version')}.`,
+    `${plural(versions, 'new version')}${outages > 0 ? `, ${plural(outages, 'run', 'runs')} of failures` : ''}.`,
   ];
   if (sizes.length > 0) parts.push(`Size ${formatBytes(Math.min(...sizes))} to ${formatBytes(Math.max(...sizes))}.`);
   return parts.join(' ');
@@ -122,10 +125,13 @@ export function Timeline({ fetches, now }: { fetches: readonly FetchPoint[]; now
                   <td>{formatTime(f.startedAt)}</td>
                   <td>
                     {STATUS_LABEL[f.status]}
-                    {f.httpStatus !== null && <span class="muted"> · HTTP {f.httpStatus}</span>}
+                    {f.reply !== null && <span class="muted"> · {f.reply}</span>}
                   </td>
                   <td class="num">{f.size === null ? '—' : formatBytes(f.size)}</td>
-                  <td>{f.summary ?? (f.versionId !== null ? 'new version' : '')}</td>
+                  <td>
+                    {f.summary ??
+                      (f.versionId !== null ? (f.outcome === 'disallow-all' ? 'failures began' : 'new version') : '')}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -17,11 +17,12 @@ export interface Comparison {
   readonly against: number | null;
 }
 
-/** A version's report status (the engine's `fetchStatusOf`) with its HTTP status. */
+/** A version's report status (the engine's `fetchStatusOf`) with its status in its protocol's words (HTTP 200, FTP 550). */
 function outcomeText(v: Version): string {
-  if (v.status === 'fetched') return `Fetched · HTTP ${v.httpStatus ?? '?'}`;
-  if (v.status === 'not-found') return `Not found${v.httpStatus === null ? '' : ` · HTTP ${v.httpStatus}`}`;
-  return v.httpStatus === null ? 'Error' : `Error · HTTP ${v.httpStatus}`;
+  const reply = v.reply === null ? '' : ` · ${v.reply}`;
+  if (v.status === 'fetched') return `Fetched${reply}`;
+  if (v.status === 'not-found') return `Not found${reply}`;
+  return `Error${reply}`;
 }
 
 /**
@@ -144,7 +145,8 @@ export function VersionsTable(props: {
                       aria-label={`Show the content of ${label}`}
                       onClick={() => onShow(v.id)}
                     >
-                      {shown === v.id ? 'Shown' : 'Show'}
+                      {/* The same word pressed or not (the name must hold the visible text); pressed shows as pressed. */}
+                      Show
                     </button>
                   )}
                 </td>
@@ -169,11 +171,16 @@ const STATUS_WORDS = { fetched: 'fetched', 'not-found': 'not found', error: 'fai
 /** Why two versions have no line diff: what changed instead. */
 function noContentChange(d: VersionDiff): string {
   const now = d.version;
-  const status = now.httpStatus === null ? '' : ` (HTTP ${now.httpStatus})`;
+  const status = now.reply === null ? '' : ` (${now.reply})`;
   if (d.against === null) {
     return now.outcome === 'rules'
       ? 'The first version is empty.'
       : `The first fetch ${STATUS_WORDS[now.status]}${status}: no content.`;
+  }
+  if (now.outcome === 'disallow-all' || d.against.outcome === 'disallow-all') {
+    const failed = now.outcome === 'disallow-all' ? now : d.against;
+    const code = failed.httpStatus === null ? '' : ` (HTTP ${failed.httpStatus})`;
+    return `A failed fetch${code} has no content: it is an event of the timeline, not a change of lines. The last good version's rules apply through it.`;
   }
   if (d.against.outcome !== now.outcome) {
     return `No content to compare: the fetch ${STATUS_WORDS[d.against.status]} before and ${STATUS_WORDS[now.status]} now${status}.`;
@@ -212,8 +219,11 @@ export function DiffView({
   const d = diff.data;
   if (!d) return <p class="empty">Comparing…</p>;
   const lint = d.lint;
+  // Unknown counts (a side never linted) are left out, never shown as "null".
   const counts = (c: { before: number | null; after: number | null }) =>
-    d.against === null || c.before === null || c.before === c.after ? `${c.after}` : `${c.before} → ${c.after}`;
+    d.against === null || c.before === null || c.after === null || c.before === c.after
+      ? `${c.after ?? c.before ?? '—'}`
+      : `${c.before} → ${c.after}`;
   const linted = lint.errors.after !== null || lint.errors.before !== null;
   return (
     <section class="diff" aria-label="Changes between the two versions">
@@ -252,9 +262,21 @@ export function DiffView({
               <SeverityBadge severity={x.severity} /> line {x.line}: {x.message}
             </li>
           ))}
+          {lint.addedTotal + lint.removedTotal > lint.added.length + lint.removed.length && (
+            <li class="muted">
+              {lint.addedTotal - lint.added.length + lint.removedTotal - lint.removed.length} more not listed (
+              {lint.addedTotal} new, {lint.removedTotal} fixed in all)
+            </li>
+          )}
         </ul>
       )}
-      {d.hunks.length === 0 ? (
+      {!d.complete ? (
+        <p class="empty diff-summary">
+          Too many changes for a line diff: {plural(d.added, 'line')} of the new version are not in the old one, and{' '}
+          {plural(d.removed, 'line')} of the old one are gone (counted in any order). Open each version's content to
+          read it.
+        </p>
+      ) : d.hunks.length === 0 ? (
         <p class="empty">{noContentChange(d)}</p>
       ) : (
         <div class="diff-body">

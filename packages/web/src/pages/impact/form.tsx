@@ -1,6 +1,7 @@
 /**
  * The impact page's form: compare the current version with a draft (edited here, linted in the engine worker as it is
  * typed) or a stored version, for the crawlers and URLs typed (or the service's defaults), and the result below.
+ * When a check ends, focus moves to its result's heading or to its error (the button is disabled while it runs).
  */
 
 import type { RefObject } from 'preact';
@@ -74,6 +75,8 @@ function useImpactCheck() {
   const check = async (body: object) => {
     setBusy(true);
     setError(null);
+    // A result stays on screen only beside the question it answers: a new check (or its failure) clears it.
+    setResult(null);
     try {
       setResult(await apiSend<ImpactResult>('POST', '/api/impact', body));
     } catch (cause) {
@@ -283,7 +286,7 @@ export function ImpactForm({ file, versions }: { file: FileDetail; versions: rea
           )}
         </div>
       </form>
-      {error && <ApiErrorNotice error={error} onRetry={() => void run()} />}
+      {error && <ApiErrorNotice error={error} onRetry={() => void run()} focus={true} />}
       {result && <ImpactReport result={result} />}
     </>
   );

@@ -3,9 +3,9 @@
  * with an example and the deciding lines) beside the sample of URLs checked (the sitemaps' or the ones typed).
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ImpactResult } from '../../api-types.js';
-import { plural } from '../../components/format.js';
+import { formatTime, plural } from '../../components/format.js';
 
 const SHOWN_CHANGES = 200;
 
@@ -154,11 +154,27 @@ function ExactRegions({ exact }: { exact: Exact }) {
   );
 }
 
-/** The result panel. */
+/** One side of the comparison in words: "your draft", "version 4 (fetched …, the current one)". */
+function sideName(side: ImpactResult['before']): string {
+  if (side.draft || side.versionId === null) return 'your draft';
+  const when = side.fetchedAt === null ? '' : `fetched ${formatTime(side.fetchedAt)}`;
+  const parts = [when, side.current ? 'the current one' : ''].filter((p) => p !== '');
+  return `version ${side.versionId}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** The result panel, naming the two sides it compared. */
 export function ImpactReport({ result }: { result: ImpactResult }) {
+  // Shown once per check (the form clears the last result first): keyboard and screen-reader users land on it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
-    <section class="panel impact-report" aria-label="Impact">
-      <h2 class="panel-title">Result</h2>
+    <section class="panel impact-report" aria-labelledby="impact-result-title">
+      <h2 class="panel-title" id="impact-result-title" tabIndex={-1} ref={heading}>
+        Result
+      </h2>
+      <p class="impact-compared">
+        Compared {sideName(result.after)} with {sideName(result.before)}.
+      </p>
       <div class="impact-columns">
         <section class="impact-exact" aria-labelledby="impact-exact-title">
           <h3 class="section-title" id="impact-exact-title">

@@ -50,8 +50,8 @@ export default function PropertiesPage() {
             </p>
             <p class="muted">
               Add a domain such as <code>example.com</code> to watch the robots.txt of its apex and <code>www</code>{' '}
-              hosts over http and https, or a URL prefix such as <code>https://shop.example.com/</code> to watch exactly
-              one origin.
+              hosts over http and https, or a URL prefix such as <code>https://shop.example.com/</code> (or{' '}
+              <code>ftp://ftp.example.com/</code>) to watch exactly one origin.
             </p>
           </div>
         ) : (
@@ -78,6 +78,13 @@ export default function PropertiesPage() {
                       <Link href={`/properties/${p.id}`} class="strong-link">
                         {p.name}
                       </Link>
+                      {p.headline && (
+                        <span class="cell-note property-headline">
+                          <span class={`headline headline-${p.headline.tone}`} data-tone={p.headline.tone}>
+                            {p.headline.text}
+                          </span>
+                        </span>
+                      )}
                     </th>
                     <td data-label="Kind">{p.kind === 'domain' ? 'Domain' : 'URL prefix'}</td>
                     <td class="num" data-label="Hosts">

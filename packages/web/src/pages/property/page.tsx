@@ -14,7 +14,7 @@ import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatBytes, formatDuration, formatRelative, formatTime, plural } from '../../components/format.js';
 import { Breadcrumbs, Missing } from '../../components/report-frame.js';
 import { SortHeader, type SortValue, useSort, useSorted } from '../../components/sortable.js';
-import { FileStatusBadge, PolicyBadge, statusDetail } from '../../components/status.js';
+import { FileStatusBadge, Headline, SitemapShareNote, statusDetail } from '../../components/status.js';
 import { useApi, useDocumentTitle, useNow } from '../../components/use-api.js';
 import { Link, navigate, type RouteProps } from '../../router.js';
 
@@ -96,6 +96,12 @@ export default function PropertyPage({ params }: RouteProps) {
                 : 'URL-prefix property: exactly this origin.'}
             </p>
           )}
+          {p && (
+            <p>
+              <Link href={`/properties/${p.id}/activity`}>Crawler activity</Link>: what crawlers did, from your access
+              logs, judged against the robots.txt in force at each request.
+            </p>
+          )}
         </div>
         {p && <DeleteProperty id={p.id} name={p.name} />}
       </div>
@@ -141,6 +147,7 @@ export default function PropertyPage({ params }: RouteProps) {
             <span class="spacer" />
             <Link href={`/alerts?propertyId=${id}`}>All alerts of this property</Link>
           </div>
+
           <AlertList
             query={`propertyId=${id}`}
             showFile={true}
@@ -224,7 +231,8 @@ function FilesTable({ files }: { files: readonly PropertyFile[] }) {
                   <Count n={file.warnings} tone="warning" />
                 </td>
                 <td data-label="Policy now">
-                  <PolicyBadge policy={file.effectivePolicy} />
+                  <Headline file={file} />
+                  <SitemapShareNote file={file} class="cell-note sitemap-share-note" />
                 </td>
               </tr>
             );

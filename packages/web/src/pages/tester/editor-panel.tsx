@@ -6,9 +6,10 @@
 import type { RefObject } from 'preact';
 import { useState } from 'preact/hooks';
 import type { EditorDiagnostic } from '../../components/editor-diagnostic.js';
-import { formatBytes, plural } from '../../components/format.js';
+import { formatBytes, formatTime, plural } from '../../components/format.js';
 import { type EditorHandle, RobotsEditor } from '../../components/robots-editor.js';
 import type { FileAnswer, VerdictsAnswer } from '../../engine/protocol.js';
+import type { FileSource } from './use-tester-state.js';
 
 const NO_DIAGNOSTICS: readonly EditorDiagnostic[] = [];
 
@@ -51,6 +52,41 @@ function IssueLine({ issue, onClose }: { issue: CurrentIssue; onClose: () => voi
   );
 }
 
+/** Whose file the editor holds, in one line: the example, a shared link, a live file (URL, status, time) or none. */
+function SourceLine({ source, text }: { source: FileSource; text: string }) {
+  let words: string;
+  if (source.kind === 'example') words = 'An example file: edit it, paste your own, or load a live file above.';
+  else if (source.kind === 'link') words = 'The file from a shared link.';
+  else if (source.kind === 'live') {
+    const status = source.status === null ? '' : `HTTP ${source.status}, `;
+    const edited = text === source.text ? '' : ' Edited since: the verdicts are for your text, not the live file.';
+    words = `Live file ${source.url} (${status}loaded ${formatTime(new Date(source.at).toISOString())}).${edited}`;
+  } else {
+    const typed =
+      text === '' ? ' Nothing is tested until you type or load a file.' : ' The verdicts are for your text.';
+    words = `No file: loading ${source.url} failed at ${formatTime(new Date(source.at).toISOString())}. ${source.problem}${typed}`;
+  }
+  return (
+    <p class={`source-line${source.kind === 'failed' ? ' source-failed' : ''}`} id="editor-source">
+      {words}
+    </p>
+  );
+}
+
+/** Saves the file as `robots.txt`: the loaded bytes while unedited, else the text as UTF-8. */
+function download(text: string, bytes: Uint8Array | null): void {
+  // A copy: the Blob wants bytes over a plain ArrayBuffer.
+  const blob = new Blob([new Uint8Array(bytes ?? new TextEncoder().encode(text))], { type: 'text/plain' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'robots.txt';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /**
  * The editor panel. The editor keeps the last diagnostics while a new text is linted (CodeMirror maps them through the
  * edits); `current` is the lint of the text the verdicts are about, once it has arrived.
@@ -61,6 +97,10 @@ export function EditorPanel(props: {
   verdicts: VerdictsAnswer | null;
   facts: FileAnswer | null;
   current: FileAnswer | null;
+  source: FileSource;
+  /** The text in the editor, and the bytes tested for it while unedited. */
+  text: string;
+  bytes: Uint8Array | null;
   onChange: (text: string) => void;
 }) {
   const { editor, verdicts, facts, current } = props;
@@ -75,6 +115,9 @@ export function EditorPanel(props: {
         <IssueCounts diagnostics={diagnostics} linted={facts !== null} />
         {facts && !current && <span class="muted linting">linting…</span>}
         <span class="spacer" />
+        <button type="button" class="small" onClick={() => download(props.text, props.bytes)}>
+          Download
+        </button>
         <button
           type="button"
           class="small"
@@ -96,6 +139,9 @@ export function EditorPanel(props: {
           Next<span class="wide-only"> issue</span> ›
         </button>
       </div>
+      <SourceLine source={props.source} text={props.text} />
+      {/* Above the editor, so the issue moved to is in view with the buttons that moved to it. */}
+      {issue && <IssueLine issue={issue} onClose={() => setIssue(null)} />}
       <RobotsEditor
         initial={props.initial}
         diagnostics={diagnostics}
@@ -107,9 +153,8 @@ export function EditorPanel(props: {
           editor.current = handle;
         }}
         onIssue={(found, index, total) => setIssue({ ...found, index, total })}
-        describedBy="issue-summary"
+        describedBy="editor-source issue-summary"
       />
-      {issue && <IssueLine issue={issue} onClose={() => setIssue(null)} />}
       <div class="panel-foot muted">
         {verdicts
           ? `${formatBytes(verdicts.bytes)} · ${plural(verdicts.groups, 'group')} · parsed in ${verdicts.parseMs.toFixed(1)} ms, verdicts ${verdicts.ms.toFixed(1)} ms${current ? `, lint ${current.ms.toFixed(1)} ms` : ''}`

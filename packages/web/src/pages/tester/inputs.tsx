@@ -9,18 +9,17 @@ export function UrlsPanel({ urls, onInput }: { urls: string; onInput: (urls: str
   return (
     <div class="panel">
       <label class="panel-title" for="urls">
-        URLs
+        URLs <span class="hint-inline">one per line: full URLs or paths</span>
       </label>
       <textarea
         id="urls"
-        rows={7}
+        rows={5}
         wrap="off"
         spellcheck={false}
         value={urls}
         placeholder={'https://example.com/page\n/just/a/path'}
         onInput={(e) => onInput(e.currentTarget.value)}
       />
-      <p class="hint">One per line: full URLs or paths.</p>
     </div>
   );
 }
@@ -54,8 +53,10 @@ export function CrawlerPanel(props: {
           <option key={name} value={name} />
         ))}
       </datalist>
-      <p class="hint">{verdicts?.crawlerSummary ?? '\u00a0'}</p>
-      <p class="hint">Several crawlers: separate them with commas.</p>
+      <p class="hint">
+        {verdicts?.crawlerSummary ?? '\u00a0'} Several: separate them with commas; a full User-Agent string counts as
+        the crawler it names.
+      </p>
       {verdicts?.crawlerNotes.map((note) => (
         <p class="hint hint-warning" key={note}>
           {note}

@@ -4,7 +4,7 @@
  * error, content, truncated, html, … }`). The bytes are what the engine decides on; the text is only shown. The browser never fetches other sites itself (no CORS, and the service applies its address guard).
  */
 
-import { DEFAULT_MAX_BYTES } from 'robotskit';
+import { DEFAULT_MAX_BYTES, pathOfUrl } from 'robotskit';
 import type { RetrievalErrorKind, RetrievalOutcome } from 'robotskit/fetch';
 import { ApiError, apiGet } from '../../api.js';
 import { sourceOf } from './source-bytes.js';
@@ -145,7 +145,8 @@ export function retargetUrls(urls: string, origin: string): string {
       const url = new URL(trimmed);
       if (!EXAMPLE_HOSTS.has(url.hostname)) return line;
       changed = true;
-      return `${origin}${url.pathname}${url.search}`;
+      // The path and query the engine matches (a lone `?` kept), fragment dropped.
+      return `${origin}${pathOfUrl(url.href)}`;
     } catch {
       return line;
     }

@@ -10,9 +10,19 @@ import { formatBytes } from '../../components/format.js';
 import { loadLiveRobotsTxt } from './live-fetch.js';
 import { type SourceBytes, sourceOf } from './source-bytes.js';
 
-/** The load bar; `onLoaded` gets the file, a sentence saying what was loaded, and the origin it governs. */
+/**
+ * The load bar; `onLoaded` gets the file, a sentence saying what was loaded, the origin it governs and its URL and
+ * status; `onNoFile` a sentence and the site whose fetch brought no file; `onFailed` a sentence when nothing was
+ * fetched (a mistyped address, the service unreachable): the editor keeps what it holds.
+ */
 export function LiveLoader(props: {
-  onLoaded: (file: SourceBytes, message: string, origin: string) => void;
+  onLoaded: (
+    file: SourceBytes,
+    message: string,
+    origin: string,
+    loaded: { url: string; status: number | null },
+  ) => void;
+  onNoFile: (message: string, failed: { url: string; origin: string; problem: string }) => void;
   onFailed: (message: string) => void;
 }) {
   const [site, setSite] = useState('');
@@ -25,8 +35,10 @@ export function LiveLoader(props: {
     setNeedsToken(null);
     loadLiveRobotsTxt(site)
       .then((file) => {
-        if (file.text === null) props.onFailed(`${file.url}: ${file.problem}`);
-        else {
+        if (file.text === null) {
+          const problem = file.problem ?? 'no robots.txt body.';
+          props.onNoFile(`${file.url}: ${problem}`, { url: file.url, origin: file.origin, problem });
+        } else {
           const status = file.status !== null ? `HTTP ${file.status}, ` : '';
           // The bytes as fetched when the service sends them (older services send only text: its UTF-8 then).
           const loaded = file.bytes !== null ? sourceOf(file.bytes) : sourceOf(new TextEncoder().encode(file.text));
@@ -34,6 +46,7 @@ export function LiveLoader(props: {
             loaded,
             [`Loaded ${file.url} (${status}${formatBytes(loaded.bytes.length)}).`, ...file.notes].join(' '),
             file.origin,
+            { url: file.url, status: file.status },
           );
         }
       })

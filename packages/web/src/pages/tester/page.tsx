@@ -1,11 +1,13 @@
 /**
- * The robots.txt tester: an editor, a URL list and a crawler chooser; verdicts, the every-crawler matrix and the
- * dialect differences recomputed in a Web Worker as you type; live files loaded through the service; the whole state
+ * The robots.txt tester: an editor, a URL list and a crawler chooser; verdicts, the every-crawler matrix, the
+ * crawlers of one purpose ("By purpose") and the dialect differences recomputed in a Web Worker as you type; live files loaded through the service; the whole state
  * shared through the page URL's hash. This module composes the parts: state (`use-tester-state.ts`), the worker
  * (`use-engine.ts`), the link (`use-share-link.ts`) and the panels.
  */
 
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { splitCrawlerNames } from 'robotskit';
+import type { PurposeChoice } from '../../engine/protocol.js';
 import { EditorPanel } from './editor-panel.js';
 import { CrawlerPanel, UrlsPanel } from './inputs.js';
 import { LiveLoader } from './live-loader.js';
@@ -15,7 +17,7 @@ import { decodeState, type TesterState } from './share.js';
 import { ShareBox } from './share-box.js';
 import { useEngine } from './use-engine.js';
 import { useShareLink } from './use-share-link.js';
-import { type Notice, useDecidingLine, useTesterState } from './use-tester-state.js';
+import { type FileSource, type Notice, useDecidingLine, useTesterState } from './use-tester-state.js';
 
 function splitUrls(text: string): string[] {
   return text
@@ -24,12 +26,16 @@ function splitUrls(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The crawlers typed in the chooser, comma-separated, each once. */
+/** The crawlers typed in the chooser (the engine's reading of a typed list: a User-Agent string stays whole), each once. */
 function crawlersOf(text: string): string[] {
-  return text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part, i, all) => part !== '' && all.indexOf(part) === i);
+  return splitCrawlerNames(text).filter((name, i, all) => all.indexOf(name) === i);
+}
+
+/** What the editor holds, for a failure that leaves it as it was. */
+function stillHeld(source: FileSource): string {
+  if (source.kind === 'live') return `The editor still holds ${source.url}.`;
+  if (source.kind === 'failed') return 'The editor still holds your text.';
+  return source.kind === 'link' ? 'The editor still holds the shared file.' : 'The editor still holds the example.';
 }
 
 /** Reads the shared state from the hash once, then renders the tester with it. */
@@ -61,7 +67,9 @@ function NoticeBar({ notice, onDismiss }: { notice: Notice; onDismiss: () => voi
 
 function Tester({ initial, shareError }: { initial: TesterState; shareError: string | null }) {
   const t = useTesterState(initial, shareError);
-  const [tab, setTab] = useState<Tab>('results');
+  // A link may open the "By purpose" view with its purpose.
+  const [tab, setTab] = useState<Tab>(initial.purpose ? 'purpose' : 'results');
+  const [purpose, setPurpose] = useState<PurposeChoice>(initial.purpose ?? 'ai');
   const urls = useMemo(() => splitUrls(t.urls), [t.urls]);
   const crawlers = useMemo(() => crawlersOf(t.crawler), [t.crawler]);
   const { verdicts, facts, crawlerNames, engineError } = useEngine({
@@ -71,10 +79,27 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
     crawlers,
     dialect: t.dialect,
     matrix: tab === 'matrix',
+    purpose: tab === 'purpose' ? purpose : null,
   });
   const linkTooLong = useShareLink(
-    { text: t.text, bytes: t.bytes, urls: t.urls, crawler: t.crawler, dialect: t.dialect },
-    { onRestore: t.restore, onError: (text) => t.setNotice({ kind: 'error', text }) },
+    {
+      text: t.text,
+      bytes: t.bytes,
+      urls: t.urls,
+      crawler: t.crawler,
+      dialect: t.dialect,
+      purpose: tab === 'purpose' ? purpose : null,
+    },
+    {
+      onRestore: (state) => {
+        t.restore(state);
+        if (state.purpose) {
+          setPurpose(state.purpose);
+          setTab('purpose');
+        }
+      },
+      onError: (text) => t.setNotice({ kind: 'error', text }),
+    },
   );
 
   // The first URL's verdict is shown (and its deciding line marked) until another row is chosen.
@@ -87,24 +112,29 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
 
   return (
     <section class="page tester">
-      <div class="page-head">
-        <h1>robots.txt tester</h1>
-        <p class="lede">
-          Test URLs against a robots.txt exactly as Google reads it (RFC 9309), see every lint issue in place, and
-          compare with the 1994 reading. Everything runs in your browser as you type.
-        </p>
+      <div class="tester-head">
+        <div class="page-head">
+          <h1>robots.txt tester</h1>
+          <p class="lede">As Google reads it (RFC 9309), with lint and the 1994 reading; all in your browser.</p>
+        </div>
+        <LiveLoader
+          onLoaded={t.loadLive}
+          onNoFile={t.loadFailed}
+          onFailed={(text) => t.setNotice({ kind: 'error', text: `${text} ${stillHeld(t.source)}` })}
+        />
       </div>
-
-      <LiveLoader onLoaded={t.loadLive} onFailed={(text) => t.setNotice({ kind: 'error', text })} />
       {t.notice && <NoticeBar notice={t.notice} onDismiss={() => t.setNotice(null)} />}
 
-      <div class={tab === 'matrix' ? 'tester-grid tester-grid-wide' : 'tester-grid'}>
+      <div class={tab === 'matrix' || tab === 'purpose' ? 'tester-grid tester-grid-wide' : 'tester-grid'}>
         <EditorPanel
           initial={initial.text}
           editor={t.editor}
           verdicts={verdicts}
           facts={facts}
           current={current}
+          source={t.source}
+          text={t.text}
+          bytes={t.bytes}
           onChange={t.setText}
         />
         <div class="side">
@@ -127,11 +157,14 @@ function Tester({ initial, shareError }: { initial: TesterState; shareError: str
             dialect={t.dialect}
             shownRow={shownRow}
             fileOrigin={t.fileOrigin}
+            noFile={t.source.kind === 'failed' && t.text === '' ? t.source.problem : null}
             onSelect={(row, line) => {
               t.setSelected(row);
               showLine(line);
             }}
             onShowLine={showLine}
+            purpose={purpose}
+            onPurpose={setPurpose}
           />
           <ShareBox tooLong={linkTooLong} />
         </div>

@@ -1,7 +1,7 @@
 /** The result views under the editor: verdicts for the chosen crawler, the every-crawler matrix, the differences. */
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type CrawlerKind, DIALECT_DIFFERENCE_TITLES, type DialectName } from 'robotskit';
+import { type CrawlerKind, DIALECT_DIFFERENCE_TITLES, type DialectName, pathOfUrl } from 'robotskit';
 import {
   type DifferenceRow,
   MATRIX_MAX_URLS,
@@ -10,6 +10,7 @@ import {
   type VerdictRow,
 } from '../../engine/protocol.js';
 import { shortOperator } from './operator.js';
+import { UsageCell } from './usage-cell.js';
 
 /** Rows rendered before "Show all": thousands of URLs would make every keystroke re-render them all. */
 const ROW_LIMIT = 500;
@@ -33,8 +34,7 @@ function RuleText({ verdict }: { verdict: Verdict }) {
 /** Whether the matched path is what anyone would read from the URL (then it need not be shown). */
 function obviousPath(url: string, path: string): boolean {
   try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}` === path;
+    return pathOfUrl(new URL(url).href) === path;
   } catch {
     return url === path;
   }
@@ -62,6 +62,8 @@ export function VerdictTable(props: {
     return <p class="empty">Add URLs to test (one per line) and each gets a verdict here.</p>;
   }
   const otherName = dialect === 'google' ? READING.legacy : READING.google;
+  // The usage column only when the file states AI usage preferences (Content-Usage, Content-Signal).
+  const usageShown = rows.some((row) => row.usage !== null);
   return (
     <div class="table-wrap">
       {dialect === 'legacy' && (
@@ -80,6 +82,7 @@ export function VerdictTable(props: {
             <th scope="col">URL</th>
             <th scope="col">Crawler</th>
             <th scope="col">Deciding rule</th>
+            {usageShown && <th scope="col">AI usage</th>}
           </tr>
         </thead>
         <tbody>
@@ -123,6 +126,7 @@ export function VerdictTable(props: {
                     </div>
                   )}
                 </td>
+                {usageShown && <td class="usage-cell">{row.usage !== null && <UsageCell usage={row.usage} />}</td>}
               </tr>
             );
           })}
@@ -260,8 +264,7 @@ export function CrawlerMatrix(props: {
 
 function shortUrl(url: string): string {
   try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}` || '/';
+    return pathOfUrl(new URL(url).href);
   } catch {
     return url;
   }

@@ -22,7 +22,7 @@ interface EngineAnswers {
 }
 
 /** Asks the worker about `request` whenever a field of it changes (after a pause), answering with the newest results. */
-export function useEngine({ text, bytes, urls, crawlers, dialect, matrix }: RequestInput): EngineAnswers {
+export function useEngine({ text, bytes, urls, crawlers, dialect, matrix, purpose }: RequestInput): EngineAnswers {
   const [verdicts, setVerdicts] = useState<VerdictsAnswer | null>(null);
   const [facts, setFacts] = useState<FileAnswer | null>(null);
   const [crawlerNames, setCrawlerNames] = useState<readonly string[]>([]);
@@ -53,10 +53,18 @@ export function useEngine({ text, bytes, urls, crawlers, dialect, matrix }: Requ
   // The worker keeps only the newest waiting request.
   useEffect(() => {
     const timer = setTimeout(() => {
-      latest.current = client.request({ text, bytes: bytes ?? null, urls, crawlers, dialect, matrix });
+      latest.current = client.request({
+        text,
+        bytes: bytes ?? null,
+        urls,
+        crawlers,
+        dialect,
+        matrix,
+        purpose: purpose ?? null,
+      });
     }, PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [client, text, bytes, urls, crawlers, dialect, matrix]);
+  }, [client, text, bytes, urls, crawlers, dialect, matrix, purpose]);
 
   return { verdicts, facts, crawlerNames, engineError };
 }

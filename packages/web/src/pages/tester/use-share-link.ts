@@ -11,6 +11,12 @@ import { needsBytes } from './source-bytes.js';
 
 /** Pause in typing before the address is rewritten, in milliseconds. */
 const PAUSE_MS = 300;
+/**
+ * The pause for a text over 64 KiB: compressing it costs the page tens of milliseconds, which must not fall between
+ * two keys of someone typing (the link is rarely short enough for such a file anyway).
+ */
+const LARGE_PAUSE_MS = 1500;
+const LARGE_TEXT = 64 * 1024;
 
 /** What the page does with a link's state, or with a link that could not be read. */
 interface SharedStateHandlers {
@@ -25,6 +31,7 @@ interface SharedStateHandlers {
  */
 export function useShareLink(state: TesterState, handlers: SharedStateHandlers): boolean {
   const { text, bytes, urls, crawler, dialect } = state;
+  const purpose = state.purpose ?? null;
   const [tooLong, setTooLong] = useState(false);
   const lastHash = useRef(location.hash);
   const latest = useRef(handlers);
@@ -32,24 +39,27 @@ export function useShareLink(state: TesterState, handlers: SharedStateHandlers):
 
   useEffect(() => {
     let live = true;
-    const timer = setTimeout(() => {
-      const shared = bytes && needsBytes(bytes, text) ? bytes : null;
-      encodeState({ text, bytes: shared, urls, crawler, dialect }).then((encoded) => {
-        if (!live) return;
-        const fits = encoded.length <= MAX_HASH_LENGTH;
-        setTooLong(!fits);
-        // Too long for a link: drop the hash rather than leave an older state in the address bar. The untouched
-        // example needs no hash either, so the bare address stays bare.
-        const hash = fits && !isSample({ text, urls, crawler, dialect }) ? encoded : '';
-        lastHash.current = hash;
-        history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
-      });
-    }, PAUSE_MS);
+    const timer = setTimeout(
+      () => {
+        const shared = bytes && needsBytes(bytes, text) ? bytes : null;
+        encodeState({ text, bytes: shared, urls, crawler, dialect, purpose }).then((encoded) => {
+          if (!live) return;
+          const fits = encoded.length <= MAX_HASH_LENGTH;
+          setTooLong(!fits);
+          // Too long for a link: drop the hash rather than leave an older state in the address bar. The untouched
+          // example needs no hash either, so the bare address stays bare.
+          const hash = fits && (purpose !== null || !isSample({ text, urls, crawler, dialect })) ? encoded : '';
+          lastHash.current = hash;
+          history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+        });
+      },
+      text.length > LARGE_TEXT ? LARGE_PAUSE_MS : PAUSE_MS,
+    );
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [text, bytes, urls, crawler, dialect]);
+  }, [text, bytes, urls, crawler, dialect, purpose]);
 
   // A shared link pasted into this tab changes only the hash.
   useEffect(() => {

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DialectName } from 'robotskit';
 import type { EditorHandle } from '../../components/robots-editor.js';
 import { retargetUrls } from './live-fetch.js';
+import { SAMPLE } from './sample.js';
 import type { TesterState } from './share.js';
 import { bytesFor, type SourceBytes } from './source-bytes.js';
 
@@ -18,6 +19,21 @@ export interface Notice {
   readonly kind: 'error' | 'info';
   readonly text: string;
 }
+
+/** Whose file the editor holds: what the tester says above it. */
+export type FileSource =
+  | { readonly kind: 'example' }
+  | { readonly kind: 'link' }
+  /** A live file: its URL, HTTP status and when it was loaded (epoch ms); `text` is what it loaded as. */
+  | {
+      readonly kind: 'live';
+      readonly url: string;
+      readonly status: number | null;
+      readonly at: number;
+      readonly text: string;
+    }
+  /** A live load that brought no file: the editor was cleared, and nothing is tested until something is typed. */
+  | { readonly kind: 'failed'; readonly url: string; readonly problem: string; readonly at: number };
 
 /** The tester's state and what changes it. */
 interface TesterModel {
@@ -32,6 +48,7 @@ interface TesterModel {
   /** The origin of a live file loaded here (`https://shop.example`): URLs on other hosts are not governed by it. */
   readonly fileOrigin: string | null;
   readonly notice: Notice | null;
+  readonly source: FileSource;
   readonly editor: RefObject<EditorHandle | null>;
   /** Whether the next deciding line shown is scrolled to (once after a new file, not while typing). */
   readonly scrollToLine: RefObject<boolean>;
@@ -42,7 +59,12 @@ interface TesterModel {
   setSelected(row: number | null): void;
   setNotice(notice: Notice | null): void;
   /** A live file arrived: test its bytes, move the example's URLs to its site, say what was loaded. */
-  loadLive(file: SourceBytes, message: string, origin: string): void;
+  loadLive(file: SourceBytes, message: string, origin: string, loaded: { url: string; status: number | null }): void;
+  /**
+   * A live load brought no file (a 404, a 503, a failed connection): the previous file and its verdicts go, so none is
+   * shown under the news about another site.
+   */
+  loadFailed(message: string, failed: { url: string; origin: string; problem: string }): void;
   /** A pasted link's state replaces everything. */
   restore(state: TesterState): void;
 }
@@ -59,6 +81,7 @@ export function useTesterState(initial: TesterState, shareError: string | null):
   const [selected, setSelected] = useState<number | null>(null);
   const [fileOrigin, setFileOrigin] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(shareError ? { kind: 'error', text: shareError } : null);
+  const [fileSource, setFileSource] = useState<FileSource>(initial === SAMPLE ? { kind: 'example' } : { kind: 'link' });
   const editor = useRef<EditorHandle | null>(null);
   const scrollToLine = useRef(true);
 
@@ -80,6 +103,7 @@ export function useTesterState(initial: TesterState, shareError: string | null):
     selected,
     fileOrigin,
     notice,
+    source: fileSource,
     editor,
     scrollToLine,
     setText,
@@ -88,8 +112,9 @@ export function useTesterState(initial: TesterState, shareError: string | null):
     setDialect,
     setSelected,
     setNotice,
-    loadLive(file, message, origin) {
+    loadLive(file, message, origin, loaded) {
       showFile(file, file.text, origin);
+      setFileSource({ kind: 'live', url: loaded.url, status: loaded.status, at: Date.now(), text: file.text });
       // The example's URLs are about example.com: test the loaded site's instead.
       const moved = retargetUrls(urls, origin);
       if (moved !== urls) setUrls(moved);
@@ -98,8 +123,16 @@ export function useTesterState(initial: TesterState, shareError: string | null):
         text: moved !== urls ? `${message} The example URLs now point at ${origin}.` : message,
       });
     },
+    loadFailed(message, failed) {
+      showFile(null, '', failed.origin);
+      setFileSource({ kind: 'failed', url: failed.url, problem: failed.problem, at: Date.now() });
+      const moved = retargetUrls(urls, failed.origin);
+      if (moved !== urls) setUrls(moved);
+      setNotice({ kind: 'error', text: message });
+    },
     restore(state) {
       showFile(state.bytes ? { bytes: state.bytes, text: state.text } : null, state.text, null);
+      setFileSource({ kind: 'link' });
       setUrls(state.urls);
       setCrawler(state.crawler);
       setDialect(state.dialect);

@@ -1,16 +1,53 @@
 /**
- * Webhooks: where alerts are POSTed. List them with their delivery counts, add one (a test delivery is sent at once
- * and its answer shown), delete one, and open a hook's delivery history with why failed deliveries failed.
+ * Webhooks: where alerts are POSTed. List them with their delivery counts (each named by its number, origin and a
+ * fingerprint of its whole URL, so hooks to one host are told apart without showing their secret path), add one (a
+ * test delivery is sent at once and its answer shown), choose the alert kinds each is sent, delete one, and open a
+ * hook's delivery history with why failed deliveries failed.
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, apiSend, toApiError } from '../../api.js';
-import type { ListedProperty, Webhook, WebhookDelivery, WebhookTestResult } from '../../api-types.js';
+import type { Alert, ListedProperty, Webhook, WebhookDelivery, WebhookTestResult } from '../../api-types.js';
 import { KIND_LABEL } from '../../components/alerts.js';
 import { ApiErrorNotice } from '../../components/api-error.js';
 import { formatTime, plural } from '../../components/format.js';
 import { Breadcrumbs } from '../../components/report-frame.js';
 import { useApi } from '../../components/use-api.js';
+
+type Kind = Alert['kind'];
+const KINDS = Object.keys(KIND_LABEL) as Kind[];
+
+/** A hook's alert kinds as checkboxes; none ticked means every kind (the API's null). */
+function KindChooser(props: {
+  legend: string;
+  kinds: readonly Kind[] | null;
+  onChange: (kinds: Kind[] | null) => void;
+}) {
+  const chosen = new Set(props.kinds ?? []);
+  const toggle = (kind: Kind, on: boolean) => {
+    const next = KINDS.filter((k) => (k === kind ? on : chosen.has(k)));
+    props.onChange(next.length === 0 ? null : next);
+  };
+  return (
+    <fieldset class="kind-chooser">
+      <legend>{props.legend}</legend>
+      <p class="hint">
+        {props.kinds === null ? 'Every kind is sent; tick some to send only those.' : 'Only the kinds ticked are sent.'}
+      </p>
+      {KINDS.map((kind) => (
+        <label class="check" key={kind}>
+          <input type="checkbox" checked={chosen.has(kind)} onChange={(e) => toggle(kind, e.currentTarget.checked)} />
+          {KIND_LABEL[kind]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** How a hook is named on the page: its number, where it points and the fingerprint of its whole URL. */
+function hookName(hook: Webhook): string {
+  return `Webhook ${hook.id} to ${hook.url} (fingerprint ${hook.fingerprint})`;
+}
 
 function TestOutcome({ result }: { result: WebhookTestResult }) {
   return result.ok ? (
@@ -67,6 +104,7 @@ export default function WebhooksPage() {
                 test={lastTest?.id === hook.id ? lastTest.result : null}
                 onTested={(result) => setLastTest({ id: hook.id, result })}
                 onDeleted={() => void hooks.reload()}
+                onChanged={() => void hooks.reload()}
               />
             ))}
           </ul>
@@ -82,9 +120,15 @@ function WebhookItem(props: {
   test: WebhookTestResult | null;
   onTested: (result: WebhookTestResult) => void;
   onDeleted: () => void;
+  onChanged: () => void;
 }) {
   const { hook } = props;
   const [open, setOpen] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  // The kinds as last chosen here, shown at once while the change is saved (then the list's answer replaces them).
+  const [kinds, setKinds] = useState<Kind[] | null>(hook.kinds);
+  const saved = JSON.stringify(hook.kinds);
+  useEffect(() => setKinds(JSON.parse(saved) as Kind[] | null), [saved]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const run = async (action: () => Promise<void>) => {
@@ -102,7 +146,12 @@ function WebhookItem(props: {
   return (
     <li class="webhook">
       <div class="webhook-head">
-        <code class="url break">{hook.url}</code>
+        <h3 class="webhook-title">
+          <span class="webhook-number">#{hook.id}</span> <code class="url break">{hook.url}</code>{' '}
+          <span class="fingerprint" title="The first digits of the SHA-256 of the whole URL">
+            fingerprint <code>{hook.fingerprint}</code>
+          </span>
+        </h3>
         <span class="spacer" />
         <button
           type="button"
@@ -116,12 +165,16 @@ function WebhookItem(props: {
         >
           Send a test
         </button>
+        <button type="button" class="small" aria-expanded={choosing} onClick={() => setChoosing(!choosing)}>
+          Alert kinds
+        </button>
         <button
           type="button"
-          class="small danger"
+          class="small danger-outline"
+          aria-label={`Delete webhook ${hook.id}`}
           disabled={busy}
           onClick={() => {
-            if (!confirm(`Delete the webhook ${hook.url}? Its pending deliveries are dropped.`)) return;
+            if (!confirm(`Delete ${hookName(hook)}? Its pending deliveries are dropped.`)) return;
             void run(async () => {
               await apiSend('DELETE', `/api/webhooks/${hook.id}`);
               props.onDeleted();
@@ -144,6 +197,19 @@ function WebhookItem(props: {
           {open ? 'Hide deliveries' : 'Show deliveries'}
         </button>
       </p>
+      {choosing && (
+        <KindChooser
+          legend={`Alert kinds sent to webhook ${hook.id}`}
+          kinds={kinds}
+          onChange={(chosen) => {
+            setKinds(chosen);
+            void run(async () => {
+              await apiSend<Webhook>('PATCH', `/api/webhooks/${hook.id}`, { kinds: chosen });
+              props.onChanged();
+            });
+          }}
+        />
+      )}
       {props.test && <TestOutcome result={props.test} />}
       {error && <ApiErrorNotice error={error} />}
       {open && <Deliveries id={hook.id} />}
@@ -161,8 +227,8 @@ function Deliveries({ id }: { id: number }) {
   if (list.length === 0) return <p class="empty">No deliveries yet: one is queued with each new alert.</p>;
   return (
     <div class="table-wrap">
-      <table class="data-table">
-        <caption class="visually-hidden">Deliveries</caption>
+      <table class="data-table deliveries-table">
+        <caption class="visually-hidden">Deliveries of webhook {id}</caption>
         <thead>
           <tr>
             <th scope="col">Alert</th>
@@ -214,6 +280,7 @@ function AddWebhook(props: {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [propertyId, setPropertyId] = useState('');
+  const [kinds, setKinds] = useState<Kind[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async () => {
@@ -223,10 +290,12 @@ function AddWebhook(props: {
       const body: Record<string, unknown> = { url: url.trim() };
       if (secret !== '') body.secret = secret;
       if (propertyId !== '') body.propertyId = Number(propertyId);
+      if (kinds !== null) body.kinds = kinds;
       const created = await apiSend<Webhook>('POST', '/api/webhooks', body);
       const result = await apiSend<WebhookTestResult>('POST', `/api/webhooks/${created.id}/test`);
       setUrl('');
       setSecret('');
+      setKinds(null);
       props.onAdded(created.id, result);
     } catch (cause) {
       setError(toApiError(cause));
@@ -279,6 +348,7 @@ function AddWebhook(props: {
           {busy ? 'Adding…' : 'Add and send a test'}
         </button>
       </div>
+      <KindChooser legend="Alert kinds" kinds={kinds} onChange={setKinds} />
       {error && (
         <ApiErrorNotice error={error} onRetry={error.code === 'unauthorized' ? () => void submit() : undefined} />
       )}
