@@ -4,7 +4,7 @@
  * error).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditJson } from '../src/commands/audit.js';
+import type { AuditJson } from '../src/answers/audit.js';
 import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 
@@ -95,7 +95,7 @@ describe('robotskit audit', () => {
     expect(meta.code).toBe(1);
     expect(meta.doc).toMatchObject({ crawlable: true, indexable: false, followable: true });
     expect(meta.doc.reasons).toEqual(['the page says noindex: <meta name="robots" content="noindex, follow">']);
-    expect(meta.doc.page.meta).toEqual([{ name: 'robots', content: 'noindex, follow' }]);
+    expect(meta.doc.page?.meta).toEqual([{ name: 'robots', content: 'noindex, follow' }]);
     const header = await audit('/header-noindex');
     expect(header.code).toBe(1);
     expect(header.doc.reasons).toEqual(['the page says noindex: X-Robots-Tag: noindex']);
@@ -115,7 +115,7 @@ describe('robotskit audit', () => {
   it('keeps X-Robots-Tag header lines apart', async () => {
     const google = await audit('/two-headers', '--ua', 'Googlebot');
     expect(google.doc).toMatchObject({ indexable: false, followable: false });
-    expect(google.doc.page.xRobotsTag).toEqual(['googlebot: nofollow', 'noindex']);
+    expect(google.doc.page?.xRobotsTag).toEqual(['googlebot: nofollow', 'noindex']);
     const other = await audit('/two-headers', '--ua', 'OtherBot');
     expect(other.doc).toMatchObject({ indexable: false, followable: true });
   });
@@ -188,18 +188,35 @@ describe('robotskit audit', () => {
     expect(doc).toMatchObject({ crawlable: true, indexable: true, robots: { fetch: { status: 200, error: null } } });
   });
 
+  it('gives a verdict for a site that cannot be reached: its robots.txt blocks it, the page is not needed', async () => {
+    const closed = await sites.closedOrigin();
+    const text = await run(['audit', `${closed}/x`]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe(
+      `robotskit: cannot fetch '${closed}/robots.txt': connection refused (until it can be, Google treats every URL there as disallowed)\n`,
+    );
+    const lines = text.stdout.split('\n');
+    expect(lines[1]).toBe('  verdict  cannot be crawled');
+    expect(lines[3]).toBe('  page     not fetched (see why)');
+    expect(text.stdout).toContain('the page could not be fetched either (connection refused)');
+    const json = await run(['audit', `${closed}/x`, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      page: null,
+      crawlable: false,
+      indexable: false,
+      index: 'url-only',
+      verdict: 'cannot be crawled',
+      robots: { allowed: false, fetch: { error: { kind: 'connect', message: 'connection refused' } } },
+    });
+  });
+
   it('network errors and bad arguments are one line and exit 2', async () => {
     const slow = await run(['audit', `${site.origin}/slow`, '--timeout', '0.3']);
     expect(slow).toEqual({
       code: 2,
       stdout: '',
       stderr: `robotskit: cannot fetch '${site.origin}/slow': no complete response within 0.3 s\n`,
-    });
-    const closed = await sites.closedOrigin();
-    expect(await run(['audit', `${closed}/x`])).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `robotskit: cannot fetch '${closed}/x': connection refused\n`,
     });
     expect((await run(['audit', 'ftp://example.com/x'])).stderr).toBe(
       "robotskit: cannot audit 'ftp://example.com/x': only http and https URLs are supported\n",

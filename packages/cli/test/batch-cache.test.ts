@@ -19,7 +19,7 @@ import {
 import { openSharedCache } from '../src/cache/shared-cache.js';
 import { CliError } from '../src/io.js';
 import { tempDir, tracked } from './cleanup.js';
-import { BIN, run } from './helpers.js';
+import { BIN, run, serviceUrl } from './helpers.js';
 import { Sites } from './sites.js';
 
 const sites = new Sites();
@@ -48,7 +48,9 @@ async function threeProcesses(cacheUrl: string): Promise<void> {
   writeFileSync(file, urls.join('\n'));
   const results = await Promise.all([0, 1, 2].map(() => batch([file, '--cache', cacheUrl])));
   for (const r of results) {
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(
+      /^robotskit: 12 records: 8 allowed, 4 blocked, 0 invalid; [0-4] robots\.txt fetched, 0 unreachable\n$/,
+    );
     expect(r.code).toBe(0);
     const allowed = r.stdout
       .trim()
@@ -77,7 +79,7 @@ describe('batch --cache', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^robotskit: --cache: unsupported store memcached:\/\/ \(use redis:\/\/… or postgres:\/\/…\)\n$/,
+      /^robotskit: --cache: unsupported store memcached:\/\/ \(use redis:\/\/…, redis\+sentinel:\/\/… or postgres:\/\/…\)\n$/,
     );
   });
 
@@ -103,19 +105,7 @@ describe('batch --cache', () => {
 function startServe(args: string[], children: ChildProcess[]): Promise<string> {
   const child = tracked(spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /service on (http:\/\/\S+) /.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on('data', (chunk) => {
-      err += chunk;
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
+  return serviceUrl(child);
 }
 
 describe('serve --cache', () => {

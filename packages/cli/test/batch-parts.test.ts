@@ -3,12 +3,13 @@
  * backpressure, the stop, the window in both orders, the per-origin share and questions, and the records. The run as a
  * whole is held by `batch.test.ts`, `batch-order.test.ts` and `batch-records.test.ts` against real servers.
  */
-import { createRobotsClient, type FetchLike, type UrlVerdict } from 'robotskit/fetch';
+import { createRobotsClient, describeFetchOutcome, type FetchLike, type UrlVerdict } from 'robotskit/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { InputLines } from '../src/batch/input.js';
 import { Interrupted, Interruption } from '../src/batch/interruption.js';
 import { OriginQuestions, OriginShare } from '../src/batch/origins.js';
 import { CHUNK, LATE, OutputBuffer } from '../src/batch/output.js';
+import { progressLine, summaryLine } from '../src/batch/progress.js';
 import { invalidReason, RecordMaker } from '../src/batch/records.js';
 import { CompletionOrderWindow, InputOrderWindow, SETTLED, type Slot } from '../src/batch/window.js';
 
@@ -215,6 +216,19 @@ describe('InputOrderWindow', () => {
     expect(window.resumeFrom(3, 1)).toBe(4);
   });
 
+  it('names the URL the output waits for: the first one not complete', async () => {
+    const { output, stop } = buffer();
+    const window = new InputOrderWindow(output, stop);
+    expect(window.oldestWaiting()).toBeNull();
+    const waiting: Slot = { ...slot(2), origin: 'http://slow.invalid', since: 0 };
+    waiting.promise = new Promise<void>(() => {});
+    await window.add(waiting);
+    window.ready(3, '3\n');
+    expect(window.oldestWaiting()).toBe(waiting);
+    waiting.done = true;
+    expect(window.oldestWaiting()).toBeNull();
+  });
+
   it('resumes from the first line asked for when nothing was written', () => {
     const { output, stop } = buffer();
     const window = new InputOrderWindow(output, stop);
@@ -346,7 +360,7 @@ describe('RecordMaker', () => {
   }
 
   it('makes the plain serialisation of each verdict, and counts verdicts and unreachable sites', async () => {
-    const records = new RecordMaker();
+    const records = new RecordMaker(10_000);
     for (const [i, v] of (await verdicts()).entries()) {
       const made = records.record(i + 1, v);
       const latest = v.latest;
@@ -360,13 +374,19 @@ describe('RecordMaker', () => {
         fetch: {
           status: latest.status,
           outcome: latest.outcome,
-          error: latest.error === null ? null : { kind: latest.error.kind, message: latest.error.message },
+          // In the engine's words, never the runtime's text.
+          error:
+            latest.error === null
+              ? null
+              : { kind: latest.error.kind, message: describeFetchOutcome(latest, { timeoutMs: 10_000 }).summary },
         },
         policy: { mode: v.policy.mode, reason: v.policy.reason },
       };
       expect(made).toBe(`${JSON.stringify(plain)}\n`);
+      expect(made).not.toContain('fetch failed');
+      if (latest.error !== null) expect(made).toContain('"message":"connection refused"');
       // Made a second time from what it keeps, the record is the same.
-      expect(new RecordMaker().record(i + 1, v)).toBe(made);
+      expect(new RecordMaker(10_000).record(i + 1, v)).toBe(made);
       expect(records.record(i + 1, v)).toBe(made);
     }
     // Each verdict recorded twice: 3 allowed (/a/b, /z, /q) and 4 blocked; the unreachable origin counted once.
@@ -383,5 +403,37 @@ describe('RecordMaker', () => {
       error: { kind: 'invalid-url', message: reason },
     });
     expect(records.invalid).toBe(1);
+  });
+});
+
+describe('the progress line and the summary', () => {
+  const progress = {
+    lines: 1000,
+    written: 1,
+    allowed: 488,
+    blocked: 511,
+    invalid: 1,
+    pending: 999,
+    fetches: 2,
+    activeFetches: 1,
+    queuedFetches: 0,
+    unreachable: 0,
+    waitingFor: { origin: 'http://slow.invalid', line: 2, ms: 12_500 },
+  };
+
+  it('counts URLs checked as the allowed, blocked and invalid ones, apart from the records written', () => {
+    expect(progressLine(progress, 0, null, 2000)).toBe(
+      '1,000 URLs checked (488 allowed, 511 blocked, 1 invalid), 1 written, 500/s; waiting 12 s for http://slow.invalid/robots.txt (line 2); 2 robots.txt fetched, 1 fetching',
+    );
+    const one = { ...progress, allowed: 1, blocked: 0, invalid: 0, waitingFor: null };
+    expect(progressLine(one, 50, 100, 1000)).toBe(
+      '[############------------]  50% 1 URL checked (1 allowed, 0 blocked, 0 invalid), 1 written, 1/s; 2 robots.txt fetched, 1 fetching',
+    );
+  });
+
+  it('sums a run up in one line', () => {
+    expect(summaryLine({ ...progress, written: 1000, waitingFor: null })).toBe(
+      'robotskit: 1000 records: 488 allowed, 511 blocked, 1 invalid; 2 robots.txt fetched, 0 unreachable\n',
+    );
   });
 });

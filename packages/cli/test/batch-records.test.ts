@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { RobotsUrlError } from 'robotskit';
-import { createRobotsClient, type FetchLike, type FetchResponseLike } from 'robotskit/fetch';
+import { createRobotsClient, describeFetchOutcome, type FetchLike, type FetchResponseLike } from 'robotskit/fetch';
 import { describe, expect, it } from 'vitest';
 import { runBatch } from '../src/batch/run.js';
 import { crawlerOfUa } from '../src/options/ua.js';
@@ -137,7 +137,10 @@ describe('batch records', () => {
               fetch: {
                 status: latest.status,
                 outcome: latest.outcome,
-                error: latest.error === null ? null : { kind: latest.error.kind, message: latest.error.message },
+                error:
+                  latest.error === null
+                    ? null
+                    : { kind: latest.error.kind, message: describeFetchOutcome(latest, { timeoutMs: 10_000 }).summary },
               },
               policy: { mode: v.policy.mode, reason: v.policy.reason },
             })}\n`;

@@ -41,7 +41,13 @@ describe('robotskit batch', () => {
     }
     const result = await run(['batch', '-', '--concurrency', '5'], { stdin: `${input.join('\n')}\n` });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    // Not a terminal: no progress line, only the summary, whose counts add up.
+    const summary =
+      /^robotskit: 2000 records: (\d+) allowed, (\d+) blocked, 0 invalid; 22 robots\.txt fetched, 0 unreachable\n$/.exec(
+        result.stderr,
+      );
+    expect(summary, result.stderr).not.toBeNull();
+    expect(Number(summary![1]) + Number(summary![2])).toBe(2000);
     const out = records(result.stdout);
     expect(out.map((r) => r.index)).toEqual(input.map((_, k) => k + 1));
     out.forEach((r, k) => {
@@ -143,7 +149,7 @@ describe('robotskit batch', () => {
     );
   });
 
-  it('draws progress and a summary on standard error only when it is a terminal', async () => {
+  it('draws progress on standard error only when it is a terminal, and the summary also when not', async () => {
     const site = await ruled(6);
     const dir = tempDir('batch');
     const file = join(dir, 'urls.txt');
@@ -151,8 +157,15 @@ describe('robotskit batch', () => {
     const tty = await run(['batch', file], { tty: true, columns: 200 });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(
-      /\r\[#+-*\] +\d+% [\d,]+ URLs \([\d,]+\/s\), [\d,]+ blocked, 0 invalid, 1 robots\.txt fetched/,
+      /\r\[#+-*\] +\d+% [\d,]+ URLs? checked \(0 allowed, [\d,]+ blocked, 0 invalid\), [\d,]+ written, [\d,]+\/s; (waiting \d+ s for http:\/\/127\.0\.0\.1:\d+\/robots\.txt \(line [\d,]+\); )?[01] robots\.txt fetched/,
     );
+    // The URLs checked are the allowed, blocked and invalid ones: the counts add up on every redraw.
+    for (const [, checked, allowed, blocked, invalid] of tty.stderr.matchAll(
+      /([\d,]+) URLs? checked \(([\d,]+) allowed, ([\d,]+) blocked, ([\d,]+) invalid\)/g,
+    )) {
+      const num = (t: string | undefined) => Number(t!.replaceAll(',', ''));
+      expect(num(allowed) + num(blocked) + num(invalid)).toBe(num(checked));
+    }
     expect(
       tty.stderr.endsWith(
         'robotskit: 3000 records: 0 allowed, 3000 blocked, 0 invalid; 1 robots.txt fetched, 0 unreachable\n',
@@ -160,7 +173,12 @@ describe('robotskit batch', () => {
     ).toBe(true);
     expect(records(tty.stdout)).toHaveLength(3000);
     const piped = await run(['batch', file]);
-    expect(piped.stderr).toBe('');
+    expect(piped.stderr).toBe(
+      'robotskit: 3000 records: 0 allowed, 3000 blocked, 0 invalid; 1 robots.txt fetched, 0 unreachable\n',
+    );
+    const quiet = await run(['batch', file, '--quiet'], { tty: true, columns: 200 });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe(piped.stdout);
   });
 
   it('never draws the progress line wider than the terminal (a wrapped line cannot be redrawn in place)', async () => {
@@ -181,7 +199,7 @@ describe('robotskit batch', () => {
     expect(drawn[0]).toMatch(/^\[[#-]{24}\] +\d+% /);
     // A pseudo-terminal without a size reports 0 columns: 80 are assumed.
     const sizeless = await run(['batch', file], { tty: true, columns: 0 });
-    expect(sizeless.stderr).toMatch(/\r\[[#-]{24}\] +\d+% [\d,]+ URLs/);
+    expect(sizeless.stderr).toMatch(/\r\[[#-]{24}\] +\d+% [\d,]+ URLs? checked/);
   });
 
   it('keeps the progress moving while the first URLs wait on a slow robots.txt', async () => {
@@ -199,8 +217,10 @@ describe('robotskit batch', () => {
     // Nothing can be written yet, and the display still hears about the fetch in flight, more than once.
     await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(2));
     expect(seen[0]).toMatchObject({ lines: 2, written: 0, pending: 2, activeFetches: 1 });
+    // And it names what the output waits for: the slow site's robots.txt, for the first line.
+    expect(seen.at(-1)!.waitingFor).toMatchObject({ origin: slow.origin, line: 1 });
     release();
-    expect(await done).toMatchObject({ written: 2, pending: 0 });
+    expect(await done).toMatchObject({ written: 2, pending: 0, waitingFor: null });
     await expect(runBatch({ lines: counted([]).lines, write: () => {}, progressEveryMs: 0 })).rejects.toThrow(
       RangeError,
     );

@@ -95,10 +95,12 @@ describe('robotskit explain', () => {
 });
 
 describe('the robotskit executable', () => {
-  it('prints help with no arguments and exits 0', async () => {
+  it('prints help on standard error with no arguments and exits 2, a usage error', async () => {
     const result = await spawn([]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage: robotskit');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Usage: robotskit');
+    expect(result.stderr).toContain('Exit status:');
   });
 
   it('prints its version', async () => {

@@ -76,7 +76,7 @@ describe('--json', () => {
   it('lint takes --json as --format json, and refuses it with another format', async () => {
     const json = await run(['lint', typo, '--json']);
     expect(json).toEqual(await run(['lint', typo, '--format', 'json']));
-    expect(JSON.parse(json.stdout).diagnostics[0].code).toBe('unknown-field');
+    expect(JSON.parse(json.stdout)[0].diagnostics[0].code).toBe('unknown-field');
     const both = await run(['lint', typo, '--json', '--format', 'sarif']);
     expect(both).toEqual({
       code: 2,
@@ -97,7 +97,7 @@ describe('--json', () => {
   });
 
   it('is accepted by every command that prints a report', async () => {
-    for (const command of ['test', 'explain', 'lint', 'check', 'batch', 'audit', 'sitemaps']) {
+    for (const command of ['test', 'explain', 'lint', 'check', 'batch', 'audit', 'sitemaps', 'logs']) {
       const help = (await run([command, '--help'])).stdout;
       expect(help, command).toContain('--json');
     }

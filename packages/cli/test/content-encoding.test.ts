@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditJson } from '../src/commands/audit.js';
+import type { AuditJson } from '../src/answers/audit.js';
 import type { CheckJson } from '../src/crawl/verdict.js';
 import { contentDecoders, decodedBody } from '../src/transport/decode.js';
 import { run } from './helpers.js';
@@ -62,7 +62,7 @@ describe.each(Object.keys(ENCODINGS))('a site answering in %s', (name) => {
     expect(page.stderr).toBe('');
     const doc = JSON.parse(page.stdout) as AuditJson;
     expect(doc.robots).toMatchObject({ allowed: true, fetch: { outcome: 'rules', bytes: ROBOTS.length } });
-    expect(doc.page.meta).toEqual([{ name: 'robots', content: 'noindex' }]);
+    expect(doc.page?.meta).toEqual([{ name: 'robots', content: 'noindex' }]);
     expect(doc).toMatchObject({ crawlable: true, indexable: false, verdict: 'can be crawled, will not be indexed' });
     expect(page.code).toBe(1);
 

@@ -1,5 +1,6 @@
 /**
- * `robotskit diff`: what an edit changes in meaning, per crawler; exit 0 equivalent, 1 changed, 2 usage or I/O error.
+ * `robotskit diff`: what an edit changes in meaning, per crawler; exit 0 equivalent, 1 changed, 2 usage or I/O error, 3
+ * cut short by its bounds before finding a change or proving none.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,12 +67,35 @@ describe('robotskit diff', () => {
     expect(result.stdout).toContain('now blocked  /private  e.g. /private');
   });
 
+  it('exits 3 with its own words when the comparison is merely cut short by its bounds, 1 when it found a change first', async () => {
+    const a = write('bounded-a.txt', 'User-agent: *\nDisallow: /*a*b*c*d$\n');
+    const b = write('bounded-b.txt', 'User-agent: *\nDisallow: /*a*b*c*e$\n');
+    const cut = await run(['diff', a, b, '--ua', '*', '--max-states', '3']);
+    expect(cut.code).toBe(3);
+    expect(cut.stdout).toContain(
+      'not proven: no change found before the comparison reached its bounds, and none ruled out (exit status 3)',
+    );
+    expect(cut.stdout).not.toContain('changed');
+    const json = await run(['diff', a, b, '--ua', '*', '--max-states', '3', '--json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ equivalent: false, complete: false });
+    // Without the bound: the change, proven.
+    expect((await run(['diff', a, b, '--ua', '*'])).code).toBe(1);
+    // A change found before the bound is a change.
+    const c = write('bounded-c.txt', 'User-agent: *\nDisallow: /*a*b*c*e$\nDisallow: /x\n');
+    const found = await run(['diff', a, c, '--ua', '*', '--max-states', '5']);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain('now blocked');
+    expect(found.stdout).toContain('incomplete: the comparison reached its bounds; there may be more');
+  });
+
   it('exits 2 with one line for usage and I/O errors', async () => {
     for (const argv of [
       ['diff', old],
       ['diff', old, join(dir, 'missing.txt')],
       ['diff', '-', '-'],
       ['diff', old, old, '--ua', ','],
+      ['diff', old, old, '--max-states', '0'],
     ]) {
       const result = await run(argv);
       expect(result.code, argv.join(' ')).toBe(2);

@@ -73,6 +73,20 @@ describe('robotskit generate', () => {
     const robots = parseRobotsTxt(result.stdout);
     expect(robots.isAllowed('https://example.invalid/a', 'GPTBot')).toBe(false);
     expect(robots.isAllowed('https://example.invalid/a', 'Googlebot')).toBe(true);
+    // Crawlers robots.txt cannot name as Google reads it are left out, and said so in one line.
+    expect(result.stderr).toMatch(
+      /^robotskit: left out, robots\.txt cannot name them as Google reads it and they obey the \* group: .*AI2Bot \(read as AI\).*img2dataset \(read as img\)/,
+    );
+    expect(result.stderr.split('\n').length).toBe(2);
+    expect(result.stdout).not.toMatch(/^User-agent: (AI2Bot|img2dataset)$/m);
+    // Brightbot 1.0 is written as the token Google matches.
+    expect(result.stdout).toMatch(/^User-agent: Brightbot$/m);
+    // A name robots.txt cannot hold, named on its own, is refused in one line.
+    const refused = await run(['generate', '-'], { stdin: 'groups:\n  - crawlers: ["AI2Bot"]\n    disallow: ["/"]\n' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      "robotskit: policy standard input: groups[0].crawlers[0]: 'AI2Bot' cannot be named in robots.txt as Google reads it: a user-agent line 'AI2Bot' is read as 'AI' (letters, - and _ only), so it would obey the * group\n",
+    );
   });
 
   it('--check: exit 0 when a robots.txt decides as the policy says, 1 with the regions when not', async () => {
@@ -109,7 +123,7 @@ describe('robotskit generate', () => {
       ],
       [
         ['generate', write('unknown.yaml', 'groups:\n  - crawlers: ["category:robots"]\n')],
-        /^robotskit: policy '.*unknown\.yaml': groups\[0\]\.crawlers\[0\]: unknown category 'robots' \(known: search, ads, ai, ai-training, tool, other\)\n$/,
+        /^robotskit: policy '.*unknown\.yaml': groups\[0\]\.crawlers\[0\]: unknown category 'robots' \(known: search, ads, ai, tool, other, search-engine, ai-training, ai-search, ai-assistant, control-token, seo-tool, archiver, preview, scraping-tool\)\n$/,
       ],
       [
         ['generate', write('path.yaml', 'groups:\n  - crawlers: ["*"]\n    disallow: [admin]\n')],

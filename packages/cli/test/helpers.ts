@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Io } from '../src/io.js';
@@ -30,7 +30,11 @@ export async function run(
   let stdout = '';
   let stderr = '';
   const io: Io = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    // Bytes (`format`'s output) are shown as UTF-8; tests of exact bytes collect them with an Io of their own.
+    stdout: {
+      write: (s: string | Uint8Array) => (stdout += typeof s === 'string' ? s : new TextDecoder().decode(s)),
+      isTTY: options.tty ?? false,
+    },
     stderr: {
       write: (s: string) => (stderr += s),
       isTTY: options.tty ?? false,
@@ -54,10 +58,10 @@ export function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
-/** Runs the real `robotskit` executable in a child process. */
-export function spawn(argv: string[], input?: string): Promise<RunResult> {
+/** Runs the real `robotskit` executable in a child process (its environment `plainEnv(env)`). */
+export function spawn(argv: string[], input?: string, env: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    const options = { encoding: 'utf8' as const, env: plainEnv() };
+    const options = { encoding: 'utf8' as const, env: plainEnv(env) };
     const child = tracked(
       execFile(process.execPath, [BIN, ...argv], options, (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 2) : 0;
@@ -65,5 +69,22 @@ export function spawn(argv: string[], input?: string): Promise<RunResult> {
       }),
     );
     if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+/** The URL a `robotskit serve` child prints once it listens ("service on http://… "); rejects if it exits first. */
+export function serviceUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /service on (http:\/\/\S+) /.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
 }

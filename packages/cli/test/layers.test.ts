@@ -59,7 +59,8 @@ const CLI_LAYERS: readonly (readonly string[])[] = [
   ['options', 'output'],
   ['transport'],
   ['crawl'],
-  ['batch', 'cache', 'service'],
+  ['batch', 'cache', 'service', 'answers', 'logs'],
+  ['mcp'],
   ['commands'],
   ['main.ts'],
 ];

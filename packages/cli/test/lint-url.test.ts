@@ -54,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(() => sites.closeAll());
 
-const codes = (stdout: string) => JSON.parse(stdout).diagnostics.map((d: { code: string }) => d.code);
+const codes = (stdout: string) => JSON.parse(stdout)[0].diagnostics.map((d: { code: string }) => d.code);
 
 describe('robotskit lint <url>', () => {
   it('lints what the server returns, resolving relative sitemap URLs against the final URL', async () => {

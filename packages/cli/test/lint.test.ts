@@ -130,55 +130,64 @@ describe('robotskit lint: severity threshold and exit codes', () => {
   it('works as an installed command', async () => {
     const result = await spawn(['lint', problems, '--format', 'json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).diagnostics).toHaveLength(3);
+    expect(JSON.parse(result.stdout)[0].diagnostics).toHaveLength(3);
   });
 });
 
 describe('robotskit lint --format json', () => {
-  it('prints exactly the documented fields, with UTF-16 columns', async () => {
+  it('prints exactly the documented fields, with UTF-16 columns and the fixes, as an array of files even for one', async () => {
     const { stdout } = await run(['lint', problems, '--format', 'json']);
-    expect(JSON.parse(stdout)).toEqual({
-      diagnostics: [
-        {
-          code: 'unknown-field',
-          severity: 'error',
-          line: 2,
-          column: 1,
-          endLine: 2,
-          endColumn: 5,
-          message: 'Google ignores this line: "Alow" is not a field it knows (did you mean "Allow"?)',
-        },
-        {
-          code: 'dialect-difference',
-          severity: 'info',
-          line: 3,
-          column: 1,
-          endLine: 3,
-          endColumn: 15,
-          message:
-            'percent-encoding: Google compares `/%C3%A4$%C3%B6` (line 3) with URLs as written: `%C3`, `%A4`, `%C3`, `%B6` matches only the same escape, not the character it stands for. The 1994 convention decodes escapes in the rule and in the URL before comparing: `/%C3%A4$%C3%B6` matches the same URLs whether they spell those characters escaped or not.',
-        },
-        {
-          code: 'dollar-not-at-end',
-          severity: 'warning',
-          line: 3,
-          column: 13,
-          endLine: 3,
-          endColumn: 14,
-          message:
-            '"$" anchors the end of the URL only as the last character of a pattern; in "/ä$ö" it is a literal "$", which URLs rarely contain',
-        },
-      ],
-    });
-    for (const d of JSON.parse(stdout).diagnostics) {
-      expect(Object.keys(d)).toEqual(['code', 'severity', 'line', 'column', 'endLine', 'endColumn', 'message']);
+    expect(JSON.parse(stdout)).toEqual([
+      {
+        file: problems,
+        diagnostics: [
+          {
+            code: 'unknown-field',
+            severity: 'error',
+            line: 2,
+            column: 1,
+            endLine: 2,
+            endColumn: 5,
+            message: 'Google ignores this line: "Alow" is not a field it knows (did you mean "Allow"?)',
+            fix: {
+              description: 'Replace "Alow" with "Allow"',
+              edits: [{ line: 2, column: 1, endLine: 2, endColumn: 5, text: 'Allow' }],
+            },
+          },
+          {
+            code: 'dialect-difference',
+            severity: 'info',
+            line: 3,
+            column: 1,
+            endLine: 3,
+            endColumn: 15,
+            message:
+              'percent-encoding: Google compares `/%C3%A4$%C3%B6` (line 3) with URLs as written: `%C3`, `%A4`, `%C3`, `%B6` matches only the same escape, not the character it stands for. The 1994 convention decodes escapes in the rule and in the URL before comparing: `/%C3%A4$%C3%B6` matches the same URLs whether they spell those characters escaped or not.',
+            fix: null,
+          },
+          {
+            code: 'dollar-not-at-end',
+            severity: 'warning',
+            line: 3,
+            column: 13,
+            endLine: 3,
+            endColumn: 14,
+            message:
+              '"$" anchors the end of the URL only as the last character of a pattern; in "/ä$ö" it is a literal "$", which URLs rarely contain',
+            fix: null,
+          },
+        ],
+      },
+    ]);
+    for (const d of JSON.parse(stdout)[0].diagnostics) {
+      expect(Object.keys(d)).toEqual(['code', 'severity', 'line', 'column', 'endLine', 'endColumn', 'message', 'fix']);
     }
   });
 
   it('gives the columns lint() gives for the decoded text, across a BOM, CRLF and astral characters', async () => {
     const text = '\uFEFFUser-agent: 𝒳bot\r\nDisallow: /😀$x\r\n';
     const file = write('astral.txt', text);
-    const { diagnostics } = JSON.parse((await run(['lint', file, '--format', 'json'])).stdout);
+    const [{ diagnostics }] = JSON.parse((await run(['lint', file, '--format', 'json'])).stdout);
     const { lint } = await import('robotskit/lint');
     expect(diagnostics).toEqual(
       lint(text).map((d) => ({
@@ -189,6 +198,7 @@ describe('robotskit lint --format json', () => {
         endLine: d.endLine,
         endColumn: d.endColumn,
         message: d.message,
+        fix: d.fix === undefined ? null : expect.objectContaining({ description: d.fix.description }),
       })),
     );
   });

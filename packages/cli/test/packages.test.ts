@@ -142,12 +142,18 @@ describe('the engine', () => {
     }
   });
 
-  it('stays small: built JavaScript, declarations and the pages only', () => {
+  it('stays small: built JavaScript, declarations, the pages and the usage vectors only', () => {
     // <entry>/package.json points node10 resolution of each subpath entry (`robotskit/fetch`…) at dist/.
-    const entries = ['fetch', 'lint', 'meta', 'semantics', 'testing'].map((entry) => `${entry}/package.json`);
+    const entries = ['fetch', 'lint', 'logs', 'meta', 'semantics', 'testing'].map((entry) => `${entry}/package.json`);
     expect(
       [...paths.robotskit].filter((p) => !/^dist\/.*\.(js|d\.ts)$|^docs\/lint\/[a-z0-9-]+\.md$/i.test(p)).sort(),
-    ).toEqual(['LICENSE', 'README.md', ...entries, 'package.json'].sort());
-    expect(packed.robotskit.unpackedSize).toBeLessThan(1_000_000);
+    ).toEqual(['LICENSE', 'README.md', ...entries, 'package.json', 'vectors/aipref.json'].sort());
+    // A budget for the whole tarball (the 48 lint pages, the README and every module with its declarations); what a
+    // browser bundle of the main entry costs is the bench's bundle goal. Raised from 1 MB to 1.2 MB when the fleet's
+    // lease protocol, crawlerAccess and the name suggestions came in (1,015,893 bytes then); to 1.25 MB when the
+    // page's Content-Usage header, usage in the comparison and generate's usage part came in (1,213,218 bytes then,
+    // 1,184,907 before); to 1.4 MB when the logs' reading and judging moved from the CLI into the engine
+    // (`robotskit/logs`, so the service judges uploaded logs with the same code) and `aiUse` came in (1,334,439 bytes).
+    expect(packed.robotskit.unpackedSize).toBeLessThan(1_400_000);
   });
 });

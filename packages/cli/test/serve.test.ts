@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,8 +25,14 @@ const banners = new WeakMap<ChildProcess, string>();
 const banner = (child: ChildProcess): string => banners.get(child) ?? '';
 
 /** Starts `robotskit serve` and resolves with its URL once it listens. */
-function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; exit: Promise<number | null> }> {
-  const child = spawnChild(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; exit: Promise<number | null> }> {
+  const child = spawnChild(process.execPath, [BIN, 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -71,6 +77,29 @@ describe('robotskit serve', () => {
     expect(await again.exit).toBe(0);
   });
 
+  it('listens on the PORT environment variable without --port, and --port wins over it', async () => {
+    // A port free a moment ago (the kernel's choice), given to the service the way `PORT=… npm start` gives it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const free = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const viaEnv = await startServe(['--db', join(dir, 'port', 'db.sqlite')], { PORT: String(free) });
+    expect(viaEnv.url).toBe(`http://127.0.0.1:${free}`);
+    expect(((await (await fetch(`${viaEnv.url}/api/health`)).json()) as { status: string }).status).toBe('ok');
+    viaEnv.child.kill('SIGTERM');
+    expect(await viaEnv.exit).toBe(0);
+    const flag = await startServe(['--port', '0', '--db', join(dir, 'port', 'db.sqlite')], { PORT: String(free) });
+    expect(flag.url).not.toBe(`http://127.0.0.1:${free}`);
+    flag.child.kill('SIGTERM');
+    expect(await flag.exit).toBe(0);
+    const bad = await run(['serve', '--db', join(dir, 'port', 'db.sqlite')], { env: { PORT: 'eighty' } });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "robotskit: the PORT environment variable must be an integer from 0 to 65535 (got 'eighty')\n",
+    });
+  });
+
   it('requires the token for changes when given one', async () => {
     const { child, url, exit } = await startServe([
       '--port',
@@ -108,6 +137,14 @@ describe('robotskit serve', () => {
     [['--database-url', 'not a url'], "robotskit: --database-url is not a URL: 'not a url'"],
     [['--token', 'short'], 'robotskit: --token must be at least 8 characters'],
     [['--retention-days', '7'], "robotskit: --retention-days must be an integer from 30 to 36500 (got '7')"],
+    [
+      ['--log-dns-server', 'not a server'],
+      "robotskit: --log-dns-server must be an address with an optional port (127.0.0.1:5353), not 'not a server'",
+    ],
+    [
+      ['--log-ranges', '/no/such/gptbot.json'],
+      "robotskit: cannot read --log-ranges '/no/such/gptbot.json': no such file",
+    ],
     [['--bogus'], "robotskit: unknown option '--bogus'"],
   ];
   it.each(refusals)('refuses %j with one clear line and exit 2', async (args, message) => {
@@ -204,6 +241,116 @@ describe('robotskit worker', () => {
     } finally {
       await new Promise<void>((resolve) => origin.close(() => resolve()));
     }
+  });
+});
+
+/** Waits up to `ms` for `exit`; resolves with the exit code, or 'still running'. */
+function exitWithin(exit: Promise<number | null>, ms: number): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<'still running'>((resolve) => {
+    timer = setTimeout(() => resolve('still running'), ms);
+  });
+  return Promise.race([exit, guard]).finally(() => clearTimeout(timer));
+}
+
+describe('serve stops on SIGTERM in every state', () => {
+  // Over 64 KiB, so the body is linted in the service's lint thread (before, that thread kept the process alive
+  // forever after SIGTERM); distinct lines so the lint has real work.
+  const big = Array.from({ length: 4000 }, (_, i) => `Disallow: /section-${i}/page\n`).join('');
+  const linted = `User-agent: *\n${big}`.slice(0, 100 * 1024);
+  // 500 KiB of one group's user-agent lines: seconds of lint work, so SIGTERM arrives while the thread is linting.
+  const hostile = `${'User-agent: bot\n'.repeat(31_000)}Disallow: /\n`;
+
+  async function withOrigin(body: string, run: (origin: string, served: Promise<void>) => Promise<void>) {
+    let markServed = () => {};
+    const served = new Promise<void>((resolve) => {
+      markServed = resolve;
+    });
+    const origin = createServer((request, response) => {
+      response.writeHead(request.url === '/robots.txt' ? 200 : 404, { 'content-type': 'text/plain' });
+      response.end(request.url === '/robots.txt' ? body : '', () => {
+        if (request.url === '/robots.txt') markServed();
+      });
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    try {
+      await run(`http://127.0.0.1:${(origin.address() as AddressInfo).port}/`, served);
+    } finally {
+      origin.closeAllConnections();
+      await new Promise<void>((resolve) => origin.close(() => resolve()));
+    }
+  }
+
+  async function watch(url: string, property: string): Promise<number> {
+    const created = await fetch(`${url}/api/properties`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ property }),
+    });
+    expect(created.status).toBe(201);
+    return ((await created.json()) as { id: number }).id;
+  }
+
+  it('exits within 2 s once it has linted a 100 KiB body in its lint thread', async () => {
+    expect(linted.length).toBeGreaterThan(64 * 1024);
+    await withOrigin(linted, async (property) => {
+      const serve = await startServe([
+        '--port',
+        '0',
+        '--db',
+        join(dir, 'sigterm-linted.sqlite'),
+        '--allow-private-addresses',
+      ]);
+      const id = await watch(serve.url, property);
+      let files: { status: string | null; errors: number | null; warnings: number | null }[] = [];
+      for (let i = 0; i < 300; i++) {
+        files = ((await (await fetch(`${serve.url}/api/properties/${id}/files`)).json()) as { files: typeof files })
+          .files;
+        if (files[0]?.status !== null && files[0]?.status !== undefined) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // The body was fetched and its lint stored (the thread answered).
+      expect(files).toEqual([expect.objectContaining({ status: 'fetched' })]);
+      serve.child.kill('SIGTERM');
+      expect(await exitWithin(serve.exit, 2000)).toBe(0);
+    });
+  });
+
+  it('exits within 2 s when SIGTERM arrives while a hostile body is being linted', async () => {
+    await withOrigin(hostile, async (property, served) => {
+      const serve = await startServe([
+        '--port',
+        '0',
+        '--db',
+        join(dir, 'sigterm-linting.sqlite'),
+        '--allow-private-addresses',
+      ]);
+      await watch(serve.url, property);
+      await served;
+      serve.child.kill('SIGTERM');
+      expect(await exitWithin(serve.exit, 2000)).toBe(0);
+    });
+  });
+
+  it('exits within 10 s of SIGTERM while a client never finishes its request (before: held for its 30 s timeout)', async () => {
+    const serve = await startServe(['--port', '0', '--db', join(dir, 'sigterm-slow-body.sqlite')]);
+    const socket = connect(Number(new URL(serve.url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /api/properties HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    // The service has the request (its headers answered nothing yet): a health check shows it is up meanwhile.
+    expect((await fetch(`${serve.url}/api/health`)).status).toBe(200);
+    serve.child.kill('SIGTERM');
+    expect(await exitWithin(serve.exit, 10_000)).toBe(0);
+    socket.destroy();
+  });
+
+  it('exits within 2 s when idle, never having linted', async () => {
+    const serve = await startServe(['--port', '0', '--db', join(dir, 'sigterm-idle.sqlite')]);
+    serve.child.kill('SIGTERM');
+    expect(await exitWithin(serve.exit, 2000)).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The progress line `batch` draws on standard error when it is a terminal: a bar when the input's size is known (a
- * file), else counters. Redrawn at most ten times a second, in place (`\r`, erase to end of line), never wider than
+ * The progress line `batch` draws on standard error when it is a terminal (a bar when the input's size is known, a
+ * file, else counters), and the summary it ends with on standard error, terminal or not. Redrawn at most ten times a second, in place (`\r`, erase to end of line), never wider than
  * the terminal (a wrapped line could not be redrawn in place: each redraw would leave a line behind), and cleared at
  * the end so the terminal is left clean. A dozen lines; a library would add more than it saves.
  */
@@ -9,14 +9,37 @@ import type { BatchProgress } from './types.js';
 
 const WIDTH = 24;
 
-/** Formats one progress line. `total` is the input's size in bytes when known, `read` what was read of it. */
-function progressLine(p: BatchProgress, read: number, total: number | null, elapsedMs: number): string {
-  const rate = elapsedMs > 0 ? Math.round((p.written * 1000) / elapsedMs) : 0;
-  const counts = `${p.written.toLocaleString('en-US')} URLs (${rate.toLocaleString('en-US')}/s), ${p.blocked.toLocaleString('en-US')} blocked, ${p.invalid} invalid, ${p.fetches.toLocaleString('en-US')} robots.txt fetched, ${p.activeFetches} fetching`;
+const n = (count: number): string => count.toLocaleString('en-US');
+const plural = (count: number, one: string, many: string): string => `${n(count)} ${count === 1 ? one : many}`;
+
+/**
+ * Formats one progress line: the URLs checked (each allowed, blocked or not a URL: the three add up), the records
+ * written and the rate of checking, the robots.txt fetches, and what the output waits for when it waits (in input
+ * order one slow site holds back every later record: it is named, with how long it has been waited for).
+ * `total` is the input's size in bytes when known, `read` what was read of it.
+ */
+export function progressLine(p: BatchProgress, read: number, total: number | null, elapsedMs: number): string {
+  const checked = p.allowed + p.blocked + p.invalid;
+  const rate = elapsedMs > 0 ? Math.round((checked * 1000) / elapsedMs) : 0;
+  const parts = [
+    `${plural(checked, 'URL', 'URLs')} checked (${n(p.allowed)} allowed, ${n(p.blocked)} blocked, ${n(p.invalid)} invalid), ${n(p.written)} written, ${n(rate)}/s`,
+  ];
+  // Before the fetch counts: on a narrow terminal, what holds the output back is what the line must still show.
+  if (p.waitingFor !== null) {
+    const { origin, line, ms } = p.waitingFor;
+    parts.push(`waiting ${Math.floor(ms / 1000)} s for ${origin}/robots.txt (line ${n(line)})`);
+  }
+  parts.push(`${n(p.fetches)} robots.txt fetched, ${n(p.activeFetches)} fetching`);
+  const counts = parts.join('; ');
   if (total === null || total === 0) return counts;
   const share = Math.min(1, read / total);
   const filled = Math.round(share * WIDTH);
   return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${counts}`;
+}
+
+/** The summary a finished run ends with on standard error. */
+export function summaryLine(p: BatchProgress): string {
+  return `robotskit: ${p.written} record${p.written === 1 ? '' : 's'}: ${p.allowed} allowed, ${p.blocked} blocked, ${p.invalid} invalid; ${p.fetches} robots.txt fetched, ${p.unreachable} unreachable\n`;
 }
 
 /** A throttled progress display writing to `write`. */

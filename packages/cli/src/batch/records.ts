@@ -7,7 +7,7 @@
 
 import { RobotsUrlError, robotsTxtUrl } from 'robotskit';
 import type { EffectivePolicy, RetrievalResult, UrlVerdict } from 'robotskit/fetch';
-import { isNetworkFailure } from '../output/fetch.js';
+import { fetchErrorJson, isNetworkFailure } from '../output/fetch.js';
 
 /** What the records of one policy share. */
 interface Shared {
@@ -41,7 +41,8 @@ export function invalidReason(text: string): string {
 
 /**
  * Makes the records of a run: `{"index","url","allowed","line","rule","robotsUrl","fetch","policy"}` for a verdict,
- * `{"index","url","error"}` for a line that is not a URL with a robots.txt; and counts them.
+ * `{"index","url","error"}` for a line that is not a URL with a robots.txt; and counts them. A failed fetch's error is
+ * its kind and the engine's words for it (`connection refused`), never the runtime's raw text.
  */
 export class RecordMaker {
   allowed = 0;
@@ -52,6 +53,9 @@ export class RecordMaker {
   unreachable = 0;
   private readonly shared = new WeakMap<EffectivePolicy<RetrievalResult>, Shared>();
   private readonly failures = new WeakSet<RetrievalResult>();
+
+  /** @param timeoutMs The robots.txt timeout, for the words of a fetch that ran out of it. */
+  constructor(private readonly timeoutMs?: number) {}
 
   /** The record of a verdict. */
   record(index: number, v: UrlVerdict): string {
@@ -73,7 +77,7 @@ export class RecordMaker {
       const fetch = {
         status: latest.status,
         outcome: latest.outcome,
-        error: latest.error === null ? null : { kind: latest.error.kind, message: latest.error.message },
+        error: fetchErrorJson(latest, this.timeoutMs),
       };
       const fragment = `"robotsUrl":${JSON.stringify(v.robotsUrl)},"fetch":${JSON.stringify(fetch)},"policy":${JSON.stringify({ mode: v.policy.mode, reason: v.policy.reason })}}\n`;
       entry = { fragment, latest: null, allowedNoRule: null, blockedNoRule: null, byLine: new Map() };

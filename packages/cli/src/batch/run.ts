@@ -73,7 +73,7 @@ class BatchRun {
   private readonly window: RecordWindow;
   private readonly share: OriginShare;
   private readonly questions: OriginQuestions;
-  private readonly records = new RecordMaker();
+  private readonly records: RecordMaker;
   /** Set by {@link take} when it stopped at a line that waits for its robots.txt. */
   private heldIndex = 0;
   private heldText: string | null = null;
@@ -103,6 +103,7 @@ class BatchRun {
       ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
     });
     this.crawler = crawler.input;
+    this.records = new RecordMaker(options.timeoutMs ?? 10_000);
     this.stop = new Interruption(signal);
     this.input = new InputLines(options.lines, this.fromLine);
     const onProgress = options.onProgress;
@@ -169,7 +170,15 @@ class BatchRun {
       activeFetches: stats.activeFetches,
       queuedFetches: stats.queuedFetches,
       unreachable: records.unreachable,
+      waitingFor: this.waitingFor(),
     };
+  }
+
+  /** The robots.txt the output waits for, if any. */
+  private waitingFor(): BatchProgress['waitingFor'] {
+    const slot = this.window.oldestWaiting();
+    if (slot === null || slot.origin === undefined) return null;
+    return { origin: slot.origin, line: slot.index, ms: Date.now() - (slot.since ?? Date.now()) };
   }
 
   /**
@@ -272,7 +281,7 @@ class BatchRun {
     const origin = originOf(text);
     while (this.share.full(origin)) await this.window.advance();
     this.share.take(origin);
-    const slot: Slot = { index, done: false, text: '', promise: null };
+    const slot: Slot = { index, done: false, text: '', promise: null, origin, since: Date.now() };
     this.questions.ask(slot, text, origin);
     await this.window.add(slot);
   }

@@ -80,6 +80,11 @@ export interface BatchProgress {
   readonly queuedFetches: number;
   /** Origins whose robots.txt could not be fetched (network errors, timeouts, answers that broke off). */
   readonly unreachable: number;
+  /**
+   * What the output waits for, when it waits: the robots.txt of `origin`, which input line `line` needs, asked for
+   * `ms` milliseconds ago (in input order it holds back every later record). Null when nothing waits.
+   */
+  readonly waitingFor: { readonly origin: string; readonly line: number; readonly ms: number } | null;
 }
 
 /** What `runBatch` resolves with: the final counters, and where to resume after an interruption. */

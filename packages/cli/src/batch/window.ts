@@ -16,6 +16,9 @@ export interface Slot {
   text: string;
   /** Settles when the record may be complete (the answer of its origin's robots.txt). */
   promise: Promise<void> | null;
+  /** For a URL that waits for its robots.txt: its origin, and when it started waiting (ms since the epoch). */
+  readonly origin?: string;
+  readonly since?: number;
 }
 
 /** What a wait for a URL in flight resolves with. */
@@ -41,6 +44,11 @@ export interface RecordWindow {
   afterSettled(): Promise<void>;
   /** The input line a later run resumes from, once this one has stopped. */
   resumeFrom(linesRead: number, fromLine: number): number;
+  /**
+   * The URL the output waits for, if any: in input order the first record not complete (it holds back every later
+   * one), in completion order the oldest URL in flight.
+   */
+  oldestWaiting(): Slot | null;
 }
 
 /** What both orders share: the output, the stop, and the run waiting for a URL in flight. */
@@ -128,6 +136,11 @@ export class InputOrderWindow extends WindowBase implements RecordWindow {
     const last = this.output.lastIndex;
     return last > 0 ? last + 1 : fromLine;
   }
+
+  oldestWaiting(): Slot | null {
+    const first = this.slots[this.head];
+    return first === undefined || first.done ? null : first;
+  }
 }
 
 /** Records as they complete: the window is the URLs still in flight. */
@@ -173,5 +186,11 @@ export class CompletionOrderWindow extends WindowBase implements RecordWindow {
     let from = Math.max(linesRead + 1, fromLine);
     for (const slot of this.inFlight) from = Math.min(from, slot.index);
     return from;
+  }
+
+  oldestWaiting(): Slot | null {
+    // A set iterates in insertion order: the first is the oldest.
+    for (const slot of this.inFlight) return slot;
+    return null;
   }
 }

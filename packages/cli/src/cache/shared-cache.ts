@@ -4,14 +4,14 @@
  * without it.
  */
 
-import type { RobotsStore } from 'robotskit/fetch';
+import type { RobotsStore, StoreErrorHandler } from 'robotskit/fetch';
 import { CliError, type Io } from '../io.js';
 
 /** A store opened for a run, with what the client needs to report its failures. */
 export interface SharedCache {
   readonly store: RobotsStore;
   /** Says on standard error, once, that the cache failed and the run goes on from memory. */
-  readonly onStoreError: (error: unknown, operation: 'get' | 'set' | 'lease', origin: string) => void;
+  readonly onStoreError: StoreErrorHandler;
   close(): Promise<void>;
 }
 
@@ -50,15 +50,46 @@ export async function openSharedCache(
     throw error;
   }
   let failures = 0;
+  const alone = new Set<string>();
+  let firstAt = 0;
+  let lastAt = 0;
   return {
     store,
     onStoreError(error, operation, origin) {
+      lastAt = Date.now();
+      // A failed lease claim means this process fetches the origin itself, perhaps as another process does too.
+      if (operation === 'lease') alone.add(origin);
       if (failures++ === 0) {
+        firstAt = lastAt;
         io.stderr.write(
-          `robotskit: the cache failed (${operation} ${origin}: ${messageOf(error)}); going on from memory, fetching what is missing\n`,
+          `robotskit: the cache failed (${operation} ${origin}: ${messageOf(error)}); going on from memory, fetching what is missing (counts at the end)\n`,
         );
       }
     },
-    close: () => store.close(),
+    async close() {
+      if (failures > 0) io.stderr.write(`${failureSummary(failures, alone.size, firstAt, lastAt, store.health())}\n`);
+      await store.close();
+    },
   };
+}
+
+/** The line a run ends with when its cache failed: how often, when, whether it came back, and the fetches made alone. */
+function failureSummary(
+  failures: number,
+  alone: number,
+  firstAt: number,
+  lastAt: number,
+  health: { state: 'ok' | 'stalled'; cameBackAt: number | null },
+): string {
+  const at = (ms: number) => new Date(ms).toISOString();
+  const back =
+    health.state === 'stalled'
+      ? '; it was still not answering at the end'
+      : health.cameBackAt !== null && health.cameBackAt >= firstAt
+        ? `; it answered again at ${at(health.cameBackAt)}`
+        : '';
+  return (
+    `robotskit: the cache failed ${failures} store call${failures === 1 ? '' : 's'} between ${at(firstAt)} and ${at(lastAt)}${back}; ` +
+    `${alone} robots.txt fetch${alone === 1 ? ' was' : 'es were'} made without the fleet's lease (other processes may have made ${alone === 1 ? 'it' : 'them'} too)`
+  );
 }

@@ -1,180 +1,32 @@
 /**
- * `robotskit audit <url> [--ua <crawler>] [--json] [--timeout <s>]`: robots.txt, the page's `X-Robots-Tag` headers
- * and its robots meta tags together: can the crawler fetch the page, may it index it and follow its links, and why.
- * Exit 0 when the page can be crawled and indexed, 1 when it cannot, 2 on usage errors or when the robots.txt or the
- * page could not be fetched at all.
- *
- * The point of putting them together: a `noindex` is only seen by a crawler that may fetch the page. A page blocked
- * by robots.txt cannot say `noindex`; its URL can still be indexed from links, without its content.
+ * `robotskit audit <url> [--ua <crawler>] [--json] [--timeout <s>] [--as <crawlers>]`: robots.txt, the page's
+ * `X-Robots-Tag` headers and its robots meta tags together (`../answers/audit.ts`): can the crawler fetch the page, may
+ * it index it and follow its links, and why; and the AI usage preferences robots.txt's `Content-Usage` rule and the
+ * page's `Content-Usage` header state, each and combined. Exit 0 when the page can be crawled and indexed, 1 when it cannot, 2 on
+ * usage errors or when the robots.txt or the page could not be fetched at all. With `--as`, the access each crawler
+ * gets from the edge instead (`../answers/access.ts`).
  */
 
-import type { CrawlerProfile } from 'robotskit';
-import {
-  directivesFor,
-  extractRobotsMeta,
-  mergeDirectives,
-  type PageDirectives,
-  pageDirectives,
-  parseRobotsMeta,
-  parseXRobotsTag,
-  type RobotsDirectives,
-} from 'robotskit/meta';
+import { type AccessJson, accessAnswer, asCrawlers } from '../answers/access.js';
+import { type AuditJson, auditAnswer, auditTarget, type UsageJson } from '../answers/audit.js';
 import { crawlClient } from '../crawl/client.js';
-import { type CheckJson, checkUrl, sayUnreachable } from '../crawl/verdict.js';
+import { cliNetwork } from '../crawl/network.js';
+import { sayUnreachable } from '../crawl/verdict.js';
 import { CliError, type Io } from '../io.js';
+import { userCatalogue } from '../options/catalogue.js';
 import { parseTimeout } from '../options/numbers.js';
-import { crawlerOfUa, sayRewrites, type UaCrawler } from '../options/ua.js';
-import { checkUrlArgument } from '../options/url.js';
+import { crawlerOfUa, sayRewrites } from '../options/ua.js';
 import { type Paint, painter, useColor, visible } from '../output/paint.js';
-import { type FetchedPage, fetchPage, PageFetchError } from '../transport/page.js';
-import { cliUserAgent } from '../transport/retrieval.js';
 
 /** Options of `audit`, as commander parsed them. */
 export interface AuditOptions {
   readonly ua?: string;
   readonly json?: boolean;
   readonly timeout: string;
-}
-
-/** Where a directive came from. */
-interface DirectiveSource {
-  /** `meta` tag or `header` line. */
-  readonly kind: 'meta' | 'header';
-  /** As written: `<meta name="googlebot" content="noindex">` or `X-Robots-Tag: noindex`. */
-  readonly text: string;
-}
-
-/** What `audit --json` prints. */
-export interface AuditJson {
-  readonly url: string;
-  readonly crawler: string;
-  /** The robots.txt verdict, as `check --json` gives it. */
-  readonly robots: CheckJson;
-  readonly page: {
-    readonly status: number;
-    readonly contentType: string | null;
-    readonly location: string | null;
-    readonly xRobotsTag: readonly string[];
-    readonly meta: readonly { readonly name: string; readonly content: string }[];
-  };
-  /** What the page asks of this crawler, headers and meta tags combined restrictively. */
-  readonly directives: PageDirectives;
-  readonly crawlable: boolean;
-  /** Whether the page can be indexed with its content (false when it cannot be crawled). */
-  readonly indexable: boolean;
-  /**
-   * How it can be indexed: `yes` with its content, `no`, or `url-only` when it cannot be crawled (Google can index the
-   * bare URL from links to it, without its content, and never sees a noindex on it).
-   */
-  readonly index: 'yes' | 'no' | 'url-only';
-  readonly followable: boolean;
-  /** Why, one sentence each, most important first. */
-  readonly reasons: readonly string[];
-  /** The answer in a few words. */
-  readonly verdict: string;
-}
-
-/** What applies to the crawler: for a profile its tokens, for several tokens each of them, combined. */
-function forCrawler(directives: RobotsDirectives, crawler: UaCrawler): PageDirectives {
-  const who: (string | CrawlerProfile)[] =
-    crawler.profile !== null
-      ? [crawler.profile]
-      : typeof crawler.input === 'string'
-        ? [crawler.input]
-        : [...(crawler.input as string[])];
-  return mergeDirectives(...who.map((w) => directivesFor(directives, w)));
-}
-
-/** The sources (meta tags, header lines) that set a flag for the crawler. */
-function sourcesOf(page: FetchedPage, crawler: UaCrawler, flag: 'noindex' | 'nofollow'): DirectiveSource[] {
-  const sources: DirectiveSource[] = [];
-  for (const tag of page.html === null ? [] : extractRobotsMeta(page.html)) {
-    if (forCrawler(parseRobotsMeta(tag.content, tag.name), crawler)[flag]) {
-      sources.push({ kind: 'meta', text: `<meta name="${tag.name}" content="${tag.content}">` });
-    }
-  }
-  for (const value of page.xRobotsTag) {
-    if (forCrawler(parseXRobotsTag([value]), crawler)[flag])
-      sources.push({ kind: 'header', text: `X-Robots-Tag: ${value}` });
-  }
-  return sources;
-}
-
-const list = (sources: readonly DirectiveSource[]) => sources.map((s) => s.text).join(' and ');
-
-/** What the audit found, before it is printed. */
-type Findings = Omit<AuditJson, 'url' | 'crawler' | 'robots' | 'page'>;
-
-/** Why the page's status keeps it out of the index; null for a 2xx. */
-function statusProblem(page: FetchedPage): string | null {
-  const status = page.status;
-  if (status >= 300 && status < 400) {
-    return `the URL redirects (HTTP ${status}) to ${page.location ?? '(no Location)'}: the target is what gets indexed`;
-  }
-  if (status === 429 || status >= 500)
-    return `HTTP ${status}: a server error; crawlers retry later and drop the URL if it lasts`;
-  if (status >= 400) return `HTTP ${status}: an error page is not indexed`;
-  if (status < 200 || status >= 300) return `HTTP ${status}: not a page that can be indexed`;
-  return null;
-}
-
-/** Puts robots.txt, the page's status, its headers and meta tags together: the verdict and its reasons. */
-function judge(robots: CheckJson, page: FetchedPage, crawler: UaCrawler): Findings {
-  const all = pageDirectives({
-    ...(page.html === null ? {} : { html: page.html }),
-    headers: page.xRobotsTag,
-  });
-  const directives = forCrawler(all, crawler);
-  const crawlable = robots.allowed;
-  const reasons: string[] = [];
-  let indexable = crawlable;
-
-  if (!crawlable) {
-    reasons.push(
-      robots.rule !== null
-        ? `robots.txt blocks it: line ${robots.line}: ${robots.ruleText}`
-        : `robots.txt blocks the whole site: ${robots.policy.message}`,
-    );
-  }
-  const problem = statusProblem(page);
-  if (problem !== null) {
-    if (crawlable) {
-      indexable = false;
-      reasons.push(problem);
-    } else {
-      // A blocked URL is never fetched: its status cannot keep the bare URL out of the index.
-      reasons.push(`the page answers HTTP ${page.status}, which a crawler blocked by robots.txt never sees`);
-    }
-  }
-
-  const noindex = sourcesOf(page, crawler, 'noindex');
-  if (!crawlable) {
-    // Said once: a blocked URL is never fetched, so it can only be indexed bare, and no noindex on it is ever seen.
-    reasons.push(
-      directives.noindex
-        ? `Google can still index the URL, without its content, when pages link to it: it never fetches the page, so it never sees its noindex (${list(noindex)}); allow crawling for the noindex to work`
-        : 'Google can still index the URL, without its content, when pages link to it: it never fetches the page (so it would never see a noindex there)',
-    );
-  } else if (directives.noindex) {
-    indexable = false;
-    reasons.push(`the page says noindex: ${list(noindex)}`);
-  }
-  if (directives.unavailableAfter !== null && directives.unavailableAfter <= Date.now()) {
-    indexable = false;
-    reasons.push(`unavailable_after has passed (${new Date(directives.unavailableAfter).toISOString()})`);
-  }
-  const followable = crawlable && !directives.nofollow;
-  if (crawlable && directives.nofollow)
-    reasons.push(`its links are not followed: ${list(sourcesOf(page, crawler, 'nofollow'))}`);
-  if (crawlable && indexable) reasons.push('nothing stops it');
-
-  const verdict = !crawlable
-    ? 'cannot be crawled'
-    : indexable
-      ? 'can be crawled and indexed'
-      : 'can be crawled, will not be indexed';
-  const index: AuditJson['index'] = !crawlable ? 'url-only' : indexable ? 'yes' : 'no';
-  return { directives, crawlable, indexable, index, followable, reasons, verdict };
+  /** `--as GPTBot,Googlebot`: fetch as each of these crawlers and report where the edge disagrees with the file. */
+  readonly as?: string;
+  /** Whether `--ua` was typed (not its default): with `--as` it is a contradiction. */
+  readonly uaGiven?: boolean;
 }
 
 /** The audit for people. */
@@ -185,49 +37,124 @@ function describeAudit(doc: AuditJson, label: string, paint: Paint): string[] {
     `${paint('bold', visible(doc.url))}  ${paint('dim', `for ${label}`)}`,
     `  verdict  ${crawlable && indexable ? paint('green', verdict) : paint('red', verdict)}`,
     `  crawl    ${yes(crawlable, crawlable ? 'allowed' : 'blocked')} by ${robots.robotsUrl}${robots.rule !== null ? ` (line ${robots.line}: ${visible(robots.ruleText ?? '')})` : ` (${robots.policy.mode})`}`,
-    `  page     HTTP ${page.status}${page.contentType === null ? '' : `, ${page.contentType}`}, ${page.meta.length} robots meta tag(s), ${page.xRobotsTag.length} X-Robots-Tag header(s)`,
+    page === null
+      ? `  page     ${paint('dim', 'not fetched (see why)')}`
+      : `  page     HTTP ${page.status}${page.contentType === null ? '' : `, ${page.contentType}`}, ${page.meta.length} robots meta tag(s), ${page.xRobotsTag.length} X-Robots-Tag header(s)`,
     `  index    ${index === 'url-only' ? paint('yellow', 'the bare URL only (see why)') : yes(indexable, index)}`,
     `  follow   ${yes(followable, followable ? 'yes' : 'no')}`,
     ...doc.reasons.map((r, i) => `${i === 0 ? '  why      ' : '           '}${visible(r)}`),
+    ...describeUsage(doc.usage, paint),
   ];
+}
+
+/** `train-ai disallow, search allow`; `none` when nothing is stated. */
+function preferences(stated: Readonly<Record<string, string>>): string {
+  const words = Object.entries(stated).map(([label, preference]) => `${label} ${preference}`);
+  return words.length === 0 ? 'none' : words.join(', ');
+}
+
+/** The AI usage preferences, from both sources and combined; nothing when neither states any. */
+function describeUsage(usage: UsageJson, paint: Paint): string[] {
+  if (usage.robotsTxt.rules.length === 0 && usage.header === null) return [];
+  const out: string[] = [];
+  const rules = usage.robotsTxt.rules.map((r) => `line ${r.line}: ${visible(r.text)}`).join('; ');
+  out.push(
+    `  usage    robots.txt  ${usage.crawlable ? preferences(usage.robotsTxt.preferences) : paint('dim', 'none: it cannot be crawled')}${rules === '' ? '' : paint('dim', ` (${rules})`)}`,
+  );
+  const header = usage.header;
+  if (header === null) out.push(`           header      ${paint('dim', 'no Content-Usage header')}`);
+  else {
+    const lines = header.lines.map((l) => `Content-Usage: ${visible(l)}`).join('; ');
+    const stated = header.parsed
+      ? preferences(header.preferences)
+      : paint('yellow', `none: not a dictionary, ${header.error}`);
+    out.push(`           header      ${stated} ${paint('dim', `(${lines})`)}`);
+  }
+  out.push(
+    `           combined    ${usage.crawlable ? paint('bold', preferences(usage.combined)) : paint('dim', 'none: preferences apply only to pages a crawler may fetch')}${usage.crawlable ? paint('dim', ' (most restrictive per category)') : ''}`,
+  );
+  return out;
+}
+
+/** What the no-cache fetch of robots.txt found, when there is something to say beside the findings. */
+function freshnessLine(freshness: AccessJson['baseline']['freshness'], paint: Paint): string | null {
+  const said = (text: string) => `    cache    ${paint('dim', text)}`;
+  switch (freshness.state) {
+    case 'cached-too':
+      return said(
+        `the no-cache request was answered from a cache too${freshness.fresh.cache.marks.length > 0 ? ` (${visible(freshness.fresh.cache.marks.join(', '))})` : ''}: the origin's copy was not seen`,
+      );
+    case 'unproven':
+      return said('the no-cache copy differs, and nothing says which is older: not called stale');
+    case 'unchecked':
+      return said(`no answer to the no-cache request: ${freshness.fresh.problem ?? 'no answer'}`);
+    default:
+      return null;
+  }
+}
+
+/** The access each crawler gets, for people: one block per crawler, its findings first. */
+function describeAccess(doc: AccessJson, paint: Paint): string[] {
+  const base = doc.baseline;
+  const out = [
+    `${paint('bold', visible(doc.url))}  ${paint('dim', `as ${doc.crawlers.length} crawler(s)`)}`,
+    `  robotskit  robots.txt ${base.robots.status === null ? (base.robots.problem ?? 'no answer') : `HTTP ${base.robots.status}`}, page ${base.page.status === null ? (base.page.error ?? 'no answer') : `HTTP ${base.page.status}`}`,
+  ];
+  if (base.freshness.state === 'stale')
+    out.push(
+      `    cache    ${paint('yellow', `robotskit's own copy is a cache's, ${base.freshness.olderBySeconds} s older than the origin's`)}`,
+    );
+  const baseCache = freshnessLine(base.freshness, paint);
+  if (baseCache !== null) out.push(baseCache);
+  for (const c of doc.crawlers) {
+    const verdict = c.allowed ? paint('green', 'allowed') : paint('red', 'disallowed');
+    const rule = c.line > 0 ? ` (line ${c.line}: ${visible(c.ruleText ?? '')})` : '';
+    const page = c.page.status === null ? (c.page.error ?? 'no answer') : `HTTP ${c.page.status}`;
+    const robots = c.robots.status === null ? (c.robots.problem ?? 'no answer') : `HTTP ${c.robots.status}`;
+    out.push(
+      `  ${paint('bold', c.crawler)}  ${paint('dim', visible(c.userAgent))}${c.documentedUserAgent ? '' : paint('dim', ' (built: its operator documents none)')}`,
+    );
+    out.push(
+      `    file     ${verdict} by robots.txt${rule}; robots.txt ${robots}${c.robots.sameAsBaseline ? '' : ', not the one robotskit gets'}`,
+    );
+    out.push(`    page     ${page}${c.page.challenge ? ', a challenge' : ''}`);
+    const cache = freshnessLine(c.freshness, paint);
+    if (cache !== null) out.push(cache);
+    for (const f of c.findings) out.push(`    ${paint('red', f.kind.padEnd(14))} ${visible(f.message)}`);
+    if (c.findings.length === 0) out.push(`    ${paint('green', 'the edge agrees with the file')}`);
+  }
+  out.push(
+    doc.disagreements === 0
+      ? paint('green', 'no disagreement between the edge and robots.txt')
+      : paint('red', `${doc.disagreements} disagreement(s) between the edge and robots.txt`),
+  );
+  return out;
+}
+
+/** Runs `audit --as`: the page and robots.txt fetched as each crawler; exit 1 when the edge disagrees with the file. */
+async function runAuditAs(io: Io, target: string, as: string, options: AuditOptions, version: string): Promise<number> {
+  if (options.uaGiven === true) throw new CliError('--as names the crawlers itself: give --as or --ua, not both');
+  const crawlers = asCrawlers(as, (await userCatalogue(io)).crawlers);
+  const timeoutMs = parseTimeout(options.timeout);
+  const url = auditTarget(target);
+  for (const crawler of crawlers) sayRewrites(io, crawler);
+  const { doc, code } = await accessAnswer(url, crawlers, { network: cliNetwork(version), timeoutMs, version });
+  const text = options.json ? JSON.stringify(doc, null, 2) : describeAccess(doc, painter(useColor(io))).join('\n');
+  io.stdout.write(`${text}\n`);
+  return code;
 }
 
 /** Runs `audit`; returns the exit code. */
 export async function runAudit(io: Io, target: string, options: AuditOptions, version: string): Promise<number> {
-  const crawler = crawlerOfUa(options.ua);
+  if (options.as !== undefined) return runAuditAs(io, target, options.as, options, version);
+  const crawler = crawlerOfUa(options.ua, (await userCatalogue(io)).crawlers);
   const timeoutMs = parseTimeout(options.timeout);
-  checkUrlArgument(target);
-  const url = new URL(target);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(`cannot audit '${target}': only http and https URLs are supported`);
-  }
-  const client = crawlClient(crawler, timeoutMs, version);
-  const [checked, page] = await Promise.all([
-    checkUrl(client, url.href, crawler, timeoutMs),
-    fetchPage(url, { timeoutMs, userAgent: cliUserAgent(version) }).catch((error: unknown) => {
-      if (error instanceof PageFetchError) throw new CliError(`cannot fetch '${url.href}': ${error.message}`);
-      throw error;
-    }),
-  ]);
-  const robots = checked.result;
-  const findings = judge(robots, page, crawler);
+  const url = auditTarget(target);
+  const network = cliNetwork(version);
+  const client = crawlClient(crawler, timeoutMs, version, { network });
   sayRewrites(io, crawler);
-  if (checked.networkFailure) sayUnreachable(io, robots);
-  const doc: AuditJson = {
-    url: url.href,
-    crawler: crawler.profile?.name ?? crawler.label,
-    robots,
-    page: {
-      status: page.status,
-      contentType: page.contentType,
-      location: page.location,
-      xRobotsTag: page.xRobotsTag,
-      meta: page.html === null ? [] : extractRobotsMeta(page.html).map((t) => ({ name: t.name, content: t.content })),
-    },
-    ...findings,
-  };
-  // The exit status follows the verdict: an unreachable robots.txt blocks the page, as Google treats it (exit 1).
-  const code = findings.crawlable && findings.indexable ? 0 : 1;
+  const { doc, code, networkFailure } = await auditAnswer(url, crawler, { client, network, timeoutMs });
+  if (networkFailure) sayUnreachable(io, doc.robots);
   const text = options.json
     ? JSON.stringify(doc, null, 2)
     : describeAudit(doc, crawler.label, painter(useColor(io))).join('\n');

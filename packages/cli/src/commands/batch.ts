@@ -1,7 +1,8 @@
 /**
  * `robotskit batch [file|-] [--ua …] [--concurrency N] [--order input|completion] [--from-line N] [--timeout s]`: URLs
  * in, one per line (any mix of origins); NDJSON out, one record per non-blank line, in input order or as completed
- * (see `../batch/run.ts` for why and for the bounds). A progress line on standard error when it is a terminal. Exit 0
+ * (see `../batch/run.ts` for why and for the bounds). A progress line on standard error when it is a terminal, naming
+ * the robots.txt the output waits for; a one-line summary at the end, terminal or not (`--quiet`: neither). Exit 0
  * when every URL was checked (whatever the verdicts), 2 on usage or I/O errors; lines that are not URLs are error records, not failures. Ctrl-C (SIGINT) or
  * SIGTERM writes the records complete by then, says on standard error which `--from-line` resumes the run, and exits
  * 130 (143 for SIGTERM); a second Ctrl-C ends it at once.
@@ -10,11 +11,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { lineBatchesOf } from '../batch/input.js';
-import { ProgressDisplay } from '../batch/progress.js';
+import { ProgressDisplay, summaryLine } from '../batch/progress.js';
 import { runBatch } from '../batch/run.js';
 import type { BatchOrder, BatchSummary } from '../batch/types.js';
 import { openSharedCache, type SharedCache } from '../cache/shared-cache.js';
 import { CliError, type Io } from '../io.js';
+import { userCatalogue } from '../options/catalogue.js';
 import { parsePositive, parseTimeout } from '../options/numbers.js';
 import { crawlerOfUa, sayRewrites } from '../options/ua.js';
 
@@ -28,6 +30,8 @@ export interface BatchCommandOptions {
   readonly order: BatchOrder;
   readonly timeout: string;
   readonly cache?: string;
+  /** No progress line and no summary on standard error. */
+  readonly quiet?: boolean;
 }
 
 type Writable = Io['stdout'] & {
@@ -112,7 +116,7 @@ export async function runBatchCommand(
   options: BatchCommandOptions,
   version: string,
 ): Promise<number> {
-  const crawler = crawlerOfUa(options.ua);
+  const crawler = crawlerOfUa(options.ua, (await userCatalogue(io)).crawlers);
   const timeoutMs = parseTimeout(options.timeout);
   const concurrency = parsePositive(options.concurrency, '--concurrency');
   const window = parsePositive(options.window, '--window');
@@ -134,7 +138,7 @@ export async function runBatchCommand(
     }) ?? (() => {});
   const output = stdoutWriter(io);
   const display =
-    io.stderr.isTTY === true
+    io.stderr.isTTY === true && options.quiet !== true
       ? new ProgressDisplay(
           (s) => io.stderr.write(s),
           total,
@@ -167,11 +171,8 @@ export async function runBatchCommand(
       io.stderr.write(interruptedLine(summary, options.order));
       return signalName === 'SIGTERM' ? 143 : 130;
     }
-    if (display !== null) {
-      io.stderr.write(
-        `robotskit: ${summary.written} records: ${summary.allowed} allowed, ${summary.blocked} blocked, ${summary.invalid} invalid; ${summary.fetches} robots.txt fetched, ${summary.unreachable} unreachable\n`,
-      );
-    }
+    // The summary also when standard error is not a terminal (a log file, CI): how the run went, in one line.
+    if (options.quiet !== true) io.stderr.write(summaryLine(summary));
     return 0;
   } catch (error) {
     display?.clear();

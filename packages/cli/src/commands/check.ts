@@ -10,6 +10,7 @@
 import { crawlClient } from '../crawl/client.js';
 import { type CheckJson, checkUrl, sayUnreachable } from '../crawl/verdict.js';
 import type { Io } from '../io.js';
+import { userCatalogue } from '../options/catalogue.js';
 import { parseTimeout } from '../options/numbers.js';
 import { crawlerOfUa, sayRewrites } from '../options/ua.js';
 import { checkUrlArgument } from '../options/url.js';
@@ -31,7 +32,9 @@ export async function runCheck(
   options: CheckOptions,
   version: string,
 ): Promise<number> {
-  const crawler = crawlerOfUa(options.ua);
+  const crawler = crawlerOfUa(options.ua, (await userCatalogue(io)).crawlers);
+  // Said first: a misspelt crawler matters whatever happens next.
+  sayRewrites(io, crawler);
   const timeoutMs = parseTimeout(options.timeout);
   for (const url of urls) {
     // http, https and ftp: Google reads robots.txt over FTP too (see ../ftp.ts).
@@ -41,7 +44,6 @@ export async function runCheck(
   const checked = await Promise.all(urls.map((url) => checkUrl(client, url, crawler, timeoutMs)));
   const results = checked.map((c) => c.result);
 
-  sayRewrites(io, crawler);
   // Network failures are reported once per robots.txt, as one line each; the verdict (blocked) decides the exit.
   const reported = new Set<string>();
   for (const { result: r, networkFailure } of checked) {

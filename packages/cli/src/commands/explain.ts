@@ -1,12 +1,15 @@
 /**
  * `robotskit explain <robots-file> <url> --ua <crawler>[,<crawler>] [--json]`: the verdict for a URL, the groups that
- * applied and the line that decided.
+ * applied and the line that decided, and, when the file states AI usage preferences (Content-Usage, Content-Signal),
+ * which apply to the URL. A URL given for the file is said to be one, pointing at `check` and `lint <url>`.
  */
 
-import { parseRobotsTxt } from 'robotskit';
-import { type Io, readInput } from '../io.js';
+import { explainAnswer } from '../answers/explain.js';
+import { CliError, type Io, readInput, URL_FOR_FILE_HINT } from '../io.js';
+import { userCatalogue } from '../options/catalogue.js';
 import { crawlerOfUa, sayRewrites } from '../options/ua.js';
-import { type ExplainJson, indexHtmlNote, lineText } from '../output/explanation.js';
+import { checkDecidedUrl } from '../options/url.js';
+import { indexHtmlNote, lineText, usageText } from '../output/explanation.js';
 import { painter, useColor, visible } from '../output/paint.js';
 
 interface ExplainOptions {
@@ -15,16 +18,27 @@ interface ExplainOptions {
 }
 
 /** Runs `explain`; returns the exit code (0 allowed, 1 disallowed). */
-export async function runExplain(io: Io, robotsFile: string, url: string, options: ExplainOptions): Promise<number> {
-  const crawler = crawlerOfUa(options.ua);
-  const robots = parseRobotsTxt(await readInput(io, robotsFile, 'robots.txt file'));
-  const result = robots.explain(url, crawler.input);
+export async function runExplain(
+  io: Io,
+  robotsFile: string,
+  url: string | undefined,
+  options: ExplainOptions,
+): Promise<number> {
+  if (url === undefined) {
+    // `explain https://example.com/page`: a URL where the file goes, and no URL to decide.
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(robotsFile))
+      throw new CliError(`'${robotsFile}' is a URL, not a robots.txt file: ${URL_FOR_FILE_HINT}`);
+    throw new CliError(`missing required argument 'url'`);
+  }
+  const crawler = crawlerOfUa(options.ua, (await userCatalogue(io)).crawlers);
+  checkDecidedUrl(url);
+  const bytes = await readInput(io, robotsFile, 'robots.txt file', URL_FOR_FILE_HINT);
+  const { robots, doc: result, code } = explainAnswer(bytes, url, crawler);
+  const { ruleText } = result;
   sayRewrites(io, crawler);
-  const ruleText = result.line > 0 ? lineText(robots, result.line) : null;
   if (options.json) {
-    const doc: ExplainJson = { url, ...result, ruleText, crawlerRewrites: crawler.rewrites };
-    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    return result.allowed ? 0 : 1;
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return code;
   }
   const paint = painter(useColor(io));
   const out: string[] = [];
@@ -47,6 +61,7 @@ export async function runExplain(io: Io, robotsFile: string, url: string, option
       `            ${paint('dim', `pattern ${visible(result.rule.pattern) || '(empty)'}, ${result.rule.pattern.length} chars`)}`,
     );
   }
+  if (result.usage !== undefined) out.push(...usageText(robots, result.usage, paint, visible));
   if (robots.truncated) {
     out.push(paint('yellow', `  note      only the first ${robots.parsedSize} of ${robots.size} bytes were parsed`));
   }

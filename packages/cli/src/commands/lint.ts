@@ -1,14 +1,14 @@
 /**
- * `robotskit lint <file|url|->… [--json | --format text|json|sarif] [--severity error|warning|info] [--timeout <s>]`:
- * every problem Google's parser (and other crawlers) would have with each robots.txt. Exit 0 when nothing is at or
- * above the severity threshold (default: error), 1 otherwise, 2 on usage or I/O errors.
+ * `robotskit lint <file|url|->… [--json | --format text|json|sarif] [--severity error|warning|info] [--timeout <s>]
+ * [--fix]`: every problem Google's parser (and other crawlers) would have with each robots.txt. Exit 0 when nothing is
+ * at or above the severity threshold (default: error), 1 otherwise, 2 on usage or I/O errors. `--fix` writes the
+ * engine's fixes (`applyFixes`) into each file, then reports what is left.
  */
 
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_MAX_BYTES } from 'robotskit';
-import { fetchRobotsTxt } from 'robotskit/fetch';
-import { atLeast, type Diagnostic, lint, type Severity } from 'robotskit/lint';
+import { applyFixes, atLeast, type Diagnostic, lint, type Severity } from 'robotskit/lint';
 import { CliError, type Io, readInput } from '../io.js';
 import type { LINT_FORMATS } from '../options/choices.js';
 import { formatJson } from '../output/lint/json.js';
@@ -23,6 +23,8 @@ export interface LintCommandOptions {
   readonly severity: Severity;
   /** Seconds, as typed. */
   readonly timeout: string;
+  /** Write the fixes into the files, then report what is left. */
+  readonly fix?: boolean;
 }
 
 /** Whether the argument names a URL rather than a file. */
@@ -56,39 +58,19 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
   const notes: string[] = [];
   if (looksLikeUrl(target)) {
     // The network half (its HTTP clients) loads only for a URL: linting files stays quick to start (pre-commit hooks).
-    const [{ checkUrlArgument }, { parseTimeout }, { describeFetch }, { robotsRequest }, { retrievalOptions }] =
-      await Promise.all([
-        import('../options/url.js'),
-        import('../options/numbers.js'),
-        import('../output/fetch.js'),
-        import('../transport/fetch.js'),
-        import('../transport/retrieval.js'),
-      ]);
+    const [{ parseTimeout }, { cliNetwork }, { fetchForLint }] = await Promise.all([
+      import('../options/numbers.js'),
+      import('../crawl/network.js'),
+      import('../answers/lint.js'),
+    ]);
     const timeoutMs = parseTimeout(options.timeout);
-    checkUrlArgument(target);
-    if (!/^https?:/i.test(target))
-      throw new CliError(`cannot fetch '${target}': only http and https URLs are supported`);
-    // The engine's retrieval, keeping one byte more than Google parses so the linter can tell the file is too long.
-    const fetched = await fetchRobotsTxt(target, {
-      ...retrievalOptions(timeoutMs, version),
-      fetch: robotsRequest,
-      maxBytes: DEFAULT_MAX_BYTES + 1,
-    });
-    if (fetched.body === null) {
-      // An HTTP status is an answer ("cannot lint" it); anything else means the fetch itself failed.
-      const verb = fetched.error === null ? 'lint' : 'fetch';
-      throw new CliError(`cannot ${verb} '${fetched.finalUrl}': ${describeFetch(fetched, timeoutMs)}`);
-    }
-    bytes = fetched.body;
+    const fetched = await fetchForLint(target, timeoutMs, version, cliNetwork(version));
+    bytes = fetched.bytes;
     // Named as the robots.txt it is, not as the page it was asked for.
-    name = fetched.robotsUrl;
+    name = fetched.name;
     uri = fetched.finalUrl;
     url = fetched.finalUrl;
-    if (new URL(target).href !== fetched.robotsUrl)
-      notes.push(`linting ${fetched.robotsUrl}, the file that governs ${target}`);
-    if (fetched.redirects.length > 0) notes.push(`redirected to ${fetched.finalUrl}`);
-    if (bytes.length > DEFAULT_MAX_BYTES)
-      notes.push(`stopped reading after ${DEFAULT_MAX_BYTES} bytes: Google ignores the rest`);
+    notes.push(...fetched.notes);
   } else {
     bytes = await readInput(io, target, 'robots.txt file');
     name = target === '-' ? '<stdin>' : target;
@@ -96,14 +78,58 @@ async function lintOne(io: Io, target: string, options: LintCommandOptions, vers
   }
   const paintErr = painter(useColor(io, 'stderr'));
   for (const note of notes) io.stderr.write(`${paintErr('dim', `robotskit: note: ${note}`)}\n`);
-  const diagnostics = lint(bytes, url === undefined ? {} : { url });
+  let diagnostics = lint(bytes, url === undefined ? {} : { url });
+  if (options.fix === true) {
+    const fixed = await fixFile(io, target, bytes, diagnostics);
+    if (fixed !== bytes) {
+      bytes = fixed;
+      diagnostics = lint(bytes);
+    }
+  }
   return { name, uri, length: bytes.length, diagnostics, positions: new BytePositions(bytes) };
 }
 
 /**
+ * Writes the fixes of `diagnostics` into `file` (each fix that does not overlap an earlier one, as the engine applies
+ * them; lint again for the rest, as `--fix` does until nothing changes) and says how many on standard error. Returns
+ * the new bytes, or `bytes` itself when there was nothing to fix.
+ */
+async function fixFile(
+  io: Io,
+  file: string,
+  bytes: Uint8Array,
+  diagnostics: readonly Diagnostic[],
+): Promise<Uint8Array> {
+  let current = bytes;
+  let found = diagnostics;
+  let rounds = 0;
+  // A fix can make another one possible (or one skipped for overlapping): a few rounds, never more than the fixes.
+  while (rounds < 10 && found.some((d) => d.fix !== undefined)) {
+    const next = applyFixes(current, found);
+    if (sameBytes(next, current)) break;
+    current = next;
+    found = lint(current);
+    rounds++;
+  }
+  if (current === bytes) return bytes;
+  try {
+    await writeFile(file, current);
+  } catch (error) {
+    throw new CliError(`cannot write the fixes into '${file}': ${(error as Error).message}`, 2, { cause: error });
+  }
+  const fixed = diagnostics.filter((d) => d.fix !== undefined).length;
+  io.stderr.write(`robotskit: ${file}: fixed ${fixed} problem${fixed === 1 ? '' : 's'}\n`);
+  return current;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/**
  * Runs `lint` over each target in turn; returns the exit code. A target that cannot be read or fetched is said on
- * standard error and the others are still linted (exit 2 then). One file prints as before; several print per file:
- * text one report each and a total, JSON an array of `{ file, diagnostics }`, SARIF one run with one artifact each.
+ * standard error and the others are still linted (exit 2 then). Several files print per file: text one report each
+ * and a total, JSON (one file or many alike) an array of `{ file, diagnostics }`, SARIF one run with one artifact each.
  */
 export async function runLint(
   io: Io,
@@ -112,6 +138,13 @@ export async function runLint(
   version: string,
 ): Promise<number> {
   if (targets.filter((t) => t === '-').length > 1) throw new CliError('standard input (-) can be linted only once');
+  if (options.fix === true) {
+    const notFile = targets.find((t) => t === '-' || looksLikeUrl(t));
+    if (notFile !== undefined)
+      throw new CliError(
+        `--fix writes the fixes into files: ${notFile === '-' ? 'standard input' : `'${notFile}', a URL,`} cannot be fixed in place (save it to a file first)`,
+      );
+  }
   const files: Linted[] = [];
   let failed = false;
   for (const target of targets) {
@@ -126,12 +159,9 @@ export async function runLint(
   }
   switch (options.format) {
     case 'json':
-      if (targets.length === 1 && files.length === 1) {
-        io.stdout.write(formatJson(files[0]!.diagnostics, files[0]!.positions));
-      } else {
-        const docs = files.map((f) => ({ file: f.name, ...JSON.parse(formatJson(f.diagnostics, f.positions)) }));
-        io.stdout.write(`${JSON.stringify(docs, null, 2)}\n`);
-      }
+      io.stdout.write(
+        formatJson(files.map((f) => ({ file: f.name, diagnostics: f.diagnostics, positions: f.positions }))),
+      );
       break;
     case 'sarif':
       io.stdout.write(

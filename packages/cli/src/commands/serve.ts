@@ -1,16 +1,24 @@
 /**
  * `robotskit serve`: the report service (JSON API, storage, fetch workers in this process), until SIGINT or SIGTERM.
+ * It listens on `--port`, else on the `PORT` environment variable (as hosting platforms and `PORT=… npm start` set it),
+ * else on 8787.
  * The server package loads only when it runs (`../service/server.ts`).
  */
 
 import { openSharedCache, type SharedCache } from '../cache/shared-cache.js';
-import type { Io } from '../io.js';
+import { CliError, type Io } from '../io.js';
+import { dnsResolver } from '../logs/dns.js';
+import { loadRanges } from '../logs/load-ranges.js';
+import { userCacheDir } from '../logs/range-cache.js';
+import { userCatalogue } from '../options/catalogue.js';
 import { integerOption } from '../options/numbers.js';
+import { favourMemory } from '../service/memory.js';
 import { asCliError, databaseOf, loadServer, retentionMs, type ServerModule, untilStopped } from '../service/server.js';
 
 /** Options of `serve` as commander hands them over. */
 export interface ServeCliOptions {
-  readonly port: string;
+  /** `--port`, else the `PORT` environment variable, else 8787. */
+  readonly port?: string;
   readonly host: string;
   readonly db?: string;
   readonly databaseUrl?: string;
@@ -22,16 +30,54 @@ export interface ServeCliOptions {
   readonly allowedHosts?: string;
   /** A shared robots.txt cache for POST /api/decide: redis://… or postgres://… (robotskit-stores). */
   readonly cache?: string;
+  /** Crawler activity: the DNS server uploaded logs' crawlers are verified with (`host:port`). */
+  readonly logDnsServer?: string;
+  /** Crawler activity: published range files, as `logs --ranges` reads them. */
+  readonly logRanges?: readonly string[];
+}
+
+/** How long an MCP tool of the service waits for one robots.txt or page (as the commands' default `--timeout`). */
+const MCP_TIMEOUT_MS = 10_000;
+
+/** The port without `--port` or `PORT`. */
+const DEFAULT_PORT = '8787';
+
+/** `PORT`, as platforms that start services set it. @throws CliError naming the variable. */
+function portFromEnvironment(text: string): number {
+  try {
+    return integerOption('port', text, 0, 65535);
+  } catch {
+    throw new CliError(`the PORT environment variable must be an integer from 0 to 65535 (got '${text}')`);
+  }
 }
 
 /** Runs the service until SIGINT/SIGTERM; returns the exit code. */
-export async function runServe(io: Io, options: ServeCliOptions): Promise<number> {
-  const port = integerOption('port', options.port, 0, 65535);
+export async function runServe(io: Io, options: ServeCliOptions, version: string): Promise<number> {
+  const port =
+    options.port !== undefined || io.env.PORT === undefined || io.env.PORT === ''
+      ? integerOption('port', options.port ?? DEFAULT_PORT, 0, 65535)
+      : portFromEnvironment(io.env.PORT);
   const workers = integerOption('workers', options.workers, 0, 64);
+  // Said now, as a usage error, rather than by the service when it first verifies a crawler.
+  if (options.logDnsServer !== undefined) dnsResolver(options.logDnsServer, 2000, '--log-dns-server');
+  const logRanges = await loadRanges(options.logRanges ?? [], {
+    dir: userCacheDir(io.env),
+    offline: false,
+    timeoutMs: 30_000,
+    warn: (message) => void io.stderr.write(`robotskit: ${message}\n`),
+  }).catch((error: unknown) => {
+    // The range errors name `--ranges`, as `logs` takes them; here the option is `--log-ranges`.
+    if (error instanceof CliError) throw new CliError(error.message.replaceAll('--ranges', '--log-ranges'), 2);
+    throw error;
+  });
+  favourMemory();
   const server = await loadServer('serve');
   const database = databaseOf(server, options, io);
   const token = options.token ?? io.env.ROBOTSKIT_TOKEN;
   const cache: SharedCache | null = options.cache === undefined ? null : await openSharedCache(options.cache, io);
+  // The MCP tools at /mcp, over the service's guarded network (the SDK loads here, not for the other commands).
+  const { mcpHttpHandler } = await import('../mcp/http.js');
+  const { crawlers: catalogue } = await userCatalogue(io);
   let service: Awaited<ReturnType<ServerModule['startService']>>;
   try {
     service = await server.startService({
@@ -48,17 +94,22 @@ export async function runServe(io: Io, options: ServeCliOptions): Promise<number
         .filter((h) => h !== ''),
       log: (line) => io.stderr.write(`robotskit: ${line}\n`),
       ...(cache === null ? {} : { robotsStore: cache.store }),
+      mcp: (network) => mcpHttpHandler(network, MCP_TIMEOUT_MS, version, catalogue),
+      ...(options.logDnsServer === undefined ? {} : { logDnsServers: [options.logDnsServer] }),
+      ...(logRanges.size === 0 ? {} : { logRanges }),
     });
   } catch (error) {
     await cache?.close().catch(() => {});
     throw asCliError(server, error);
   }
+  // Listening for Ctrl-C and SIGTERM before saying the service is up: a supervisor may stop it as soon as it reads that.
+  const stopped = untilStopped();
   io.stdout.write(
     `robotskit report service on ${service.url} (${service.database.description}${token ? ', token required for changes' : ''})\n` +
       `open ${service.url}/ for the robots.txt tester, ${service.url}/properties for the report\n` +
-      `API: ${service.url}/api/properties, OpenAPI: ${service.url}/api/openapi.json; Ctrl-C stops it\n`,
+      `API: ${service.url}/api/properties, OpenAPI: ${service.url}/api/openapi.json, MCP: ${service.url}/mcp; Ctrl-C stops it\n`,
   );
-  await untilStopped();
+  await stopped;
   await service.close();
   await cache?.close();
   return 0;

@@ -159,6 +159,18 @@ function formatName(report: SitemapReport): string {
   }
 }
 
+/**
+ * Why a file was cut short: the read that failed (a timeout in the engine's words, `no complete response within
+ * 120 s`, a reset, a corrupt gzip stream), else a limit (size, entries, the walk's URLs).
+ */
+function cutBy(report: SitemapReport): string {
+  const failed = report.diagnostics.find((d) => d.code === 'fetch-failed' || d.code === 'gzip-error');
+  if (failed !== undefined) return `cut short: ${failed.message.replace(/: the rest of the file was not read$/, '')}`;
+  // Beyond the diagnostics kept for the file, its counts still say a read failed.
+  const failures = (report.counts['fetch-failed'] ?? 0) + (report.counts['gzip-error'] ?? 0);
+  return failures > 0 ? 'cut short: the read failed' : 'cut at a limit';
+}
+
 /** Draws the walk's pre-order reports as a tree, one report at a time. */
 class TreePrinter {
   /** For each depth, how many children of the current node at that depth are still to come. */
@@ -184,7 +196,7 @@ class TreePrinter {
     // A file that is no sitemap (an HTML page) or not well-formed is unreadable, not "cut" by a limit.
     const unreadable = (report.counts['not-a-sitemap'] ?? 0) + (report.counts['xml-error'] ?? 0) > 0;
     if (unreadable) facts.push(this.paint('red', 'unreadable'));
-    else if (report.truncated) facts.push(this.paint('red', 'cut at a limit'));
+    else if (report.truncated) facts.push(this.paint('red', cutBy(report)));
     const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0);
     if (total > 0) facts.push(this.paint(errors > 0 ? 'red' : 'yellow', plural(total, 'problem')));
     const out = [`${prefix}${this.paint('bold', report.url)}  ${this.paint('dim', facts.join(', '))}`];

@@ -6,8 +6,11 @@
  * and standard error says so).
  */
 
-import { parseRobotsTxt, productToken } from 'robotskit';
-import { type Io, readInput } from '../io.js';
+import { parseRobotsTxt, productToken, resolveCrawler } from 'robotskit';
+import { type Io, readInput, URL_FOR_FILE_HINT } from '../io.js';
+import { userCatalogue } from '../options/catalogue.js';
+import { typoHint } from '../options/choices.js';
+import { checkDecidedUrl } from '../options/url.js';
 import { type ExplainJson, lineText } from '../output/explanation.js';
 import { painter, useColor, visible } from '../output/paint.js';
 
@@ -19,7 +22,8 @@ export async function runTest(
   url: string,
   options: { readonly json?: boolean } = {},
 ): Promise<number> {
-  const robots = parseRobotsTxt(await readInput(io, robotsFile, 'robots.txt file'));
+  checkDecidedUrl(url);
+  const robots = parseRobotsTxt(await readInput(io, robotsFile, 'robots.txt file', URL_FOR_FILE_HINT));
   const result = robots.explain(url, userAgent);
   // The name is given to the engine as it is (Google's runner does the same); only a full User-Agent string is reduced
   // to its crawler's token, and that is said.
@@ -32,6 +36,14 @@ export async function runTest(
         : `used '${token}', the crawler the User-Agent string '${userAgent}' names`,
     );
     io.stderr.write(`robotskit: ${rewrites[0]}\n`);
+  }
+  // A misspelt catalogue name silently matches no group: said on a terminal (piped, the runner reads only the status).
+  // The suggestion is read in the catalogue with the merged list (a damaged list is the other commands' error to say:
+  // the runner's contract is the exit status of the match alone).
+  const catalogue = io.stderr.isTTY === true ? await userCatalogue(io).catch(() => null) : null;
+  const suggestion = catalogue === null ? null : resolveCrawler(userAgent, catalogue.crawlers).suggestion;
+  if (suggestion !== null) {
+    io.stderr.write(`robotskit: warning: ${typoHint(userAgent.trim(), suggestion)}\n`);
   }
   if (options.json) {
     const ruleText = result.line > 0 ? lineText(robots, result.line) : null;

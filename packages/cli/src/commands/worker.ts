@@ -5,6 +5,7 @@
 
 import { CliError, type Io } from '../io.js';
 import { integerOption } from '../options/numbers.js';
+import { favourMemory } from '../service/memory.js';
 import { asCliError, databaseOf, loadServer, retentionMs, type ServerModule, untilStopped } from '../service/server.js';
 
 /** Options of `worker`. */
@@ -26,6 +27,7 @@ export async function runWorker(io: Io, options: WorkerCliOptions): Promise<numb
         'or --db <sqlite-file> on the machine that runs serve',
     );
   }
+  favourMemory();
   const server = await loadServer('worker');
   const database = databaseOf(server, options, io);
   let workers: Awaited<ReturnType<ServerModule['runWorkers']>>;
@@ -40,8 +42,10 @@ export async function runWorker(io: Io, options: WorkerCliOptions): Promise<numb
   } catch (error) {
     throw asCliError(server, error);
   }
+  // Listening for Ctrl-C and SIGTERM before saying the workers run: a supervisor may stop them as soon as it reads that.
+  const stopped = untilStopped();
   io.stdout.write(`robotskit: ${count} fetch worker(s) on ${server.describeDatabase(database)}; Ctrl-C stops them\n`);
-  await untilStopped();
+  await stopped;
   await workers.close();
   return 0;
 }

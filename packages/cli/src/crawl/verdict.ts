@@ -48,7 +48,7 @@ export async function checkUrl(
   crawler: UaCrawler,
   timeoutMs: number,
 ): Promise<CheckedUrl> {
-  const verdict = await client.explain(input);
+  const verdict = await client.explain(input, crawler.input);
   const { robots } = await client.policyFor(verdict.origin);
   const ruleText = robots !== null && verdict.line > 0 ? lineText(robots, verdict.line) : null;
   const result: CheckJson = {
@@ -61,7 +61,7 @@ export async function checkUrl(
     rule: verdict.rule,
     ruleText,
     robotsUrl: verdict.robotsUrl,
-    fetch: fetchJson(verdict.latest),
+    fetch: fetchJson(verdict.latest, timeoutMs),
     policy: policyJson(verdict.policy),
     problem: describeFetch(verdict.latest, timeoutMs),
   };

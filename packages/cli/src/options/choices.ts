@@ -9,6 +9,8 @@ export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
 export const SEVERITIES = ['error', 'warning', 'info'] as const;
 /** `batch --order` values: records in input order, or as they complete. */
 export const BATCH_ORDERS = ['input', 'completion'] as const;
+/** `logs --log-format` values (`auto`: JSON for a line that starts with `{`, else Common/Combined Log Format). */
+export const LOG_FORMATS = ['auto', 'combined', 'common', 'json'] as const;
 /** `sitemaps --scope` values. */
 export const SITEMAP_SCOPES = ['protocol', 'origin', 'none'] as const;
 
@@ -21,3 +23,7 @@ export const DEFAULT_CRAWLER = 'Googlebot';
 /** What `--ua` takes, for the help. */
 export const UA_HELP =
   'a crawler of the catalogue (Googlebot-Image), product token(s) or a User-Agent string (its crawler is used, and said), comma-separated';
+/** The one-line warning (after `--ua: `) for a name that is not in the catalogue but close to `suggestion`. */
+export function typoHint(name: string, suggestion: string): string {
+  return `'${name}' is not in the catalogue (used as typed, a token no group may name): did you mean ${suggestion}?`;
+}

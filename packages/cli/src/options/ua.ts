@@ -14,7 +14,7 @@ import {
   resolveCrawlers,
 } from 'robotskit';
 import { CliError, type Io } from '../io.js';
-import { DEFAULT_CRAWLER } from './choices.js';
+import { DEFAULT_CRAWLER, typoHint } from './choices.js';
 
 /** The crawler(s) a `--ua` value names, as the engine resolved them, with what the command shows of them. */
 export interface UaCrawler {
@@ -26,17 +26,20 @@ export interface UaCrawler {
   readonly label: string;
   /** What the engine's rule rewrote (a User-Agent string reduced to its crawler, whitespace removed), in words. */
   readonly rewrites: readonly string[];
+  /** Names not in the catalogue that are a typo away from one, each as "… did you mean Googlebot?". */
+  readonly hints: readonly string[];
 }
 
 /**
  * Reads a `--ua` value (the default crawler when absent): one crawler or several, comma-separated, each resolved by
- * the engine's `resolveCrawlers`. What it rewrote is in `rewrites`, for {@link sayRewrites}.
+ * the engine's `resolveCrawlers` in `catalogue` (the commands pass the one with the list `crawlers update` merged, from
+ * `userCatalogue`; default the engine's). What it rewrote is in `rewrites`, for {@link sayRewrites}.
  * @throws CliError when the value names no crawler at all.
  */
-export function crawlerOfUa(ua: string | undefined): UaCrawler {
+export function crawlerOfUa(ua: string | undefined, catalogue?: readonly CrawlerProfile[]): UaCrawler {
   let crawlers: ResolvedCrawler[];
   try {
-    crawlers = resolveCrawlers(ua ?? DEFAULT_CRAWLER);
+    crawlers = resolveCrawlers(ua ?? DEFAULT_CRAWLER, catalogue);
   } catch (error) {
     if (error instanceof CrawlerInputError) throw new CliError('--ua needs at least one user-agent token');
     throw error;
@@ -47,10 +50,15 @@ export function crawlerOfUa(ua: string | undefined): UaCrawler {
     profile !== null
       ? `${profile.name} (profile: ${profile.tokens.join(' \u2192 ')})`
       : crawlers.map((c) => c.label).join(', ');
-  return { input: crawlerInputOf(crawlers), profile, label, rewrites };
+  const hints = crawlers.flatMap((c) => (c.suggestion === null ? [] : [typoHint(c.name, c.suggestion)]));
+  return { input: crawlerInputOf(crawlers), profile, label, rewrites, hints };
 }
 
-/** Says on standard error which crawler `--ua` was read as, when the engine's rule rewrote what was typed. */
+/**
+ * Says on standard error which crawler `--ua` was read as, when the engine's rule rewrote what was typed, and warns
+ * of a name that looks like a misspelt catalogue name.
+ */
 export function sayRewrites(io: Io, crawler: UaCrawler): void {
   for (const rewrite of crawler.rewrites) io.stderr.write(`robotskit: --ua: ${rewrite}\n`);
+  for (const hint of crawler.hints) io.stderr.write(`robotskit: warning: --ua: ${hint}\n`);
 }

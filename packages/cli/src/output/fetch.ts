@@ -45,14 +45,27 @@ export interface FetchJson {
   readonly ms: number;
 }
 
+/**
+ * Why a fetch failed, as JSON: its kind (`network`, `timeout`, `tls`…) and the engine's words for it (`connection
+ * refused`, `no response within 10 s`), never the runtime's raw text (`fetch failed: connect ECONNREFUSED …`).
+ */
+export function fetchErrorJson(
+  result: RetrievalResult,
+  timeoutMs?: number,
+): { readonly kind: string; readonly message: string } | null {
+  if (result.error === null) return null;
+  const words = describeFetchOutcome(result, timeoutMs === undefined ? {} : { timeoutMs }).summary;
+  return { kind: result.error.kind, message: words };
+}
+
 /** A retrieval as {@link FetchJson}. */
-export function fetchJson(result: RetrievalResult): FetchJson {
+export function fetchJson(result: RetrievalResult, timeoutMs?: number): FetchJson {
   return {
     url: result.robotsUrl,
     finalUrl: result.finalUrl,
     status: result.status,
     outcome: result.outcome,
-    error: result.error === null ? null : { kind: result.error.kind, message: result.error.message },
+    error: fetchErrorJson(result, timeoutMs),
     redirects: result.redirects.length,
     bytes: result.size,
     truncated: result.truncated,

@@ -8,6 +8,7 @@
 
 import { type ClientRequest, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /** An answer's head, with the request it answers. */
 interface OpenedGet {
@@ -25,18 +26,36 @@ interface OpenedGet {
  * Node's error when no answer comes (DNS, connection, TLS, the parser refusing it), or `signal`'s reason's error
  * once it is aborted (Node destroys the request then, body included).
  */
-export function openGet(target: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedGet> {
+/**
+ * The request target of a URL: its path and query as serialised, fragment dropped. Not `pathname + search` alone:
+ * `search` is empty for a lone `?`, which the URL keeps (`/search?` is decided, and so requested, with its `?`).
+ */
+function requestPath(target: URL): string {
+  if (target.search !== '') return `${target.pathname}${target.search}`;
+  const hash = target.href.indexOf('#');
+  const end = hash < 0 ? target.href.length : hash;
+  return target.href.charCodeAt(end - 1) === 0x3f ? `${target.pathname}?` : target.pathname;
+}
+
+export function openGet(
+  target: URL,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+  lookup?: LookupFunction,
+): Promise<OpenedGet> {
   const https = target.protocol === 'https:';
   const options: RequestOptions = {
     protocol: target.protocol,
     // An IPv6 address without its brackets.
     hostname: target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname,
-    path: `${target.pathname}${target.search}`,
+    path: requestPath(target),
     method: 'GET',
     headers,
     agent: false,
   };
   if (signal !== undefined) options.signal = signal;
+  // A guard's name resolution (the service's SSRF guard): the connection goes to the addresses it checked.
+  if (lookup !== undefined) options.lookup = lookup;
   if (target.port !== '') options.port = Number(target.port);
   const connection: { error: unknown } = { error: null };
   return new Promise<OpenedGet>((resolve, reject) => {

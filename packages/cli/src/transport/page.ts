@@ -1,19 +1,25 @@
 /**
  * Fetching one page for `audit`, over the CLI's one HTTP client and content decoder: its status, `Location`,
  * `Content-Type`, every `X-Robots-Tag` header line as sent (Node keeps repeated headers apart; `fetch`'s `Headers`
- * joins them with commas, which changes what a crawler name in one line applies to), and the start of an HTML body,
+ * joins them with commas, which changes what a crawler name in one line applies to), every `Content-Usage` header line
+ * as its bytes (draft-ietf-aipref-attach: the page's AI usage preferences), and the start of an HTML body,
  * where robots meta tags are. Redirects are reported, not followed: the URL audited is the one asked about.
  */
 
 import type { IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { isHtmlContentType } from 'robotskit';
 import { describeFetchOutcome } from 'robotskit/fetch';
 import { acceptEncoding, decodedBody } from './decode.js';
 import { headerLines, openGet } from './http.js';
 
-/** At most this much HTML is read: robots meta tags belong in the head. */
-export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+/**
+ * At most this much HTML is read: Google's own limit ("Googlebot crawls the first 15 MB of an HTML file"), so a
+ * robots meta tag late in a long page counts as it counts for Google (past 2 MiB, the first cap, it was missed and the
+ * page said "indexable"), and what Google leaves out is left out here too.
+ */
+export const MAX_PAGE_BYTES = 15 * 1024 * 1024;
 
 /** What the page answered. */
 export interface FetchedPage {
@@ -23,17 +29,33 @@ export interface FetchedPage {
   readonly location: string | null;
   /** Every `X-Robots-Tag` header line, in order. */
   readonly xRobotsTag: readonly string[];
+  /** Every `Content-Usage` header line, in order, as the bytes received (Node reads header values one char per byte). */
+  readonly contentUsage: readonly Uint8Array[];
   /** The HTML (at most {@link MAX_PAGE_BYTES}), for 2xx HTML responses; null otherwise. */
   readonly html: string | null;
+  /** Whether the edge says the answer is a challenge (`cf-mitigated: challenge`), whatever its status. */
+  readonly challenge: boolean;
 }
 
 /** A failed page fetch: one line for people. */
 export class PageFetchError extends Error {}
 
+/**
+ * An SSRF guard's checks for a page GET (the report service's, under `serve`): `refusalOf` before connecting (an IP
+ * literal is never resolved, so never passes `lookup`), and `lookup`, which checks every address a name resolves to,
+ * for the connection itself (so a name cannot change its answer between the check and the connect).
+ */
+export interface PageGuard {
+  readonly lookup: LookupFunction;
+  readonly refusalOf: (url: string) => Promise<Error | null>;
+}
+
 /** Options of {@link fetchPage}. */
 interface PageOptions {
   readonly timeoutMs: number;
   readonly userAgent: string;
+  /** The guard's checks; none on the command line. */
+  readonly guard?: PageGuard | undefined;
   /** Called with the size of each decoded body chunk (a work counter, for tests). */
   readonly onInflated?: (bytes: number) => void;
 }
@@ -54,8 +76,11 @@ export async function fetchPage(url: URL, options: PageOptions): Promise<Fetched
     };
     let answer: IncomingMessage;
     try {
-      answer = (await openGet(url, headers, deadline.signal)).answer;
+      const refused = options.guard === undefined ? null : await options.guard.refusalOf(url.href);
+      if (refused !== null) throw new PageFetchError(refused.message);
+      answer = (await openGet(url, headers, deadline.signal, options.guard?.lookup)).answer;
     } catch (error) {
+      if (error instanceof PageFetchError) throw error;
       if (deadline.signal.aborted) throw late();
       throw new PageFetchError(wordsOf(error as NodeJS.ErrnoException));
     }
@@ -66,6 +91,8 @@ export async function fetchPage(url: URL, options: PageOptions): Promise<Fetched
       contentType,
       location: locationOf(answer, url),
       xRobotsTag: headerLines(answer, 'x-robots-tag'),
+      contentUsage: headerLines(answer, 'content-usage').map((v) => Buffer.from(v, 'latin1')),
+      challenge: headerLines(answer, 'cf-mitigated').some((v) => v.trim().toLowerCase() === 'challenge'),
     };
     if (status < 200 || status >= 300 || !isHtmlContentType(contentType)) {
       answer.destroy();
