@@ -4,8 +4,16 @@
  *   listening, connecting and spawning throw there), so `npx vitest run --project unit` answers in seconds;
  * - `integration`: what needs real parts: servers on 127.0.0.1, SQLite and PostgreSQL, Redis, vsftpd, Chromium, the
  *   command as a process, the real-world corpus.
- * A test file is a unit test unless it is listed in INTEGRATION.
+ * - `alone`: the files whose claim is a wait time (the load-and-fault suite: `/api/health` within 500 ms while the
+ *   service is attacked). The claim is about the service, not about how busy the machine is with other test files, so
+ *   `npm test` (`scripts/test.mjs`) runs this project by itself after the others have ended.
+ * A test file is a unit test unless it is listed in INTEGRATION or ALONE.
  * Every run gets a temporary folder of its own and fails when a test leaves anything in it (test/tmp-guard.ts).
+ *
+ * Four test files at a time: most integration files wait on processes, servers, databases and browsers rather than
+ * compute (a whole run kept 0.8 of this 2-core machine busy with Vitest's default, which ran about one file at a
+ * time: 1,031 s; three at a time: 593 s locally, 676 s in CI with the package checks beside it), so more files overlap
+ * their waits. The tests never depend on speed, so the busier machine only makes them slower, not different.
  */
 
 import { defineConfig } from 'vitest/config';
@@ -32,8 +40,12 @@ const INTEGRATION = [
   'packages/web/test/browser/**/*.test.ts',
 ];
 
+/** Files that measure wait times: run by themselves (see the header). */
+const ALONE = ['packages/cli/test/load-fault.test.ts'];
+
 export default defineConfig({
   test: {
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['test/tmp-guard.ts'],
@@ -43,11 +55,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/test/**/*.test.ts'],
-          exclude: INTEGRATION,
+          exclude: [...INTEGRATION, ...ALONE],
           setupFiles: ['test/unit-guard.ts'],
         },
       },
-      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION, exclude: ALONE } },
+      { extends: true, test: { name: 'alone', include: ALONE } },
     ],
   },
 });

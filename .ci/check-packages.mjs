@@ -2,8 +2,8 @@
 // The packages as a user gets them: packs every workspace (after `npm run build`), installs the tarballs into empty
 // projects outside the repository (dependencies from the registry, as `npm install` would fetch them, with
 // --engine-strict so a dependency that needs a newer Node fails here), then runs what the README shows:
-//   1. the command without the report service: `robotskit --help`, `robotskit lint`, `import('robotskit')`, and
-//      `robotskit serve` saying in one line how to add the service;
+//   1. the command without the report service: `robotskit --help`, `robotskit lint`, `import('robotskit')`,
+//      `robotskit mcp` listing its tools, and `robotskit serve` saying in one line how to add the service;
 //   2. with robotskit-server installed too: `robotskit serve` until GET /api/health answers.
 // The types are checked twice: their resolution with @arethetypeswrong/cli, and as a strict TypeScript user compiles
 // against them (for every published package, an empty project with the tarballs, typescript and a strict tsconfig
@@ -12,6 +12,9 @@
 //
 // `node .ci/check-packages.mjs [attw] [types] [command] [service]` runs only the steps named (default: all). The
 // temporary projects are removed at the end, also on failure (CHECK_PACKAGES_KEEP=1 keeps them, and says where).
+// `node .ci/check-packages.mjs pack DIR` only packs the published packages into DIR; `CHECK_PACKAGES_TARBALLS=DIR`
+// then checks those tarballs instead of packing again (.ci/run packs first, then runs the checks beside `npm test`,
+// whose build rewrites dist/ while the checks install the tarballs).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,7 +26,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'robotskit-packages-'));
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
-const only = new Set(process.argv.slice(2));
+const packOnly = process.argv[2] === 'pack' ? process.argv[3] : undefined;
+if (process.argv[2] === 'pack' && !packOnly) {
+  process.stderr.write('check-packages: pack needs a folder: node .ci/check-packages.mjs pack DIR\n');
+  process.exit(2);
+}
+const prepacked = process.env.CHECK_PACKAGES_TARBALLS;
+const only = new Set(packOnly ? [] : process.argv.slice(2));
 const want = (stepName) => only.size === 0 || only.has(stepName);
 /** Processes started here, ended with the check whatever happens. */
 const children = new Set();
@@ -32,6 +41,9 @@ process.on('exit', () => {
   if (process.env.CHECK_PACKAGES_KEEP === '1') process.stdout.write(`check-packages: kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 });
+
+// Ended by a signal (.ci/run ends the checks when it is interrupted): the exit handler above still cleans up.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 function step(text) {
   process.stdout.write(`check-packages: ${text}\n`);
@@ -98,12 +110,24 @@ function countPackages(modules) {
 
 // Pack the published packages (the private web UI, packages/web, ships inside robotskit-server's dist/web).
 const PUBLISHED = ['robotskit', 'sitemaps', 'stores', 'server', 'cli'].flatMap((dir) => ['-w', `packages/${dir}`]);
-const packed = JSON.parse(
-  must(run('npm', ['pack', ...PUBLISHED, '--json', '--pack-destination', tarballs], root), 'npm pack').stdout,
-);
+const PACKED_LIST = 'packed.json';
+let packed;
+let packedIn = tarballs;
+if (prepacked) {
+  packedIn = prepacked;
+  packed = JSON.parse(readFileSync(join(prepacked, PACKED_LIST), 'utf8'));
+} else {
+  if (packOnly) {
+    packedIn = packOnly;
+    mkdirSync(packOnly, { recursive: true });
+  }
+  const output = must(run('npm', ['pack', ...PUBLISHED, '--json', '--pack-destination', packedIn], root), 'npm pack');
+  packed = JSON.parse(output.stdout);
+  if (packOnly) writeFileSync(join(packOnly, PACKED_LIST), output.stdout);
+}
 const file = {};
 for (const p of packed) {
-  file[p.name] = join(tarballs, p.filename);
+  file[p.name] = join(packedIn, p.filename);
   step(
     `${p.filename}: ${p.entryCount} files, ${(p.size / 1024).toFixed(0)} kB packed, ${(p.unpackedSize / 1024).toFixed(0)} kB unpacked`,
   );
@@ -112,14 +136,30 @@ for (const name of ['robotskit', 'robotskit-sitemaps', 'robotskit-stores', 'robo
   if (!file[name]) fail(`no tarball for ${name}`);
 }
 
-/** An empty project with the tarballs of `packages` installed, and `extra` packages from the registry. */
-function project(name, packages, extra = []) {
+/**
+ * An empty project with the tarballs of `packages` installed, and `extra` packages from the registry. `scripts: false`
+ * installs without running install scripts (a project that only compiles types needs no native build: better-sqlite3
+ * builds from source where its prebuilt binary cannot be downloaded, minutes on a 2-core machine).
+ */
+function project(name, packages, extra = [], { scripts = true } = {}) {
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module' }, null, 2)}\n`);
   const specs = [...packages.map((p) => file[p]), ...extra];
   must(
-    run('npm', ['install', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', ...specs], dir),
+    run(
+      'npm',
+      [
+        'install',
+        '--engine-strict',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        ...(scripts ? [] : ['--ignore-scripts']),
+        ...specs,
+      ],
+      dir,
+    ),
     `npm install in ${name}`,
   );
   return dir;
@@ -169,7 +209,7 @@ function checkStrictTypes() {
     const name = install.at(-1);
     const extra = [`typescript@${devDependencies.typescript}`];
     if (node) extra.push(`@types/node@${devDependencies['@types/node']}`);
-    const types = project(`types-${dir}`, install, extra);
+    const types = project(`types-${dir}`, install, extra, { scripts: false });
     const config = structuredClone(STRICT_TSCONFIG);
     // Without Node's types the project must not pick them up from a dependency that happens to install them.
     config.compilerOptions.types = node ? ['node'] : [];
@@ -221,6 +261,30 @@ function checkCommand() {
     "require('robotskit')",
   );
   if (required.stdout.trim() !== 'function') fail(`require('robotskit') gave ${required.stdout}`);
+  // The MCP server (the SDK, a dependency of the command) from the tarball: initialize, then its tools.
+  const mcp = must(
+    run(
+      bin,
+      ['mcp'],
+      cli,
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ci', version: '1' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(''),
+    ),
+    'robotskit mcp',
+  );
+  const tools = JSON.parse(mcp.stdout.trim().split('\n').at(-1) ?? '{}').result?.tools?.map((t) => t.name) ?? [];
+  if (tools.sort().join(',') !== 'audit,check,diff,explain,lint')
+    fail(`robotskit mcp listed the tools ${tools}:\n${mcp.stdout}`);
   const noServer = run(bin, ['serve'], cli);
   if (
     noServer.code !== 2 ||
@@ -277,6 +341,11 @@ async function checkService() {
   if (health.status !== 200) fail(`/api/health answered ${health.status}: ${health.body}`);
   children.delete(child);
   step(`robotskit serve answered /api/health: ${health.body.trim()}; it stopped on SIGTERM with exit ${code}`);
+}
+
+if (packOnly) {
+  step(`packed into ${packOnly}`);
+  process.exit(0);
 }
 
 // Type resolution as TypeScript users get it (node10, node16 from CJS and ESM, bundlers), by @arethetypeswrong/cli.

@@ -2,8 +2,11 @@
  * The semantic comparison's cost on the corpus (issue 18): every corpus file against the same file with one rule
  * removed (the middle allow/disallow line inside a group), for compareRobots' default crawlers, state budget and time
  * budget (or SEMANTICS_TIMEOUT_MS). Prints the median and worst time, how many comparisons hit a bound, and how many
- * edits changed meaning. Then formatRobots on every file: how many it changes textually (never semantically: it proves
- * that with the same comparison). Run `node bench/semantics.js [compare|format]` after `npm run build`.
+ * edits changed meaning. Then formatRobots on every file, on its bytes: how many it changes textually, how many it
+ * cannot prove (printed as nothing), and, checked apart from its own proof, how many formatted files decide some URL
+ * otherwise (an exact comparison for the catalogue, the file's tokens and `*`) and how many have a byte >= 0x80 that is
+ * not the input's (outside a leading BOM; the layout only writes ASCII and drops lines and keys). Run
+ * `node bench/semantics.js [compare|format]` after `npm run build`.
  *
  * `node bench/semantics.js ab <build a> <build b>` compares two builds of the engine (two `dist` folders, or copies of
  * one) on the same workload in one process, each file's comparison run by both in turn (who goes first alternates),
@@ -13,7 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseRobotsTxt } from 'robotskit';
+import { CRAWLERS, parseRobotsTxt } from 'robotskit';
 import { compareRobots, formatRobots } from 'robotskit/semantics';
 import { corpusDir, fmt, table, timeOnce } from './harness.js';
 
@@ -75,11 +78,41 @@ export function runSemanticsBench(timeoutMs = Number(process.env.SEMANTICS_TIMEO
   );
 }
 
-/** How many corpus files formatRobots changes (textually; never semantically, which it proves), and at what cost. */
+/** Whether the bytes >= 0x80 of `out` are, in order, some of those of `input` (a leading BOM set aside). */
+function keepsHighBytes(input, out) {
+  const high = (b) => {
+    const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+    return [...b.subarray(start)].filter((x) => x >= 0x80);
+  };
+  const kept = high(input);
+  let at = 0;
+  for (const b of high(out)) {
+    while (at < kept.length && kept[at] !== b) at++;
+    if (at === kept.length) return false;
+    at++;
+  }
+  return true;
+}
+
+/** Whether `out` decides every URL as `input` for the catalogue, every token `input` names and `*` (exactly). */
+function sameMeaning(input, out) {
+  const robots = parseRobotsTxt(input);
+  const tokens = new Set();
+  for (const group of robots.groups) for (const agent of group.agents) if (agent.token !== '') tokens.add(agent.token);
+  return compareRobots(robots, parseRobotsTxt(out), { crawlers: [...CRAWLERS, ...tokens, '*'] }).equivalent;
+}
+
+/**
+ * How many corpus files formatRobots changes, cannot prove, and (checked apart from its proof) changes in meaning or in
+ * their bytes >= 0x80, and at what cost.
+ */
 export function runFormatBench() {
   const dir = join(corpusDir(), 'robots');
   let files = 0;
   let changed = 0;
+  let unproven = 0;
+  let meaning = 0;
+  let rewritten = 0;
   let withRemovals = 0;
   let removed = 0;
   const times = [];
@@ -92,15 +125,43 @@ export function runFormatBench() {
       }),
     );
     files++;
+    if (!result.proven) {
+      unproven++;
+      continue;
+    }
     if (result.changed) changed++;
     if (result.removedLines.length > 0) withRemovals++;
     removed += result.removedLines.length;
+    if (!keepsHighBytes(bytes, result.bytes)) rewritten++;
+    if (!sameMeaning(bytes, result.bytes)) meaning++;
   }
   times.sort((a, b) => a - b);
   table(
-    'formatRobots on every corpus file',
-    ['files', 'changed textually', 'with repeated rules removed', 'rules removed', 'median ms', 'worst ms'],
-    [[files, changed, withRemovals, removed, fmt(times[times.length >> 1], 2), fmt(times[times.length - 1], 1)]],
+    'formatRobots on every corpus file (bytes in, bytes out)',
+    [
+      'files',
+      'changed textually',
+      'not proven',
+      'meaning changed',
+      'bytes >= 0x80 rewritten',
+      'with repeated rules removed',
+      'rules removed',
+      'median ms',
+      'worst ms',
+    ],
+    [
+      [
+        files,
+        changed,
+        unproven,
+        meaning,
+        rewritten,
+        withRemovals,
+        removed,
+        fmt(times[times.length >> 1], 2),
+        fmt(times[times.length - 1], 1),
+      ],
+    ],
   );
 }
 
