@@ -86,7 +86,7 @@ describe.skipIf(missingChromium !== null)('robots.txt tester in Chromium', () =>
         () =>
           page.evaluate(() => {
             const marked = document.querySelector('.cm-line[data-deciding]');
-            const number5 = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].find(
+            const number5 = Array.from(document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')).find(
               (element) => element.textContent?.trim() === '5',
             );
             if (!marked || !number5) return Number.POSITIVE_INFINITY;
