@@ -465,7 +465,7 @@ function program(io: Io, result: { code: number }): Command {
     .option('--log-dns-server <host:port>', "crawler activity: verify uploaded logs' crawlers asking this DNS server")
     .option(
       '--log-ranges <file>',
-      "crawler activity: an operator's published address ranges, as logs --ranges takes them (repeatable)",
+      "crawler activity: an operator's published address ranges, as logs --ranges takes them, read again for each upload (repeatable)",
       collect,
       [],
     )

@@ -16,7 +16,7 @@ export {
   TIMESTAMP_HEADER,
 } from './alerts/webhooks.js';
 export { RobotskitServerError } from './errors.js';
-export { type AppOptions, buildApp } from './http/app.js';
+export { type AppOptions, buildApp, type RangeSource } from './http/app.js';
 export type { McpHandler, McpMount, McpNetwork } from './http/mcp-route.js';
 export { AddressRefusedError } from './net/address-refused-error.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';

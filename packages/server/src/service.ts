@@ -7,12 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { AvailabilityOptions, RobotsStore } from 'robotskit/fetch';
-import type { RangesByCrawler } from 'robotskit/logs';
 import { DeliveryLoop } from './alerts/deliveries.js';
 import { createAlertHook } from './alerts/store.js';
 import { AnalysisThreads } from './analysis/threads.js';
 import { RobotskitServerError } from './errors.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type RangeSource } from './http/app.js';
 import { isLoopbackHost } from './http/auth.js';
 import type { McpMount } from './http/mcp-route.js';
 import { dnsResolver } from './net/dns.js';
@@ -98,8 +97,11 @@ export interface ServiceOptions extends FetchingOptions {
    * @default the system's
    */
   readonly logDnsServers?: readonly string[];
-  /** The operators' published address ranges uploaded logs' crawlers are verified by (see `AppOptions.logs`). */
-  readonly logRanges?: RangesByCrawler;
+  /**
+   * The operators' published address ranges uploaded logs' crawlers are verified by: fixed, or a function asked again
+   * for each upload (see `AppOptions.logs`).
+   */
+  readonly logRanges?: RangeSource;
 }
 
 /** A running service. */

@@ -5,6 +5,7 @@
  * The server package loads only when it runs (`../service/server.ts`).
  */
 
+import type { RangesByCrawler } from 'robotskit/logs';
 import { openSharedCache, type SharedCache } from '../cache/shared-cache.js';
 import { CliError, type Io } from '../io.js';
 import { dnsResolver } from '../logs/dns.js';
@@ -52,6 +53,35 @@ function portFromEnvironment(text: string): number {
 }
 
 /** Runs the service until SIGINT/SIGTERM; returns the exit code. */
+/** The range errors name `--ranges`, as `logs` takes them; here the option is `--log-ranges`. */
+function asServeOption(error: unknown): unknown {
+  return error instanceof CliError ? new CliError(error.message.replaceAll('--ranges', '--log-ranges'), 2) : error;
+}
+
+/**
+ * `--log-ranges`: read once now (a file that cannot be read or a URL that cannot be fetched is a usage error), then
+ * again for each uploaded log, so that a service running for weeks follows the files as their publishers change them:
+ * a URL's copy in the user cache is used while it is fresh and revalidated when not (`range-cache.ts`); a file is
+ * read again. When a new reading fails, the last good one is used and standard error says why. Null for no ranges.
+ */
+async function rangeSource(io: Io, args: readonly string[]): Promise<(() => Promise<RangesByCrawler>) | null> {
+  if (args.length === 0) return null;
+  const warn = (message: string) =>
+    void io.stderr.write(`robotskit: ${message.replaceAll('--ranges', '--log-ranges')}\n`);
+  const read = () => loadRanges(args, { dir: userCacheDir(io.env), offline: false, timeoutMs: 10_000, warn });
+  let last = await read().catch((error: unknown) => {
+    throw asServeOption(error);
+  });
+  return async () => {
+    try {
+      last = await read();
+    } catch (error) {
+      warn(`${(asServeOption(error) as Error).message}; the ranges read before are used`);
+    }
+    return last;
+  };
+}
+
 export async function runServe(io: Io, options: ServeCliOptions, version: string): Promise<number> {
   const port =
     options.port !== undefined || io.env.PORT === undefined || io.env.PORT === ''
@@ -60,16 +90,7 @@ export async function runServe(io: Io, options: ServeCliOptions, version: string
   const workers = integerOption('workers', options.workers, 0, 64);
   // Said now, as a usage error, rather than by the service when it first verifies a crawler.
   if (options.logDnsServer !== undefined) dnsResolver(options.logDnsServer, 2000, '--log-dns-server');
-  const logRanges = await loadRanges(options.logRanges ?? [], {
-    dir: userCacheDir(io.env),
-    offline: false,
-    timeoutMs: 30_000,
-    warn: (message) => void io.stderr.write(`robotskit: ${message}\n`),
-  }).catch((error: unknown) => {
-    // The range errors name `--ranges`, as `logs` takes them; here the option is `--log-ranges`.
-    if (error instanceof CliError) throw new CliError(error.message.replaceAll('--ranges', '--log-ranges'), 2);
-    throw error;
-  });
+  const logRanges = await rangeSource(io, options.logRanges ?? []);
   favourMemory();
   const server = await loadServer('serve');
   const database = databaseOf(server, options, io);
@@ -96,7 +117,7 @@ export async function runServe(io: Io, options: ServeCliOptions, version: string
       ...(cache === null ? {} : { robotsStore: cache.store }),
       mcp: (network) => mcpHttpHandler(network, MCP_TIMEOUT_MS, version, catalogue),
       ...(options.logDnsServer === undefined ? {} : { logDnsServers: [options.logDnsServer] }),
-      ...(logRanges.size === 0 ? {} : { logRanges }),
+      ...(logRanges === null ? {} : { logRanges }),
     });
   } catch (error) {
     await cache?.close().catch(() => {});

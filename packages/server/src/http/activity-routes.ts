@@ -273,12 +273,13 @@ function upload(scope: FastifyInstance, context: ApiContext): void {
       );
     }
     const limits = context.logs;
+    const ranges = await limits.ranges();
     const verifier =
-      limits.dns === null && limits.ranges.size === 0
+      limits.dns === null && ranges.size === 0
         ? null
         : new Verifier({
             dns: limits.dns,
-            ranges: limits.ranges,
+            ranges,
             ttl: 3_600_000,
             timeout: limits.dnsTimeoutMs,
             hints: { ranges: ', which this service was not given' },

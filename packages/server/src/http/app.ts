@@ -147,16 +147,26 @@ export interface AppOptions {
   /**
    * Uploaded access logs (`POST /api/properties/:id/logs`): the DNS their crawlers' addresses are verified by
    * (forward-confirmed reverse DNS; null for none), how long one question may take, the operators' published address
-   * ranges (`robotskit/logs`' `parseRanges` and `rangesFor`: GPTBot and others are verified by them alone), and the
-   * largest log, as sent and inflated.
+   * ranges (`robotskit/logs`' `parseRanges` and `rangesFor`: GPTBot and others are verified by them alone; a
+   * function is asked again for each upload, so that a long-running service follows the files as their publishers
+   * change them), and the largest log, as sent and inflated.
    * @default the system's DNS servers, 2 s, no ranges, 100 MiB
    */
   readonly logs?: {
     readonly dns?: Dns | null;
     readonly dnsTimeoutMs?: number;
-    readonly ranges?: RangesByCrawler;
+    readonly ranges?: RangeSource;
     readonly maxBytes?: number;
   };
+}
+
+/** The operators' published ranges: fixed, or read again when asked (`AppOptions.logs`). */
+export type RangeSource = RangesByCrawler | (() => Promise<RangesByCrawler>);
+
+function rangesOf(source: RangeSource | undefined): () => Promise<RangesByCrawler> {
+  if (typeof source === 'function') return source;
+  const fixed = source ?? new Map();
+  return () => Promise.resolve(fixed);
 }
 
 /** What the routes share, from the options. */
@@ -181,7 +191,7 @@ function contextOf(options: AppOptions): ApiContext {
     logs: {
       dns: options.logs?.dns === undefined ? dnsResolver([], options.logs?.dnsTimeoutMs ?? 2000) : options.logs.dns,
       dnsTimeoutMs: options.logs?.dnsTimeoutMs ?? 2000,
-      ranges: options.logs?.ranges ?? new Map(),
+      ranges: rangesOf(options.logs?.ranges),
       maxBytes: options.logs?.maxBytes ?? 100 * 1024 * 1024,
     },
   };

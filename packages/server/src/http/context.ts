@@ -43,12 +43,12 @@ export interface ApiContext {
   readonly eventLoop: EventLoopWatch;
   /**
    * Uploaded access logs: the DNS their crawlers are verified by (null: none), its time per question, the operators'
-   * published ranges, the size cap.
+   * published ranges (read again for each upload: see `AppOptions.logs`), the size cap.
    */
   readonly logs: {
     readonly dns: Dns | null;
     readonly dnsTimeoutMs: number;
-    readonly ranges: RangesByCrawler;
+    readonly ranges: () => Promise<RangesByCrawler>;
     readonly maxBytes: number;
   };
 }
