@@ -41,6 +41,8 @@ export interface PageGetOptions {
   readonly timeouts?: HttpGetTimeouts;
   /** Extra request headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Ends every GET made after it is aborted, and the one under way (its words: the request was aborted). */
+  readonly signal?: AbortSignal;
 }
 
 /** A {@link PageGet} over a `fetch`, on the engine's transport. */
@@ -54,6 +56,7 @@ export function pageGetOver(options: PageGetOptions = {}): PageGet {
       ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
       headers: { ...options.headers, 'user-agent': userAgent, accept: 'text/html,*/*;q=0.8' },
       maxRedirects: 0,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (!got.ok && (got.status === null || got.headers === null)) return { error: words(got.error) };
     const headers = got.headers!;
