@@ -11,7 +11,7 @@ import type { RetrievalResult } from '../shared/types.js';
 import { sameAnswer } from './cache-copies.js';
 
 /** Statuses an edge refuses a crawler with. */
-export const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 402, 403, 429]);
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 402, 403, 429]);
 
 /** What one access finding is: refused at the edge, a challenge, another robots.txt, an older cached robots.txt. */
 export type AccessFindingKind = 'edge-refuses' | 'challenge' | 'robots-differs' | 'stale-robots';
