@@ -25,6 +25,7 @@ const INTEGRATION = [
   'packages/robotskit/test/dialect-differences.test.ts',
   'packages/robotskit/test/legacy-dialect.test.ts',
   'packages/robotskit/test/lint-corpus.test.ts',
+  'packages/robotskit/test/fetch/access.test.ts',
   'packages/robotskit/test/fetch/client.test.ts',
   'packages/robotskit/test/fetch/fleet.test.ts',
   'packages/robotskit/test/fetch/hostile.test.ts',

@@ -7,9 +7,9 @@
  * of the unchanged file are each not called stale. Then the reading of the cache headers themselves, as a table.
  */
 import { request } from 'node:http';
+import { cacheEvidence, compareCopies, type RobotsCopy } from 'robotskit/fetch';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccessJson } from '../src/answers/access.js';
-import { cacheEvidence, compareCopies, type RobotsCopy } from '../src/answers/freshness.js';
 import { run } from './helpers.js';
 import { type Site, Sites } from './sites.js';
 

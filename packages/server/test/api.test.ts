@@ -713,6 +713,7 @@ describe.each(testDatabases)('API on $dialect', (target) => {
           'POST /api/properties/{id}/discover-hosts',
           'GET /api/properties/{id}/logs',
           'POST /api/properties/{id}/logs',
+          'POST /api/properties/{id}/access',
           'POST /api/decide',
         ].sort(),
       );

@@ -72,6 +72,7 @@ describe('cross-site requests and wrong tokens', () => {
         url: `/api/properties/${id}/logs`,
         payload: '192.0.2.1 - - [01/Nov/2026:00:00:01 +0000] "GET / HTTP/1.1" 200 1\n',
       },
+      { method: 'POST', url: `/api/properties/${id}/access`, payload: { crawlers: ['GPTBot'] } },
       { method: 'POST', url: '/api/files/1/recrawl' },
       { method: 'POST', url: '/api/webhooks/1/test' },
       { method: 'POST', url: '/api/properties', payload: { property: 'https://other.invalid/' } },

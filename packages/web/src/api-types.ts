@@ -28,6 +28,7 @@ export type ImpactResult = Api.ImpactResultJson;
 export type DiscoveredHosts = Api.DiscoveredHostsJson;
 export type ActivityPage = Api.ActivityPageJson;
 export type UploadDetail = Api.UploadDetailJson;
+export type AccessResult = Api.AccessResultJson;
 
 /** A file's effective policy: what governs crawling now, and why. */
 export type FilePolicy = NonNullable<RobotsFile['effectivePolicy']>;

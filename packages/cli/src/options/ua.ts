@@ -20,6 +20,8 @@ import { DEFAULT_CRAWLER, typoHint } from './choices.js';
 export interface UaCrawler {
   /** What the engine is asked with. */
   readonly input: CrawlerInput;
+  /** The crawlers as the engine resolved them. */
+  readonly resolved: readonly ResolvedCrawler[];
   /** The profile, when `--ua` named one crawler of the catalogue. */
   readonly profile: CrawlerProfile | null;
   /** The names, for people. */
@@ -51,7 +53,7 @@ export function crawlerOfUa(ua: string | undefined, catalogue?: readonly Crawler
       ? `${profile.name} (profile: ${profile.tokens.join(' \u2192 ')})`
       : crawlers.map((c) => c.label).join(', ');
   const hints = crawlers.flatMap((c) => (c.suggestion === null ? [] : [typoHint(c.name, c.suggestion)]));
-  return { input: crawlerInputOf(crawlers), profile, label, rewrites, hints };
+  return { input: crawlerInputOf(crawlers), resolved: crawlers, profile, label, rewrites, hints };
 }
 
 /**

@@ -2,7 +2,8 @@
  * `robotskit/fetch`: getting a robots.txt as Google does and keeping it: the transport (`httpGet`), one retrieval
  * (`fetchRobotsTxt`: redirects, size cap, status rules, FTP), the time policy over a fetch history (`effectivePolicy`,
  * `refreshSchedule`: the 12 hour cache, the 30 day rule for errors), the crawl client (`createRobotsClient`: one fetch
- * per origin, shared through a `RobotsStore`), and the words for outcomes.
+ * per origin, shared through a `RobotsStore`), the words for outcomes, and the access check (`checkAccess`: what the
+ * edge serves each crawler against what its robots.txt says).
  *
  * @example
  * import { createRobotsClient } from 'robotskit/fetch';
@@ -11,6 +12,32 @@
  * @packageDocumentation
  */
 
+export {
+  type AccessOptions,
+  type AccessReport,
+  type CrawlerAccessReport,
+  checkAccess,
+  type FreshnessReport,
+  MAX_ACCESS_CRAWLERS,
+  type ServedRobots,
+} from './access/access.js';
+export {
+  type CacheEvidence,
+  cacheEvidence,
+  compareCopies,
+  type Freshness,
+  type FreshnessState,
+  type HeaderSource,
+  type RobotsCopy,
+} from './access/cache-copies.js';
+export {
+  type AccessCrawler,
+  type AccessFinding,
+  type AccessFindingKind,
+  accessCrawlerOf,
+  type ServedPage,
+} from './access/edge.js';
+export { type PageAnswer, type PageFailure, type PageGet, type PageGetOptions, pageGetOver } from './access/page.js';
 export type { OriginPolicy, RobotsClient, RobotsClientStats, UrlVerdict } from './client/api.js';
 export { createRobotsClient } from './client/client.js';
 export type { FleetOptions } from './client/fleet.js';

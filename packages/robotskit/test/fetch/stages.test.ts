@@ -2,7 +2,8 @@
  * `fetch/` is built in stages, each a folder, layered bottom to top: `shared/` (the data types and small utilities
  * every stage uses) ← `transport/` (HTTP GET, redirects, deadlines, bodies, error classification, FTP types) and
  * `store/` (the `RobotsStore` interface, the memory store) ← `retrieval/` (one robots.txt fetch, its JSON, its words)
- * ← `policy/` (what a fetch history means over time) ← `client/` (the crawl client). A stage imports, even for types,
+ * ← `policy/` (what a fetch history means over time) ← `client/` (the crawl client); beside those two, over
+ * `retrieval/`, `access/` (the access check: what the edge serves each crawler against its robots.txt). A stage imports, even for types,
  * only from the stages below it; no file of `fetch/` imports another in a circle; only `index.ts`, the entry, sits at
  * the top of `fetch/`, and no stage imports it.
  */
@@ -15,9 +16,13 @@ import { describe, expect, it } from 'vitest';
 const FETCH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'fetch');
 const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 /** Bottom to top; a stage may import from those before it in this list. */
-const STAGES = ['shared', 'transport', 'store', 'retrieval', 'policy', 'client'];
+const STAGES = ['shared', 'transport', 'store', 'retrieval', 'policy', 'client', 'access'];
 /** Stages that do not depend on each other although one is listed before the other. */
-const SIDE_BY_SIDE = [['transport', 'store']];
+const SIDE_BY_SIDE = [
+  ['transport', 'store'],
+  ['policy', 'access'],
+  ['client', 'access'],
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

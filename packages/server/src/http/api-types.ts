@@ -5,6 +5,7 @@
  */
 
 import type { Static } from 'typebox';
+import type { AccessResult } from './access-routes.js';
 import type { ActivityPage, UploadDetail, UploadSummary } from './activity-routes.js';
 import type { VersionAiUse } from './ai-use-routes.js';
 import type { Alert, AlertSummary } from './alert-routes.js';
@@ -16,6 +17,8 @@ import type { LiveRobots, TestResult, Verdict } from './tester-routes.js';
 import type { DiagnosticsPage, StoredDiagnostic, VersionDetail, VersionDiff } from './version-routes.js';
 import type { Webhook, WebhookDelivery, WebhookTestResult } from './webhook-routes.js';
 
+/** `POST /api/properties/:id/access`: robots.txt and a page as each crawler, and where the edge disagrees with the file. */
+export type AccessResultJson = Static<typeof AccessResult>;
 /** `GET /api/health`. */
 export type HealthJson = Static<typeof Health>;
 /** A property as listed and shown. */

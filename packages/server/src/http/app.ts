@@ -14,6 +14,7 @@ import { dnsResolver } from '../net/dns.js';
 import { createGuardedFetch, type GuardedFetch } from '../net/guarded-fetch.js';
 import type { Database } from '../storage/connect.js';
 import type { FilePolicyResolver } from '../storage/history.js';
+import { registerAccessRoutes } from './access-routes.js';
 import { registerActivityRoutes } from './activity-routes.js';
 import { registerAiUseRoutes } from './ai-use-routes.js';
 import { registerAlertRoutes } from './alert-routes.js';
@@ -269,6 +270,7 @@ function registerApi(app: FastifyInstance, context: ApiContext, options: AppOpti
   registerTesterRoutes(api, context);
   registerImpactRoutes(api, context);
   registerActivityRoutes(api, context);
+  registerAccessRoutes(api, context);
   registerDecideRoutes(app, context, {
     ...(options.robotsStore === undefined ? {} : { store: options.robotsStore }),
     ...(options.log === undefined ? {} : { log: options.log }),

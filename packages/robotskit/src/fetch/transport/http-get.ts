@@ -72,6 +72,8 @@ export type HttpGetResult =
       readonly finalUrl: string | null;
       /** The status of the last response (a non-2xx, or a 3xx that could not be followed); null when none arrived. */
       readonly status: number | null;
+      /** The headers of the last response (a non-2xx, or a 3xx not followed); null when none arrived. */
+      readonly headers: AnyFetchResponseLike['headers'] | null;
       readonly redirects: readonly RedirectHop[];
       /** `protocol` for a non-2xx status (`HTTP status 404`); the network's or redirect's failure otherwise. */
       readonly error: RetrievalError;
@@ -110,6 +112,7 @@ export async function httpGet(url: string, options: HttpGetOptions = {}): Promis
       ok: false,
       finalUrl: response === null ? null : followed.url,
       status: response?.status ?? null,
+      headers: response?.headers ?? null,
       redirects,
       error: followed.error ?? { kind: 'unknown', message: 'no response', phase: 'request', code: null },
       close: ignore,
@@ -123,6 +126,7 @@ export async function httpGet(url: string, options: HttpGetOptions = {}): Promis
       ok: false,
       finalUrl: followed.url,
       status,
+      headers: response.headers,
       redirects,
       error: { kind: 'protocol', message: `HTTP status ${status}`, phase: 'request', code: null },
       close: ignore,

@@ -1,7 +1,8 @@
 /**
  * One property, as Search Console's robots.txt report shows it: its robots.txt files (most important hosts first,
  * https before http) with fetch status, last check, size, lint errors and warnings and the policy in force now,
- * sortable; its hosts (add one, or find them in the sitemaps); its alerts. The table refreshes itself while files are
+ * sortable; access as crawlers (`access.tsx`: robots.txt and a page fetched with each crawler's User-Agent, and where
+ * the edge disagrees with the file); its hosts (add one, or find them in the sitemaps); its alerts. The table refreshes itself while files are
  * waiting for their first fetch or a recrawl.
  */
 
@@ -17,6 +18,7 @@ import { SortHeader, type SortValue, useSort, useSorted } from '../../components
 import { FileStatusBadge, Headline, SitemapShareNote, statusDetail } from '../../components/status.js';
 import { useApi, useDocumentTitle, useNow } from '../../components/use-api.js';
 import { Link, navigate, type RouteProps } from '../../router.js';
+import { AccessPanel } from './access.js';
 
 type Column = 'url' | 'status' | 'checked' | 'size' | 'errors' | 'warnings' | 'policy';
 
@@ -139,6 +141,8 @@ export default function PropertyPage({ params }: RouteProps) {
           </p>
         )}
       </div>
+
+      {p && <AccessPanel propertyId={p.id} />}
 
       <div class="report-grid">
         <div class="panel">

@@ -1,6 +1,6 @@
 /**
- * Whether the robots.txt a User-Agent was served is a cache's copy older than the origin's, for `audit --as`
- * (`access.ts`): HTTP caching evidence, not robots.txt semantics (what a file says stays the engine's).
+ * Whether the robots.txt a User-Agent was served is a cache's copy older than the origin's, for the access check
+ * (`access.ts`: `robotskit audit --as`, the service's access route): HTTP caching evidence, not robots.txt semantics (what a file says stays the engine's).
  *
  * Each robots.txt is fetched twice with the same `User-Agent`: as a crawler asks for it, then with
  * `Cache-Control: no-cache` (and `Pragma: no-cache` for HTTP/1.0 caches), which asks every cache on the way to check
@@ -21,7 +21,8 @@
  * the other way, is `unproven`: the copies differ and nothing says which is older.
  */
 
-import { type AnyFetchLike, parseHttpDate, type RetrievalResult } from 'robotskit/fetch';
+import type { AnyFetchLike, RetrievalResult } from '../shared/types.js';
+import { parseHttpDate } from '../transport/http-headers.js';
 
 /** Sent with the fetch that asks for the origin's copy of `/robots.txt` (the same URL). */
 export const FRESH_REQUEST_HEADERS: Readonly<Record<string, string>> = {
@@ -154,7 +155,7 @@ export interface RobotsCopy {
  */
 export type FreshnessState = 'current' | 'stale' | 'unproven' | 'cached-too' | 'unchecked';
 
-/** The comparison, as `audit --as --json` prints it. */
+/** The comparison, as the access report says it (`audit --as --json`, the service's access route). */
 export interface Freshness {
   readonly state: FreshnessState;
   /** How much older the served copy is (whole seconds), when `stale`; else null. */
