@@ -164,6 +164,16 @@ describe('POST /api/properties/:id/access', () => {
       [{}, 400, /must have required property 'crawlers'/],
       [{ crawlers: ['   '] }, 400, /a user agent is blank/],
       [{ crawlers: ['GPTBot'], path: 'shop' }, 400, /path must match pattern/],
+      [
+        { crawlers: ['GPTBot'], path: '//other.invalid/x' },
+        400,
+        /path '\/\/other.invalid\/x' leaves http:\/\/127\.0\.0\.1:\d+/,
+      ],
+      [
+        { crawlers: ['GPTBot'], path: '/\\other.invalid/x' },
+        400,
+        /leaves http:\/\/127\.0\.0\.1:\d+: give a path on the property's site/,
+      ],
       [{ crawlers: ['GPTBot'], extra: 1 }, 400, /unknown field 'extra'/],
     ];
     for (const [body, status, message] of cases) {

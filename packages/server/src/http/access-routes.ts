@@ -129,9 +129,18 @@ async function pageUrlOf(context: ApiContext, id: number, path: string): Promise
     const [first] = await ownFilesOfProperty(context.database.db, id);
     if (first !== undefined) base = first.url;
   }
-  const url = new URL(path, base);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+  const origin = new URL(base);
+  if (origin.protocol !== 'http:' && origin.protocol !== 'https:')
     throw new ApiError(400, 'invalid-request', `${property.name} is not an http(s) site: the check fetches pages`);
+  const url = new URL(path, origin);
+  // `//other.example/x` and `/\other.example/x` are paths to URL's reading and another host's URL once resolved.
+  if (url.origin !== origin.origin) {
+    throw new ApiError(
+      400,
+      'invalid-request',
+      `path '${path}' leaves ${origin.origin}: give a path on the property's site`,
+    );
+  }
   return url;
 }
 
