@@ -6,6 +6,8 @@
  * reaches it, and the answer says why.
  */
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { AccessReport } from 'robotskit/fetch';
 import { afterAll, afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
@@ -212,6 +214,54 @@ describe('POST /api/properties/:id/access', () => {
     } finally {
       await strict.close();
       await guarded.close();
+    }
+  });
+
+  it('runs a few checks at once: one more is a 429 with Retry-After, and the one running still answers', async () => {
+    // An origin that holds every request until it is released.
+    const held: (() => void)[] = [];
+    const slow = createServer((_request, response) => {
+      held.push(() => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end(ROBOTS);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
+    const slowId = (await createProperty(database.db, database.dialect, parsePropertyInput(slowUrl), 0)).id;
+    const narrow = await buildApp({ database, fetch, token: TOKEN, accessChecks: { running: 1 } });
+    const send = () =>
+      narrow.inject({
+        method: 'POST',
+        url: `/api/properties/${slowId}/access`,
+        headers: { authorization: `Bearer ${TOKEN}` },
+        payload: { crawlers: ['GPTBot'] },
+      });
+    try {
+      const first = send();
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const second = await send();
+      expect(second.statusCode).toBe(429);
+      expect(second.headers['retry-after']).toBe('10');
+      expect(second.json().error).toEqual({
+        code: 'service-busy',
+        message:
+          'the service is busy with other access checks (1 at once, 0 waiting); the access check was not started: try again in 10 s',
+      });
+      // Released as they come: the running check ends with its report.
+      const releasing = setInterval(() => {
+        for (const release of held.splice(0)) release();
+      }, 10);
+      try {
+        expect((await first).statusCode).toBe(200);
+      } finally {
+        clearInterval(releasing);
+      }
+      expect((await send()).statusCode).toBe(200);
+    } finally {
+      await narrow.close();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
     }
   });
 });

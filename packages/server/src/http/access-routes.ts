@@ -5,7 +5,8 @@
  * `robotskit audit --as --json` prints. Every fetch goes through the service's SSRF-guarded fetch (a refused address is
  * the engine's `blocked` error, said in the answer), within the usual limits: at most 20 crawlers, 10 s per fetch, the
  * engine's robots.txt size cap, the page read only as far as a challenge shows, no redirect followed, and the whole
- * check ended after two minutes or when the client leaves. A write like the others: the token when the service has
+ * check ended after two minutes or when the client leaves; four checks at once per process (`AppOptions.accessChecks`),
+ * a fifth is a 429 with `Retry-After`. A write like the others: the token when the service has
  * one, and no cross-site request (the app's hooks).
  */
 
@@ -152,7 +153,7 @@ export function registerAccessRoutes(api: Api, context: ApiContext): void {
     security: WRITE_SECURITY,
     params: IdParams,
     body: AccessBody,
-    response: { 200: AccessResult, ...errors(400, 401, 404, 413, 415) },
+    response: { 200: AccessResult, ...errors(400, 401, 404, 413, 415, 429) },
   };
   api.post('/api/properties/:id/access', { schema }, async (request, reply) => {
     const url = await pageUrlOf(context, request.params.id, request.body.path ?? '/');
@@ -160,11 +161,17 @@ export function registerAccessRoutes(api: Api, context: ApiContext): void {
     const signal = AbortSignal.any([clientGone(reply), AbortSignal.timeout(CHECK_MS)]);
     const timeouts = { headers: FETCH_MS, idle: FETCH_MS, total: FETCH_MS };
     const fetch = engineFetchOf(context.fetch);
-    const report = await checkAccess(url, crawlers, {
-      userAgent: SERVICE_USER_AGENT,
-      retrieval: { fetch, timeouts, clock: { now: context.now }, signal },
-      page: pageGetOver({ fetch, timeouts, signal }),
-    });
+    // A few at once per process (each may hold its fetches for two minutes); the rest are told to come back.
+    const report = await context.accessChecks.run(
+      'the access check',
+      () =>
+        checkAccess(url, crawlers, {
+          userAgent: SERVICE_USER_AGENT,
+          retrieval: { fetch, timeouts, clock: { now: context.now }, signal },
+          page: pageGetOver({ fetch, timeouts, signal }),
+        }),
+      signal,
+    );
     // The engine's report, sent as it is (its arrays are readonly; the schema's type is the same shape, which the
     // route's test holds at compile time).
     return report as Static<typeof AccessResult>;

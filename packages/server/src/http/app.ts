@@ -140,6 +140,12 @@ export interface AppOptions {
    */
   readonly heavyWork?: WorkBudgetOptions;
   /**
+   * Access checks (`POST /api/properties/:id/access`) running at once; they wait on the network, not the processor, so
+   * they have a budget of their own.
+   * @default 4 running, none waiting (429 with Retry-After: 10)
+   */
+  readonly accessChecks?: WorkBudgetOptions;
+  /**
    * How long a client has to send a whole request, headers and body; a slower one gets a 408 and is disconnected
    * (checked every second or two), so slow-body clients cannot hold connections open. Headers alone get a third of it.
    * @default 30 s
@@ -188,6 +194,13 @@ function contextOf(options: AppOptions): ApiContext {
     robotsStore: options.robotsStore,
     analysisThreads: options.analysisThreads ?? new AnalysisThreads(),
     heavyWork: new WorkBudget(options.heavyWork),
+    accessChecks: new WorkBudget({
+      running: 4,
+      waiting: 0,
+      retryAfterSeconds: 10,
+      label: 'access checks',
+      ...options.accessChecks,
+    }),
     eventLoop: new EventLoopWatch(),
     logs: {
       dns: options.logs?.dns === undefined ? dnsResolver([], options.logs?.dnsTimeoutMs ?? 2000) : options.logs.dns,

@@ -39,6 +39,8 @@ export interface ApiContext {
   readonly analysisThreads: AnalysisThreads;
   /** The process's budget for heavy requests (impact, diffs): they queue a little or get a 429. */
   readonly heavyWork: WorkBudget;
+  /** Access checks running at once (each waits on up to 60 fetches). */
+  readonly accessChecks: WorkBudget;
   /** How late the event loop runs (reported by the health route). */
   readonly eventLoop: EventLoopWatch;
   /**

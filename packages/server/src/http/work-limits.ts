@@ -100,6 +100,8 @@ export interface WorkBudgetOptions {
   readonly waitMs?: number;
   /** The `Retry-After` of a refusal, in seconds (default 2). */
   readonly retryAfterSeconds?: number;
+  /** What runs under the budget, as a refusal names it (default `heavy requests`). */
+  readonly label?: string;
 }
 
 /**
@@ -112,6 +114,7 @@ export class WorkBudget {
   readonly waiting: number;
   readonly #waitMs: number;
   readonly #retryAfter: number;
+  readonly #label: string;
   #active = 0;
   readonly #queue: { grant(): void }[] = [];
 
@@ -120,6 +123,7 @@ export class WorkBudget {
     this.waiting = options.waiting ?? this.running * 2;
     this.#waitMs = options.waitMs ?? 10_000;
     this.#retryAfter = options.retryAfterSeconds ?? 2;
+    this.#label = options.label ?? 'heavy requests';
   }
 
   /** Requests running now. */
@@ -142,7 +146,7 @@ export class WorkBudget {
     return new ApiError(
       429,
       'service-busy',
-      `the service is busy with other heavy requests (${this.running} at once, ${this.waiting} waiting); ${what} was not started: try again in ${this.#retryAfter} s`,
+      `the service is busy with other ${this.#label} (${this.running} at once, ${this.waiting} waiting); ${what} was not started: try again in ${this.#retryAfter} s`,
       { retryAfterSeconds: this.#retryAfter },
     );
   }
