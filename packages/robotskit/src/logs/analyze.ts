@@ -18,7 +18,7 @@
 import { type IdentifiedCrawler, identifyCrawler } from '../crawlers/identify.js';
 import type { CrawlDelay } from '../model/types.js';
 import type { RobotsTxt } from '../robots-txt/robots-txt.js';
-import { IdCounts } from './address-set.js';
+import { IdCounts, PairCounts } from './address-set.js';
 import { type LogRequest, logHost } from './parse.js';
 import type { Verification, VerificationStatus, Verifier } from './verify.js';
 import { type RobotsVersion, VersionIndex } from './versions.js';
@@ -168,8 +168,8 @@ class CrawlerState {
   delay: { delay: CrawlDelay; version: string } | null = null;
   readonly delays = new Map<number, CrawlDelay | null>();
   readonly violations = new Map<number, { version: string; line: number; rule: string; requests: number }>();
-  /** Requests per address (ids of the analysis' address table, in the order first seen). */
-  readonly addresses = new IdCounts();
+  /** Its addresses (ids of the analysis' address table) in the order first seen; their counts are the analysis'. */
+  readonly addresses: number[] = [];
   /** With `perVersion`: per address id, its requests per version index. */
   readonly addressVersions = new Map<number, number[]>();
   uncheckedRequests = 0;
@@ -192,6 +192,8 @@ class CrawlerState {
   constructor(
     readonly identity: IdentifiedCrawler,
     readonly host: string | null,
+    /** The row's number, with which the analysis counts its addresses. */
+    readonly n: number,
   ) {}
 }
 
@@ -334,6 +336,8 @@ export class LogAnalysis {
   /** The same for dotted IPv4 addresses (most logs'), by their number (see {@link ipv4Key}): no string hashed. */
   private readonly ipv4Ids = new IdCounts();
   private readonly addressText: string[] = [];
+  /** Requests per row (its number) and address id. */
+  private readonly rowAddresses = new PairCounts();
   /** Per crawler (by name, as the verifier keys it), the address ids whose verification was started (bounded). */
   private readonly asked = new Map<string, IdCounts>();
   /** Verdict caches by version and the groups that govern a crawler there (see {@link sharedVerdicts}). */
@@ -418,7 +422,7 @@ export class LogAnalysis {
     if (state === undefined) {
       // Beyond the limit, one row more (per host): the bots not counted in a row of their own.
       if (this.crawlers.size >= this.maxCrawlers && identity !== OTHER_BOTS) return this.stateOf(OTHER_BOTS, host);
-      state = new CrawlerState(identity, host);
+      state = new CrawlerState(identity, host, this.crawlers.size);
       this.crawlers.set(key, state);
     }
     return state;
@@ -598,7 +602,6 @@ export class LogAnalysis {
 
   /** Counts a request from `ip` in `state`'s row; the address' id, or -1 when the row keeps no more addresses. */
   private countAddress(state: CrawlerState, ip: string): number {
-    const set = state.addresses;
     const key = ipv4Key(ip);
     let id: number | undefined;
     if (key === -1) id = this.addressIds.get(ip);
@@ -606,14 +609,8 @@ export class LogAnalysis {
       const at = this.ipv4Ids.find(key);
       if (at >= 0) id = this.ipv4Ids.counts[at]!;
     }
-    if (id !== undefined) {
-      const pos = set.find(id);
-      if (pos >= 0) {
-        set.counts[pos]!++;
-        return id;
-      }
-    }
-    if (set.size >= this.options.maxAddresses) {
+    if (id !== undefined && this.rowAddresses.increment(state.n, id)) return id;
+    if (state.addresses.length >= this.options.maxAddresses) {
       state.uncheckedRequests++;
       return -1;
     }
@@ -625,7 +622,8 @@ export class LogAnalysis {
       if (key === -1) this.addressIds.set(own, id);
       else this.ipv4Ids.add(key, id);
     }
-    set.add(id);
+    state.addresses.push(id);
+    this.rowAddresses.add(state.n, id);
     // Started now, awaited by `rows()`; the verifier caches it for the violations that ask too. Asked once per
     // crawler and address while it is remembered here (the verifier keeps the answer for its time).
     const verifier = this.options.verifier;
@@ -666,11 +664,10 @@ export class LogAnalysis {
       let disallowed = 0;
       for (const [key, hit] of s.violations) if (Math.floor(key / 0x100000) === v) disallowed += hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
-      const set = s.addresses;
-      for (let pos = 0; pos < set.size; pos++) {
-        const count = s.addressVersions.get(set.ids[pos]!)?.[v];
+      for (const id of s.addresses) {
+        const count = s.addressVersions.get(id)?.[v];
         if (count === undefined || verifier === null) continue;
-        verification[(await verifier.verify(s.identity, this.addressText[set.ids[pos]!]!)).status] += count;
+        verification[(await verifier.verify(s.identity, this.addressText[id]!)).status] += count;
         verification.unchecked -= count;
       }
       rows.push({ version: this.versions[v]!.label, requests, disallowed, verification });
@@ -682,19 +679,17 @@ export class LogAnalysis {
     const requests = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: s.uncheckedRequests };
     const reasons: Partial<Record<VerificationStatus, string>> = {};
     const verifier = this.options.verifier;
-    const set = s.addresses;
     let known = answers.get(s.identity.name);
     if (known === undefined) {
       known = [];
       answers.set(s.identity.name, known);
     }
-    for (let pos = 0; pos < set.size; pos++) {
-      const count = set.counts[pos]!;
+    for (const id of s.addresses) {
+      const count = this.rowAddresses.get(s.n, id);
       if (verifier === null) {
         requests.unchecked += count;
         continue;
       }
-      const id = set.ids[pos]!;
       const ip = this.addressText[id]!;
       // Most answers are in by now: only those still to come are awaited.
       let answer = known[id] ?? verifier.settled(s.identity, ip);
@@ -735,7 +730,7 @@ export class LogAnalysis {
       meanIntervalSeconds: s.intervals === 0 ? null : s.intervalSum / s.intervals / 1000,
       firstSeen: new Date(s.first).toISOString(),
       lastSeen: new Date(s.last).toISOString(),
-      addresses: s.addresses.size,
+      addresses: s.addresses.length,
       verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
       ...(this.perVersion ? { versions: await this.versionRows(s) } : {}),
     };
