@@ -125,6 +125,8 @@ function lineText(robots: RobotsTxt, line: number): string {
 /** One host's versions: where they start in the analysis' one list, and which is in force when. */
 interface Site {
   readonly host: string | null;
+  /** Its number among the analysis' sites (0 for the one robots.txt). */
+  readonly n: number;
   readonly offset: number;
   readonly index: VersionIndex;
 }
@@ -146,12 +148,22 @@ interface Agent {
   readonly identity: IdentifiedCrawler;
   site: Site | null;
   state: CrawlerState | null;
-  /** Its rows by site (a log of several sites: the host changes from one request to the next). */
-  readonly rows: Map<Site, CrawlerState>;
+  /** Its rows by site number (a log of several sites: the host changes from one request to the next). */
+  rows: (CrawlerState | undefined)[];
+  /** How many rows {@link rows} holds. */
+  rowCount: number;
 }
 
 /** Hosts without a robots.txt listed by name at most; the rest are counted together. */
 const MAX_UNKNOWN_HOSTS = 1000;
+
+/** A row's disallowed requests under one version's line. */
+interface ViolationCount {
+  readonly version: string;
+  readonly line: number;
+  readonly rule: string;
+  requests: number;
+}
 
 class CrawlerState {
   requests = 0;
@@ -161,13 +173,17 @@ class CrawlerState {
   fetchedFirst = false;
   first = Number.POSITIVE_INFINITY;
   last = Number.NEGATIVE_INFINITY;
-  previous: number | null = null;
+  /**
+   * The time of its last request, NaN before the first (a number always: V8 then keeps it in place, where a field that
+   * may be null gets a new heap number at each request).
+   */
+  previous = Number.NaN;
   intervalSum = 0;
   intervals = 0;
   tooSoon = 0;
   delay: { delay: CrawlDelay; version: string } | null = null;
   readonly delays = new Map<number, CrawlDelay | null>();
-  readonly violations = new Map<number, { version: string; line: number; rule: string; requests: number }>();
+  readonly violations = new Map<number, ViolationCount>();
   /** Its addresses (ids of the analysis' address table) in the order first seen; their counts are the analysis'. */
   readonly addresses: number[] = [];
   /** With `perVersion`: per address id, its requests per version index. */
@@ -211,38 +227,47 @@ function detached(text: string): string {
  * hashing a long string for a map), else in a map of at most `cap` strings (emptied when full).
  */
 class StringCache<V> {
-  private readonly keys: (string | undefined)[];
-  private readonly values: (V | undefined)[];
+  /**
+   * Per slot its key and value side by side (one memory read finds both); a key is looked for in its slot and the one
+   * beside it (the one used last first), so that two keys of one fingerprint both stay.
+   */
+  private readonly entries: (string | V | undefined)[];
   private readonly map = new Map<string, { key: string; value: V }>();
 
   constructor(
     private readonly slots: number,
     private readonly cap: number,
   ) {
-    this.keys = new Array<string | undefined>(slots).fill(undefined);
-    this.values = new Array<V | undefined>(slots).fill(undefined);
+    this.entries = new Array<string | V | undefined>(2 * slots).fill(undefined);
   }
 
+  /** The first of the two slots `key` may be in (an even one), as an index of {@link entries}. */
   private slotOf(key: string): number {
     const n = key.length;
     if (n === 0) return 0;
     return (
-      (n * 31 +
+      ((n * 31 +
         key.charCodeAt(n >> 1) * 131 +
         key.charCodeAt(n - 1) * 17 +
         key.charCodeAt(n >> 2) +
         key.charCodeAt((n * 3) >> 2) * 7) &
-      (this.slots - 1)
+        (this.slots - 2)) <<
+      1
     );
   }
 
   get(key: string): V | undefined {
-    const slot = this.slotOf(key);
-    if (this.keys[slot] === key) return this.values[slot];
+    const at = this.slotOf(key);
+    const entries = this.entries;
+    if (entries[at] === key) return entries[at + 1] as V;
+    if (entries[at + 2] === key) {
+      const value = entries[at + 3] as V;
+      this.place(at, entries[at + 2] as string, value);
+      return value;
+    }
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    this.keys[slot] = entry.key;
-    this.values[slot] = entry.value;
+    this.place(at, entry.key, entry.value);
     return entry.value;
   }
 
@@ -250,9 +275,16 @@ class StringCache<V> {
     const own = detached(key);
     if (this.map.size >= this.cap) this.map.clear();
     this.map.set(own, { key: own, value });
-    const slot = this.slotOf(own);
-    this.keys[slot] = own;
-    this.values[slot] = value;
+    this.place(this.slotOf(own), own, value);
+  }
+
+  /** Puts a key first in its two slots, the one that was first second. */
+  private place(at: number, key: string, value: V): void {
+    const entries = this.entries;
+    entries[at + 2] = entries[at];
+    entries[at + 3] = entries[at + 1];
+    entries[at] = key;
+    entries[at + 1] = value;
   }
 }
 
@@ -325,7 +357,7 @@ export class LogAnalysis {
   private readonly single: Site | null;
   private readonly sites = new Map<string, Site>();
   /** Logged host strings → their site (null: none known), bounded (found by fingerprint like the User-Agents). */
-  private readonly hostCache = new StringCache<Site | null>(256, 50_000);
+  private readonly hostCache = new StringCache<Site | null>(4096, 50_000);
   private readonly unknown = new Map<string | null, UnknownHost>();
   private readonly perVersion: boolean;
   /**
@@ -350,13 +382,13 @@ export class LogAnalysis {
       throw new TypeError('LogAnalysis needs versions or sites, not both');
     if (options.versions !== undefined) {
       this.versions = options.versions;
-      this.single = { host: null, offset: 0, index: new VersionIndex(options.versions) };
+      this.single = { host: null, n: 0, offset: 0, index: new VersionIndex(options.versions) };
       return;
     }
     const all: RobotsVersion[] = [];
     for (const [host, versions] of options.sites!) {
       if (versions.length === 0) continue;
-      this.sites.set(host, { host, offset: all.length, index: new VersionIndex(versions) });
+      this.sites.set(host, { host, n: this.sites.size, offset: all.length, index: new VersionIndex(versions) });
       all.push(...versions);
     }
     this.versions = all;
@@ -396,7 +428,7 @@ export class LogAnalysis {
     let agent = this.agents.get(userAgent);
     if (agent === undefined) {
       const identity = identifyCrawler(detached(userAgent));
-      agent = identity === null ? null : { identity, site: null, state: null, rows: new Map() };
+      agent = identity === null ? null : { identity, site: null, state: null, rows: [], rowCount: 0 };
       this.agents.set(userAgent, agent);
     }
     return agent;
@@ -404,12 +436,16 @@ export class LogAnalysis {
 
   /** The row of `agent`'s crawler at `site` (remembered on the agent: the next request of the same site finds it). */
   private rowFor(agent: Agent, site: Site): CrawlerState {
-    let state = agent.rows.get(site);
+    let state = agent.rows[site.n];
     if (state === undefined) {
       state = this.stateOf(agent.identity, site.host);
-      // Bounded: a bot seen on very many hosts starts its map again (its rows are kept by `crawlers`).
-      if (agent.rows.size >= 4096) agent.rows.clear();
-      agent.rows.set(site, state);
+      // Bounded: a bot seen on very many hosts starts its list again (its rows are kept by `crawlers`).
+      if (agent.rowCount >= 4096) {
+        agent.rows = [];
+        agent.rowCount = 0;
+      }
+      agent.rows[site.n] = state;
+      agent.rowCount++;
     }
     agent.site = site;
     agent.state = state;
@@ -428,9 +464,13 @@ export class LogAnalysis {
     return state;
   }
 
-  /** The last violation found: its crawler, version and line (the record is built only when asked for). */
-  private last: { identity: IdentifiedCrawler; host: string | null; v: number; line: number; rule: string } | null =
-    null;
+  /**
+   * The last violation found: its crawler (the User-Agent's, which a row of other bots does not name), its row and its
+   * entry among the row's violations (the record is built only when asked for; no object made per violation).
+   */
+  private lastIdentity: IdentifiedCrawler | null = null;
+  private lastState: CrawlerState | null = null;
+  private lastHit: ViolationCount | null = null;
 
   /** Counts one request; true when it fetched a URL the version in force disallowed (see {@link violation}). */
   add(request: LogRequest): boolean {
@@ -450,7 +490,6 @@ export class LogAnalysis {
       this.otherRequests++;
       return false;
     }
-    const { identity } = agent;
     const state = agent.site === site ? agent.state! : this.rowFor(agent, site);
     const { time } = request;
     const local = site.index.at(time);
@@ -474,7 +513,8 @@ export class LogAnalysis {
         byVersion[v] = (byVersion[v] ?? 0) + 1;
       }
     }
-    if (state.previous !== null && time >= state.previous) {
+    // NaN (no request before) compares false.
+    if (time >= state.previous) {
       state.intervalSum += time - state.previous;
       state.intervals++;
       const delay = v < 0 ? null : this.delayOf(state, v);
@@ -501,7 +541,9 @@ export class LogAnalysis {
       state.violations.set(key, hit);
     }
     hit.requests++;
-    this.last = { identity, host: site.host, v, line, rule: hit.rule };
+    this.lastIdentity = agent.identity;
+    this.lastState = state;
+    this.lastHit = hit;
     return true;
   }
 
@@ -510,7 +552,9 @@ export class LogAnalysis {
    * the caller: `unchecked` here).
    */
   violation(request: LogRequest, file: string, logLine: number): Violation {
-    const { identity, host, v, line, rule } = this.last!;
+    const identity = this.lastIdentity!;
+    const { host } = this.lastState!;
+    const { version, line, rule } = this.lastHit!;
     return {
       host,
       time: new Date(request.time).toISOString(),
@@ -520,7 +564,7 @@ export class LogAnalysis {
       method: request.method,
       target: request.target,
       status: request.status,
-      version: this.versions[v]!.label,
+      version,
       line,
       rule,
       verification: 'unchecked',
