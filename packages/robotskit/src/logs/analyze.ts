@@ -260,7 +260,9 @@ class StringCache<V> {
     const at = this.slotOf(key);
     const entries = this.entries;
     if (entries[at] === key) return entries[at + 1] as V;
-    if (entries[at + 2] === key) {
+    // The length first: comparing a string cut from a block is a call into the engine's runtime.
+    const second = entries[at + 2] as string | undefined;
+    if (second !== undefined && second.length === key.length && second === key) {
       const value = entries[at + 3] as V;
       this.place(at, entries[at + 2] as string, value);
       return value;
@@ -725,7 +727,8 @@ export class LogAnalysis {
     const verifier = this.options.verifier;
     let known = answers.get(s.identity.name);
     if (known === undefined) {
-      known = [];
+      // As long as the address table (an array with holes for those not read, never a sparse one's dictionary).
+      known = new Array<Verification>(this.addressText.length);
       answers.set(s.identity.name, known);
     }
     for (const id of s.addresses) {
@@ -736,9 +739,11 @@ export class LogAnalysis {
       }
       const ip = this.addressText[id]!;
       // Most answers are in by now: only those still to come are awaited.
-      let answer = known[id] ?? verifier.settled(s.identity, ip);
-      if (answer === undefined) answer = await verifier.verify(s.identity, ip);
-      known[id] = answer;
+      let answer = known[id];
+      if (answer === undefined) {
+        answer = verifier.settled(s.identity, ip) ?? (await verifier.verify(s.identity, ip));
+        known[id] = answer;
+      }
       requests[answer.status] += count;
       reasons[answer.status] ??= `${ip}: ${answer.reason}`;
     }
