@@ -5,9 +5,10 @@
  * length: per crawler a few counters, the (version, line) pairs its violations hit and at most `maxAddresses`
  * addresses; the caches are bounded too (strings found by a fingerprint before a map: see `StringCache`). A target's
  * verdict is cached per version and the groups that govern the crawler there (shared by the crawlers the same groups
- * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a row keeps ids and counts
- * in typed arrays: `IdCounts`; a dotted IPv4 address is found by its number, no string hashed), verified once per
- * crawler, and its answer read once per crawler when the rows are made.
+ * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a dotted IPv4 address
+ * found by its number, no string hashed; a row keeps its ids in the order first seen, their counts kept for all rows
+ * in one table of (row number, id) pairs: `PairCounts`), verified once per crawler, and its answer read once per
+ * crawler when the rows are made. A row is found by the User-Agent's entry and the site's number (an array, no map).
  *
  * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
  * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
@@ -222,9 +223,10 @@ function detached(text: string): string {
 }
 
 /**
- * A bounded cache of answers per string (a User-Agent, a request target). Logs repeat a few strings: each is found by a
- * cheap fingerprint (its length and four characters) in a slot compared whole (one native comparison, cheaper than
- * hashing a long string for a map), else in a map of at most `cap` strings (emptied when full).
+ * A bounded cache of answers per string (a User-Agent, a host, a request target). Logs repeat a few strings: each is
+ * found by a cheap fingerprint (its length and four characters) in one of two slots compared whole (one native
+ * comparison, cheaper than hashing a long string for a map), else in a map of at most `cap` strings (emptied when
+ * full).
  */
 class StringCache<V> {
   /**
