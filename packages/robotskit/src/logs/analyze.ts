@@ -185,8 +185,8 @@ class CrawlerState {
   delay: { delay: CrawlDelay; version: string } | null = null;
   readonly delays = new Map<number, CrawlDelay | null>();
   readonly violations = new Map<number, ViolationCount>();
-  /** Its addresses (ids of the analysis' address table) in the order first seen; their counts are the analysis'. */
-  readonly addresses: number[] = [];
+  /** Its distinct addresses (their ids and counts are the analysis': `rowAddresses`). */
+  addresses = 0;
   /** With `perVersion`: per address id, its requests per version index. */
   readonly addressVersions = new Map<number, number[]>();
   uncheckedRequests = 0;
@@ -290,6 +290,17 @@ class StringCache<V> {
     entries[at] = key;
     entries[at + 1] = value;
   }
+}
+
+/** Verification answers, by their index in a row's counts (`RowAddresses`); the requests of no answer after them. */
+const STATUSES: readonly VerificationStatus[] = ['verified', 'spoofed', 'unverifiable'];
+const UNCHECKED = 3;
+
+/** Per row number: its requests by answer (four numbers: {@link STATUSES}, then unchecked), why (three), its ids. */
+interface RowAddresses {
+  readonly requests: Float64Array;
+  readonly reasons: readonly (string | undefined)[];
+  readonly ids: readonly (number[] | undefined)[];
 }
 
 /** The row of the bots beyond `maxCrawlers`. */
@@ -658,7 +669,7 @@ export class LogAnalysis {
       if (at >= 0) id = this.ipv4Ids.counts[at]!;
     }
     if (id !== undefined && this.rowAddresses.increment(state.n, id)) return id;
-    if (state.addresses.length >= this.options.maxAddresses) {
+    if (state.addresses >= this.options.maxAddresses) {
       state.uncheckedRequests++;
       return -1;
     }
@@ -670,7 +681,7 @@ export class LogAnalysis {
       if (key === -1) this.addressIds.set(own, id);
       else this.ipv4Ids.add(key, id);
     }
-    state.addresses.push(id);
+    state.addresses++;
     this.rowAddresses.add(state.n, id);
     // Started now, awaited by `rows()`; the verifier caches it for the violations that ask too. Asked once per
     // crawler and address while it is remembered here (the verifier keeps the answer for its time).
@@ -694,17 +705,64 @@ export class LogAnalysis {
   /** The rows, by host (a log of several sites), then crawlers with violations first, then by requests; verified. */
   async rows(): Promise<CrawlerRow[]> {
     const rows: CrawlerRow[] = [];
-    // The answers read for this call, per crawler name and address id: rows of many hosts share them.
-    const answers = new Map<string, Verification[]>();
-    for (const state of this.crawlers.values()) rows.push(await this.rowOf(state, answers));
+    const addresses = await this.addressesByRow();
+    for (const state of this.crawlers.values()) rows.push(await this.rowOf(state, addresses));
     const byHost = (a: CrawlerRow, b: CrawlerRow) => (a.host === b.host ? 0 : (a.host ?? '') < (b.host ?? '') ? -1 : 1);
     return rows.sort(
       (a, b) => byHost(a, b) || b.disallowed - a.disallowed || b.requests - a.requests || (a.name < b.name ? -1 : 1),
     );
   }
 
+  /**
+   * Every row's requests by what their addresses' verification said, and why for the first address of each answer: one
+   * walk of the (row, address) pairs in the order first seen (a row's own in its order), no read of memory per pair
+   * elsewhere. With `perVersion`, each row's address ids in that order too.
+   */
+  private async addressesByRow(): Promise<RowAddresses> {
+    const states = [...this.crawlers.values()];
+    const requests = new Float64Array(4 * states.length);
+    const reasons = new Array<string | undefined>(3 * states.length);
+    const ids: number[][] = [];
+    const verifier = this.options.verifier;
+    // The answers read, per crawler name and address id: rows of many hosts share them. An array as long as the address
+    // table (with holes for those not read, never a sparse one's dictionary).
+    const answers = new Map<string, Verification[]>();
+    const { pairs, size } = this.rowAddresses;
+    const counts = this.rowAddresses.countsInOrder();
+    for (let k = 0; k < size; k++) {
+      const n = pairs[2 * k]!;
+      const id = pairs[2 * k + 1]!;
+      if (this.perVersion) {
+        const list = ids[n] ?? [];
+        list.push(id);
+        ids[n] = list;
+      }
+      if (verifier === null) {
+        requests[4 * n + UNCHECKED]! += counts[k]!;
+        continue;
+      }
+      const s = states[n]!;
+      let known = answers.get(s.identity.name);
+      if (known === undefined) {
+        known = new Array<Verification>(this.addressText.length);
+        answers.set(s.identity.name, known);
+      }
+      const ip = this.addressText[id]!;
+      // Most answers are in by now: only those still to come are awaited.
+      let answer = known[id];
+      if (answer === undefined) {
+        answer = verifier.settled(s.identity, ip) ?? (await verifier.verify(s.identity, ip));
+        known[id] = answer;
+      }
+      const status = STATUSES.indexOf(answer.status);
+      requests[4 * n + status]! += counts[k]!;
+      reasons[3 * n + status] ??= `${ip}: ${answer.reason}`;
+    }
+    return { requests, reasons, ids };
+  }
+
   /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
-  private async versionRows(s: CrawlerState): Promise<VersionActivity[]> {
+  private async versionRows(s: CrawlerState, addressIds: readonly number[]): Promise<VersionActivity[]> {
     const rows: VersionActivity[] = [];
     const verifier = this.options.verifier;
     for (const [v, requests] of s.byVersion.entries()) {
@@ -712,7 +770,7 @@ export class LogAnalysis {
       let disallowed = 0;
       for (const [key, hit] of s.violations) if (Math.floor(key / 0x100000) === v) disallowed += hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
-      for (const id of s.addresses) {
+      for (const id of addressIds) {
         const count = s.addressVersions.get(id)?.[v];
         if (count === undefined || verifier === null) continue;
         verification[(await verifier.verify(s.identity, this.addressText[id]!)).status] += count;
@@ -723,32 +781,20 @@ export class LogAnalysis {
     return rows;
   }
 
-  private async rowOf(s: CrawlerState, answers: Map<string, Verification[]>): Promise<CrawlerRow> {
-    const requests = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: s.uncheckedRequests };
+  private async rowOf(s: CrawlerState, addresses: RowAddresses): Promise<CrawlerRow> {
+    const at = 4 * s.n;
+    const requests = {
+      verified: addresses.requests[at]!,
+      spoofed: addresses.requests[at + 1]!,
+      unverifiable: addresses.requests[at + 2]!,
+      unchecked: s.uncheckedRequests + addresses.requests[at + UNCHECKED]!,
+    };
     const reasons: Partial<Record<VerificationStatus, string>> = {};
+    STATUSES.forEach((name, i) => {
+      const reason = addresses.reasons[3 * s.n + i];
+      if (reason !== undefined) reasons[name] = reason;
+    });
     const verifier = this.options.verifier;
-    let known = answers.get(s.identity.name);
-    if (known === undefined) {
-      // As long as the address table (an array with holes for those not read, never a sparse one's dictionary).
-      known = new Array<Verification>(this.addressText.length);
-      answers.set(s.identity.name, known);
-    }
-    for (const id of s.addresses) {
-      const count = this.rowAddresses.get(s.n, id);
-      if (verifier === null) {
-        requests.unchecked += count;
-        continue;
-      }
-      const ip = this.addressText[id]!;
-      // Most answers are in by now: only those still to come are awaited.
-      let answer = known[id];
-      if (answer === undefined) {
-        answer = verifier.settled(s.identity, ip) ?? (await verifier.verify(s.identity, ip));
-        known[id] = answer;
-      }
-      requests[answer.status] += count;
-      reasons[answer.status] ??= `${ip}: ${answer.reason}`;
-    }
     const status: VerificationStatus | 'unchecked' =
       verifier === null
         ? 'unchecked'
@@ -781,9 +827,9 @@ export class LogAnalysis {
       meanIntervalSeconds: s.intervals === 0 ? null : s.intervalSum / s.intervals / 1000,
       firstSeen: new Date(s.first).toISOString(),
       lastSeen: new Date(s.last).toISOString(),
-      addresses: s.addresses.length,
+      addresses: s.addresses,
       verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
-      ...(this.perVersion ? { versions: await this.versionRows(s) } : {}),
+      ...(this.perVersion ? { versions: await this.versionRows(s, addresses.ids[s.n] ?? []) } : {}),
     };
   }
 }
