@@ -6,9 +6,9 @@
  * addresses; the caches are bounded too (strings found by a fingerprint before a map: see `StringCache`). A target's
  * verdict is cached per version and the groups that govern the crawler there (shared by the crawlers the same groups
  * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a dotted IPv4 address
- * found by its number, no string hashed; a row keeps its ids in the order first seen, their counts kept for all rows
- * in one table of (row number, id) pairs: `PairCounts`), verified once per crawler, and its answer read once per
- * crawler when the rows are made. A row is found by the User-Agent's entry and the site's number (an array, no map).
+ * found by its number, no string hashed; each (row number, id) pair counted in one table for all rows, `PairCounts`,
+ * which keeps the pairs in the order first seen: one walk of them reads the rows' verification at the end), verified
+ * once per crawler, and its answer read once per crawler when the rows are made. A row is found by the User-Agent's entry and the site's number (an array, no map).
  *
  * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
  * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
