@@ -8,7 +8,9 @@
  * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a dotted IPv4 address
  * found by its number, no string hashed; each (row number, id) pair counted in one table for all rows, `PairCounts`,
  * which keeps the pairs in the order first seen: one walk of them reads the rows' verification at the end), verified
- * once per crawler, and its answer read once per crawler when the rows are made. A row is found by the User-Agent's entry and the site's number (an array, no map).
+ * once per crawler, and its answer read once per crawler when the rows are made. A row's violations are counted the
+ * same way, per ((row, version) id, line) pair in one table for all rows. A row is found by the User-Agent's entry and
+ * the site's number (an array, no map).
  *
  * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
  * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
@@ -158,12 +160,10 @@ interface Agent {
 /** Hosts without a robots.txt listed by name at most; the rest are counted together. */
 const MAX_UNKNOWN_HOSTS = 1000;
 
-/** A row's disallowed requests under one version's line. */
-interface ViolationCount {
-  readonly version: string;
-  readonly line: number;
-  readonly rule: string;
-  requests: number;
+/** A row's disallowed requests under one version's line, and the version's index. */
+interface RowViolation {
+  readonly v: number;
+  readonly hit: { readonly version: string; readonly line: number; readonly rule: string; readonly requests: number };
 }
 
 class CrawlerState {
@@ -184,7 +184,11 @@ class CrawlerState {
   tooSoon = 0;
   delay: { delay: CrawlDelay; version: string } | null = null;
   readonly delays = new Map<number, CrawlDelay | null>();
-  readonly violations = new Map<number, ViolationCount>();
+  /** Per version index, its id of (row, version) for the analysis' violation counts (`violationCounts`). */
+  readonly versionIds = new Map<number, number>();
+  /** The version of its last violation and that (row, version) id (versions change seldom: no map read). */
+  idVersion = -1;
+  versionId = -1;
   /** Its distinct addresses (their ids and counts are the analysis': `rowAddresses`). */
   addresses = 0;
   /** With `perVersion`: per address id, its requests per version index. */
@@ -485,7 +489,15 @@ export class LogAnalysis {
    */
   private lastIdentity: IdentifiedCrawler | null = null;
   private lastState: CrawlerState | null = null;
-  private lastHit: ViolationCount | null = null;
+  private lastV = -1;
+  private lastLine = 0;
+  /**
+   * Disallowed requests per (row, version) id and deciding line, in one table for all rows (a map per row was a read of
+   * memory elsewhere at each violation), in the order first seen; each id's row number and version index.
+   */
+  private readonly violationCounts = new PairCounts();
+  private readonly idRow: number[] = [];
+  private readonly idVersion: number[] = [];
 
   /** Counts one request; true when it fetched a URL the version in force disallowed (see {@link violation}). */
   add(request: LogRequest): boolean {
@@ -547,18 +559,22 @@ export class LogAnalysis {
     const line = code;
     if (line === 0) return false;
     state.disallowed++;
-    // A robots.txt has fewer than 2^20 lines (the parser reads 500 KiB): one number names a version's line.
-    const key = v * 0x100000 + line;
-    let hit = state.violations.get(key);
-    if (hit === undefined) {
-      const version = this.versions[v]!;
-      hit = { version: version.label, line, rule: lineText(version.robots, line), requests: 0 };
-      state.violations.set(key, hit);
+    if (state.idVersion !== v) {
+      let id = state.versionIds.get(v);
+      if (id === undefined) {
+        id = this.idRow.length;
+        this.idRow.push(state.n);
+        this.idVersion.push(v);
+        state.versionIds.set(v, id);
+      }
+      state.idVersion = v;
+      state.versionId = id;
     }
-    hit.requests++;
+    if (!this.violationCounts.increment(state.versionId, line)) this.violationCounts.add(state.versionId, line);
     this.lastIdentity = agent.identity;
     this.lastState = state;
-    this.lastHit = hit;
+    this.lastV = v;
+    this.lastLine = line;
     return true;
   }
 
@@ -569,7 +585,9 @@ export class LogAnalysis {
   violation(request: LogRequest, file: string, logLine: number): Violation {
     const identity = this.lastIdentity!;
     const { host } = this.lastState!;
-    const { version, line, rule } = this.lastHit!;
+    const line = this.lastLine;
+    const { label: version, robots } = this.versions[this.lastV]!;
+    const rule = lineText(robots, line);
     return {
       host,
       time: new Date(request.time).toISOString(),
@@ -706,7 +724,10 @@ export class LogAnalysis {
   async rows(): Promise<CrawlerRow[]> {
     const rows: CrawlerRow[] = [];
     const addresses = await this.addressesByRow();
-    for (const state of this.crawlers.values()) rows.push(await this.rowOf(state, addresses));
+    const violations = this.violationsByRow();
+    for (const state of this.crawlers.values()) {
+      rows.push(await this.rowOf(state, addresses, violations[state.n] ?? []));
+    }
     const byHost = (a: CrawlerRow, b: CrawlerRow) => (a.host === b.host ? 0 : (a.host ?? '') < (b.host ?? '') ? -1 : 1);
     return rows.sort(
       (a, b) => byHost(a, b) || b.disallowed - a.disallowed || b.requests - a.requests || (a.name < b.name ? -1 : 1),
@@ -761,14 +782,39 @@ export class LogAnalysis {
     return { requests, reasons, ids };
   }
 
+  /** Each row's violations (by row number) with their version index, in the order first seen. */
+  private violationsByRow(): RowViolation[][] {
+    const byRow: RowViolation[][] = [];
+    const { pairs, size } = this.violationCounts;
+    const counts = this.violationCounts.countsInOrder();
+    for (let k = 0; k < size; k++) {
+      const id = pairs[2 * k]!;
+      const line = pairs[2 * k + 1]!;
+      const n = this.idRow[id]!;
+      const v = this.idVersion[id]!;
+      const version = this.versions[v]!;
+      const list = byRow[n] ?? [];
+      list.push({
+        v,
+        hit: { version: version.label, line, rule: lineText(version.robots, line), requests: counts[k]! },
+      });
+      byRow[n] = list;
+    }
+    return byRow;
+  }
+
   /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
-  private async versionRows(s: CrawlerState, addressIds: readonly number[]): Promise<VersionActivity[]> {
+  private async versionRows(
+    s: CrawlerState,
+    addressIds: readonly number[],
+    violations: readonly RowViolation[],
+  ): Promise<VersionActivity[]> {
     const rows: VersionActivity[] = [];
     const verifier = this.options.verifier;
     for (const [v, requests] of s.byVersion.entries()) {
       if (requests === undefined) continue;
       let disallowed = 0;
-      for (const [key, hit] of s.violations) if (Math.floor(key / 0x100000) === v) disallowed += hit.requests;
+      for (const hit of violations) if (hit.v === v) disallowed += hit.hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
       for (const id of addressIds) {
         const count = s.addressVersions.get(id)?.[v];
@@ -781,7 +827,11 @@ export class LogAnalysis {
     return rows;
   }
 
-  private async rowOf(s: CrawlerState, addresses: RowAddresses): Promise<CrawlerRow> {
+  private async rowOf(
+    s: CrawlerState,
+    addresses: RowAddresses,
+    violations: readonly RowViolation[],
+  ): Promise<CrawlerRow> {
     const at = 4 * s.n;
     const requests = {
       verified: addresses.requests[at]!,
@@ -812,7 +862,7 @@ export class LogAnalysis {
       requests: s.requests,
       unjudged: s.unjudged,
       disallowed: s.disallowed,
-      violations: [...s.violations.values()].sort((a, b) => b.requests - a.requests),
+      violations: violations.map((e) => e.hit).sort((a, b) => b.requests - a.requests),
       robotsTxt: { fetches: s.robotsFetches, fetchedFirst: s.fetchedFirst },
       crawlDelay:
         delay === null
@@ -829,7 +879,7 @@ export class LogAnalysis {
       lastSeen: new Date(s.last).toISOString(),
       addresses: s.addresses,
       verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
-      ...(this.perVersion ? { versions: await this.versionRows(s, addresses.ids[s.n] ?? []) } : {}),
+      ...(this.perVersion ? { versions: await this.versionRows(s, addresses.ids[s.n] ?? [], violations) } : {}),
     };
   }
 }
