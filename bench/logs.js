@@ -16,22 +16,24 @@
  * verifies nothing, keeps no times, addresses, versions or crawl-delays.
  *
  * Measured (`ROBOTSKIT_CORPUS=/work/shared/corpus node bench/run.js logs`, node 20, a shared 2-core machine with a
- * load of 2 to 10 from other work, 2026-11-29): 100 sites, 1.69x and 2.05x in two runs (robotskit 3.6 s and 3.0 s of
- * CPU against the loop's 6.1 s and 6.2 s; the goal of 3x is NOT met). The same generated log read by the base build
- * (12c221ae), this one and the loop in turn, 5 rounds: the loop's CPU over ours 1.48x to 1.68x (median 1.55x) before,
- * 1.74x to 1.88x (median 1.79x) after, ours 13% less CPU (3.1 to 3.5 s against 3.6 to 4.0 s). What did it: a row's
- * address counts in one table of (row, address) pairs for all rows, kept in the order first seen and walked once at the
- * end (a set per row and a lookup per pair in `rows()` before); rows found by site number, the host and target caches
- * two slots deep with key and value side by side; undici loaded only for a URL (0.1 s of start-up). One site 1.12x to
- * 1.19x; peak RSS 187 MB at 1 M lines and 182 MB at 10 M (flat; 19 to 23 s of CPU for the 10 M).
- * Where robotskit's time still goes on 100 sites (`node --cpu-prof`, self time): the request's bookkeeping in its row
- * with the User-Agent and host lookups (`add`, 17%), the addresses (`countAddress` and the pair table, 21%), the
- * string caches' lookups (9%) and the target's verdict (9%), reading the lines 12%, the collector 4%. Start-up (node,
- * the modules, 100 robots.txt parsed) is about 0.45 s of ours, 0.17 s of the loop's. Taking a part out of the reading
- * and judging alone (`LogReader` over the log in one process, no start-up; the code edited for the test, CPU time
- * against the whole, two processes side by side, 3 pairs): judging nothing leaves 16% (reading and parsing); no address
- * counting 66%; no target verdicts 61%; no bookkeeping of the 325,000 violations 80%. Most of it is memory: thousands
- * of rows, each request in another, every step a read the processor's cache does not hold.
+ * load of 2 to 10 from other work, 2026-11-29): 100 sites, 2.02x and 2.07x in two runs (robotskit 3.3 s and 4.0 s of
+ * CPU against the loop's 6.6 s and 8.2 s; the goal of 3x is NOT met). The same generated log read by the base build
+ * (12c221ae), this one and the loop in turn, 5 rounds: the loop's CPU over ours 1.37x to 1.99x (median 1.68x) before,
+ * 1.73x to 2.41x (median 2.20x) after; in each round ours took 17% to 33% less CPU (median 22%). What did it: a row's
+ * address counts and its violations' counts each in one table of pairs for all rows ((row, address id), ((row,
+ * version), line)), kept in the order first seen and walked once when the rows are made (a set and a map per row
+ * before, read at each request); rows found by site number; the host and target caches two slots deep with key and
+ * value side by side; undici loaded only for a URL (0.1 s of start-up). One site 1.04x to 1.34x. Peak RSS 186 MB at
+ * 1 M lines, 185 MB and 218 MB at 10 M in the two runs (1.17x at most; 188 MB when run again alone), 24 s of CPU.
+ * Where robotskit's time still goes on 100 sites (`node --cpu-prof` over the reading and judging alone, `LogReader` in
+ * one process; self time): the pair tables' lookups 12% and their growth 5%, counting an address (`countAddress`,
+ * IPv4 by number) 9%, the request's bookkeeping with the User-Agent and host lookups (`add`) 10%, the string caches'
+ * lookups 10%, the target's verdict 8%, reading and parsing the lines 14%, the collector 6%, the rows' walk 4%. Start-up
+ * (node, the modules, 100 robots.txt parsed) is about 0.45 s of ours, 0.17 s of the loop's. Taking a part out (the code
+ * edited for the test, two processes side by side, 3 pairs, CPU time against the whole): judging nothing leaves 15%
+ * (reading and parsing); no address counting 59%; no target verdicts (so no violations) 74%. Most of it is memory:
+ * 3,100 rows and 589,000 (row, address) pairs in this log (59% of the requests are a row's first from that address),
+ * each request in another row, every step a read the processor's cache does not hold.
  */
 
 import { spawn } from 'node:child_process';
