@@ -1,9 +1,9 @@
 /**
  * Sets and counts of 32-bit integers in typed arrays, no object per member. `IdCounts`: a set (the analysis' IPv4
  * addresses by their number, the addresses verified per crawler) in the order first added, each with a number kept
- * beside it. `PairCounts`: a count per pair (a crawler row's number and an address id) in one table for all rows (a log
- * of 100 sites has thousands of rows with hundreds of addresses each: a map of counter objects per row was a third of
- * the analysis' time, a set per row still several reads of memory per request).
+ * beside it. `PairCounts`: a count per pair (a crawler row's number and an address id; a row's version and a line) in
+ * one table for all rows (a log of 100 sites has thousands of rows with hundreds of addresses each: a map of counter
+ * objects per row was a third of the analysis' time, a set per row still several reads of memory per request).
  */
 export class IdCounts {
   /** The members in the order first added (the first {@link size} slots). */
