@@ -5,9 +5,12 @@
  * length: per crawler a few counters, the (version, line) pairs its violations hit and at most `maxAddresses`
  * addresses; the caches are bounded too (strings found by a fingerprint before a map: see `StringCache`). A target's
  * verdict is cached per version and the groups that govern the crawler there (shared by the crawlers the same groups
- * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a row keeps ids and counts
- * in typed arrays: `IdCounts`; a dotted IPv4 address is found by its number, no string hashed), verified once per
- * crawler, and its answer read once per crawler when the rows are made.
+ * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a dotted IPv4 address
+ * found by its number, no string hashed; each (row number, id) pair counted in one table for all rows, `PairCounts`,
+ * which keeps the pairs in the order first seen: one walk of them reads the rows' verification at the end), verified
+ * once per crawler, and its answer read once per crawler when the rows are made. A row's violations are counted the
+ * same way, per ((row, version) id, line) pair in one table for all rows. A row is found by the User-Agent's entry and
+ * the site's number (an array, no map).
  *
  * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
  * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
@@ -18,7 +21,7 @@
 import { type IdentifiedCrawler, identifyCrawler } from '../crawlers/identify.js';
 import type { CrawlDelay } from '../model/types.js';
 import type { RobotsTxt } from '../robots-txt/robots-txt.js';
-import { IdCounts } from './address-set.js';
+import { IdCounts, PairCounts } from './address-set.js';
 import { type LogRequest, logHost } from './parse.js';
 import type { Verification, VerificationStatus, Verifier } from './verify.js';
 import { type RobotsVersion, VersionIndex } from './versions.js';
@@ -125,6 +128,8 @@ function lineText(robots: RobotsTxt, line: number): string {
 /** One host's versions: where they start in the analysis' one list, and which is in force when. */
 interface Site {
   readonly host: string | null;
+  /** Its number among the analysis' sites (0 for the one robots.txt). */
+  readonly n: number;
   readonly offset: number;
   readonly index: VersionIndex;
 }
@@ -146,12 +151,20 @@ interface Agent {
   readonly identity: IdentifiedCrawler;
   site: Site | null;
   state: CrawlerState | null;
-  /** Its rows by site (a log of several sites: the host changes from one request to the next). */
-  readonly rows: Map<Site, CrawlerState>;
+  /** Its rows by site number (a log of several sites: the host changes from one request to the next). */
+  rows: (CrawlerState | undefined)[];
+  /** How many rows {@link rows} holds. */
+  rowCount: number;
 }
 
 /** Hosts without a robots.txt listed by name at most; the rest are counted together. */
 const MAX_UNKNOWN_HOSTS = 1000;
+
+/** A row's disallowed requests under one version's line, and the version's index. */
+interface RowViolation {
+  readonly v: number;
+  readonly hit: { readonly version: string; readonly line: number; readonly rule: string; readonly requests: number };
+}
 
 class CrawlerState {
   requests = 0;
@@ -161,15 +174,23 @@ class CrawlerState {
   fetchedFirst = false;
   first = Number.POSITIVE_INFINITY;
   last = Number.NEGATIVE_INFINITY;
-  previous: number | null = null;
+  /**
+   * The time of its last request, NaN before the first (a number always: V8 then keeps it in place, where a field that
+   * may be null gets a new heap number at each request).
+   */
+  previous = Number.NaN;
   intervalSum = 0;
   intervals = 0;
   tooSoon = 0;
   delay: { delay: CrawlDelay; version: string } | null = null;
   readonly delays = new Map<number, CrawlDelay | null>();
-  readonly violations = new Map<number, { version: string; line: number; rule: string; requests: number }>();
-  /** Requests per address (ids of the analysis' address table, in the order first seen). */
-  readonly addresses = new IdCounts();
+  /** Per version index, its id of (row, version) for the analysis' violation counts (`violationCounts`). */
+  readonly versionIds = new Map<number, number>();
+  /** The version of its last violation and that (row, version) id (versions change seldom: no map read). */
+  idVersion = -1;
+  versionId = -1;
+  /** Its distinct addresses (their ids and counts are the analysis': `rowAddresses`). */
+  addresses = 0;
   /** With `perVersion`: per address id, its requests per version index. */
   readonly addressVersions = new Map<number, number[]>();
   uncheckedRequests = 0;
@@ -192,6 +213,8 @@ class CrawlerState {
   constructor(
     readonly identity: IdentifiedCrawler,
     readonly host: string | null,
+    /** The row's number, with which the analysis counts its addresses. */
+    readonly n: number,
   ) {}
 }
 
@@ -204,43 +227,55 @@ function detached(text: string): string {
 }
 
 /**
- * A bounded cache of answers per string (a User-Agent, a request target). Logs repeat a few strings: each is found by a
- * cheap fingerprint (its length and four characters) in a slot compared whole (one native comparison, cheaper than
- * hashing a long string for a map), else in a map of at most `cap` strings (emptied when full).
+ * A bounded cache of answers per string (a User-Agent, a host, a request target). Logs repeat a few strings: each is
+ * found by a cheap fingerprint (its length and four characters) in one of two slots compared whole (one native
+ * comparison, cheaper than hashing a long string for a map), else in a map of at most `cap` strings (emptied when
+ * full).
  */
 class StringCache<V> {
-  private readonly keys: (string | undefined)[];
-  private readonly values: (V | undefined)[];
+  /**
+   * Per slot its key and value side by side (one memory read finds both); a key is looked for in its slot and the one
+   * beside it (the one used last first), so that two keys of one fingerprint both stay.
+   */
+  private readonly entries: (string | V | undefined)[];
   private readonly map = new Map<string, { key: string; value: V }>();
 
   constructor(
     private readonly slots: number,
     private readonly cap: number,
   ) {
-    this.keys = new Array<string | undefined>(slots).fill(undefined);
-    this.values = new Array<V | undefined>(slots).fill(undefined);
+    this.entries = new Array<string | V | undefined>(2 * slots).fill(undefined);
   }
 
+  /** The first of the two slots `key` may be in (an even one), as an index of {@link entries}. */
   private slotOf(key: string): number {
     const n = key.length;
     if (n === 0) return 0;
     return (
-      (n * 31 +
+      ((n * 31 +
         key.charCodeAt(n >> 1) * 131 +
         key.charCodeAt(n - 1) * 17 +
         key.charCodeAt(n >> 2) +
         key.charCodeAt((n * 3) >> 2) * 7) &
-      (this.slots - 1)
+        (this.slots - 2)) <<
+      1
     );
   }
 
   get(key: string): V | undefined {
-    const slot = this.slotOf(key);
-    if (this.keys[slot] === key) return this.values[slot];
+    const at = this.slotOf(key);
+    const entries = this.entries;
+    if (entries[at] === key) return entries[at + 1] as V;
+    // The length first: comparing a string cut from a block is a call into the engine's runtime.
+    const second = entries[at + 2] as string | undefined;
+    if (second !== undefined && second.length === key.length && second === key) {
+      const value = entries[at + 3] as V;
+      this.place(at, entries[at + 2] as string, value);
+      return value;
+    }
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    this.keys[slot] = entry.key;
-    this.values[slot] = entry.value;
+    this.place(at, entry.key, entry.value);
     return entry.value;
   }
 
@@ -248,10 +283,28 @@ class StringCache<V> {
     const own = detached(key);
     if (this.map.size >= this.cap) this.map.clear();
     this.map.set(own, { key: own, value });
-    const slot = this.slotOf(own);
-    this.keys[slot] = own;
-    this.values[slot] = value;
+    this.place(this.slotOf(own), own, value);
   }
+
+  /** Puts a key first in its two slots, the one that was first second. */
+  private place(at: number, key: string, value: V): void {
+    const entries = this.entries;
+    entries[at + 2] = entries[at];
+    entries[at + 3] = entries[at + 1];
+    entries[at] = key;
+    entries[at + 1] = value;
+  }
+}
+
+/** Verification answers, by their index in a row's counts (`RowAddresses`); the requests of no answer after them. */
+const STATUSES: readonly VerificationStatus[] = ['verified', 'spoofed', 'unverifiable'];
+const UNCHECKED = 3;
+
+/** Per row number: its requests by answer (four numbers: {@link STATUSES}, then unchecked), why (three), its ids. */
+interface RowAddresses {
+  readonly requests: Float64Array;
+  readonly reasons: readonly (string | undefined)[];
+  readonly ids: readonly (number[] | undefined)[];
 }
 
 /** The row of the bots beyond `maxCrawlers`. */
@@ -323,7 +376,7 @@ export class LogAnalysis {
   private readonly single: Site | null;
   private readonly sites = new Map<string, Site>();
   /** Logged host strings → their site (null: none known), bounded (found by fingerprint like the User-Agents). */
-  private readonly hostCache = new StringCache<Site | null>(256, 50_000);
+  private readonly hostCache = new StringCache<Site | null>(4096, 50_000);
   private readonly unknown = new Map<string | null, UnknownHost>();
   private readonly perVersion: boolean;
   /**
@@ -334,6 +387,8 @@ export class LogAnalysis {
   /** The same for dotted IPv4 addresses (most logs'), by their number (see {@link ipv4Key}): no string hashed. */
   private readonly ipv4Ids = new IdCounts();
   private readonly addressText: string[] = [];
+  /** Requests per row (its number) and address id. */
+  private readonly rowAddresses = new PairCounts();
   /** Per crawler (by name, as the verifier keys it), the address ids whose verification was started (bounded). */
   private readonly asked = new Map<string, IdCounts>();
   /** Verdict caches by version and the groups that govern a crawler there (see {@link sharedVerdicts}). */
@@ -346,13 +401,13 @@ export class LogAnalysis {
       throw new TypeError('LogAnalysis needs versions or sites, not both');
     if (options.versions !== undefined) {
       this.versions = options.versions;
-      this.single = { host: null, offset: 0, index: new VersionIndex(options.versions) };
+      this.single = { host: null, n: 0, offset: 0, index: new VersionIndex(options.versions) };
       return;
     }
     const all: RobotsVersion[] = [];
     for (const [host, versions] of options.sites!) {
       if (versions.length === 0) continue;
-      this.sites.set(host, { host, offset: all.length, index: new VersionIndex(versions) });
+      this.sites.set(host, { host, n: this.sites.size, offset: all.length, index: new VersionIndex(versions) });
       all.push(...versions);
     }
     this.versions = all;
@@ -392,7 +447,7 @@ export class LogAnalysis {
     let agent = this.agents.get(userAgent);
     if (agent === undefined) {
       const identity = identifyCrawler(detached(userAgent));
-      agent = identity === null ? null : { identity, site: null, state: null, rows: new Map() };
+      agent = identity === null ? null : { identity, site: null, state: null, rows: [], rowCount: 0 };
       this.agents.set(userAgent, agent);
     }
     return agent;
@@ -400,12 +455,16 @@ export class LogAnalysis {
 
   /** The row of `agent`'s crawler at `site` (remembered on the agent: the next request of the same site finds it). */
   private rowFor(agent: Agent, site: Site): CrawlerState {
-    let state = agent.rows.get(site);
+    let state = agent.rows[site.n];
     if (state === undefined) {
       state = this.stateOf(agent.identity, site.host);
-      // Bounded: a bot seen on very many hosts starts its map again (its rows are kept by `crawlers`).
-      if (agent.rows.size >= 4096) agent.rows.clear();
-      agent.rows.set(site, state);
+      // Bounded: a bot seen on very many hosts starts its list again (its rows are kept by `crawlers`).
+      if (agent.rowCount >= 4096) {
+        agent.rows = [];
+        agent.rowCount = 0;
+      }
+      agent.rows[site.n] = state;
+      agent.rowCount++;
     }
     agent.site = site;
     agent.state = state;
@@ -418,15 +477,27 @@ export class LogAnalysis {
     if (state === undefined) {
       // Beyond the limit, one row more (per host): the bots not counted in a row of their own.
       if (this.crawlers.size >= this.maxCrawlers && identity !== OTHER_BOTS) return this.stateOf(OTHER_BOTS, host);
-      state = new CrawlerState(identity, host);
+      state = new CrawlerState(identity, host, this.crawlers.size);
       this.crawlers.set(key, state);
     }
     return state;
   }
 
-  /** The last violation found: its crawler, version and line (the record is built only when asked for). */
-  private last: { identity: IdentifiedCrawler; host: string | null; v: number; line: number; rule: string } | null =
-    null;
+  /**
+   * The last violation found: its crawler (the User-Agent's, which a row of other bots does not name), its row and its
+   * entry among the row's violations (the record is built only when asked for; no object made per violation).
+   */
+  private lastIdentity: IdentifiedCrawler | null = null;
+  private lastState: CrawlerState | null = null;
+  private lastV = -1;
+  private lastLine = 0;
+  /**
+   * Disallowed requests per (row, version) id and deciding line, in one table for all rows (a map per row was a read of
+   * memory elsewhere at each violation), in the order first seen; each id's row number and version index.
+   */
+  private readonly violationCounts = new PairCounts();
+  private readonly idRow: number[] = [];
+  private readonly idVersion: number[] = [];
 
   /** Counts one request; true when it fetched a URL the version in force disallowed (see {@link violation}). */
   add(request: LogRequest): boolean {
@@ -446,7 +517,6 @@ export class LogAnalysis {
       this.otherRequests++;
       return false;
     }
-    const { identity } = agent;
     const state = agent.site === site ? agent.state! : this.rowFor(agent, site);
     const { time } = request;
     const local = site.index.at(time);
@@ -470,7 +540,8 @@ export class LogAnalysis {
         byVersion[v] = (byVersion[v] ?? 0) + 1;
       }
     }
-    if (state.previous !== null && time >= state.previous) {
+    // NaN (no request before) compares false.
+    if (time >= state.previous) {
       state.intervalSum += time - state.previous;
       state.intervals++;
       const delay = v < 0 ? null : this.delayOf(state, v);
@@ -488,16 +559,22 @@ export class LogAnalysis {
     const line = code;
     if (line === 0) return false;
     state.disallowed++;
-    // A robots.txt has fewer than 2^20 lines (the parser reads 500 KiB): one number names a version's line.
-    const key = v * 0x100000 + line;
-    let hit = state.violations.get(key);
-    if (hit === undefined) {
-      const version = this.versions[v]!;
-      hit = { version: version.label, line, rule: lineText(version.robots, line), requests: 0 };
-      state.violations.set(key, hit);
+    if (state.idVersion !== v) {
+      let id = state.versionIds.get(v);
+      if (id === undefined) {
+        id = this.idRow.length;
+        this.idRow.push(state.n);
+        this.idVersion.push(v);
+        state.versionIds.set(v, id);
+      }
+      state.idVersion = v;
+      state.versionId = id;
     }
-    hit.requests++;
-    this.last = { identity, host: site.host, v, line, rule: hit.rule };
+    if (!this.violationCounts.increment(state.versionId, line)) this.violationCounts.add(state.versionId, line);
+    this.lastIdentity = agent.identity;
+    this.lastState = state;
+    this.lastV = v;
+    this.lastLine = line;
     return true;
   }
 
@@ -506,7 +583,11 @@ export class LogAnalysis {
    * the caller: `unchecked` here).
    */
   violation(request: LogRequest, file: string, logLine: number): Violation {
-    const { identity, host, v, line, rule } = this.last!;
+    const identity = this.lastIdentity!;
+    const { host } = this.lastState!;
+    const line = this.lastLine;
+    const { label: version, robots } = this.versions[this.lastV]!;
+    const rule = lineText(robots, line);
     return {
       host,
       time: new Date(request.time).toISOString(),
@@ -516,7 +597,7 @@ export class LogAnalysis {
       method: request.method,
       target: request.target,
       status: request.status,
-      version: this.versions[v]!.label,
+      version,
       line,
       rule,
       verification: 'unchecked',
@@ -598,7 +679,6 @@ export class LogAnalysis {
 
   /** Counts a request from `ip` in `state`'s row; the address' id, or -1 when the row keeps no more addresses. */
   private countAddress(state: CrawlerState, ip: string): number {
-    const set = state.addresses;
     const key = ipv4Key(ip);
     let id: number | undefined;
     if (key === -1) id = this.addressIds.get(ip);
@@ -606,14 +686,8 @@ export class LogAnalysis {
       const at = this.ipv4Ids.find(key);
       if (at >= 0) id = this.ipv4Ids.counts[at]!;
     }
-    if (id !== undefined) {
-      const pos = set.find(id);
-      if (pos >= 0) {
-        set.counts[pos]!++;
-        return id;
-      }
-    }
-    if (set.size >= this.options.maxAddresses) {
+    if (id !== undefined && this.rowAddresses.increment(state.n, id)) return id;
+    if (state.addresses >= this.options.maxAddresses) {
       state.uncheckedRequests++;
       return -1;
     }
@@ -625,7 +699,8 @@ export class LogAnalysis {
       if (key === -1) this.addressIds.set(own, id);
       else this.ipv4Ids.add(key, id);
     }
-    set.add(id);
+    state.addresses++;
+    this.rowAddresses.add(state.n, id);
     // Started now, awaited by `rows()`; the verifier caches it for the violations that ask too. Asked once per
     // crawler and address while it is remembered here (the verifier keeps the answer for its time).
     const verifier = this.options.verifier;
@@ -648,29 +723,103 @@ export class LogAnalysis {
   /** The rows, by host (a log of several sites), then crawlers with violations first, then by requests; verified. */
   async rows(): Promise<CrawlerRow[]> {
     const rows: CrawlerRow[] = [];
-    // The answers read for this call, per crawler name and address id: rows of many hosts share them.
-    const answers = new Map<string, Verification[]>();
-    for (const state of this.crawlers.values()) rows.push(await this.rowOf(state, answers));
+    const addresses = await this.addressesByRow();
+    const violations = this.violationsByRow();
+    for (const state of this.crawlers.values()) {
+      rows.push(await this.rowOf(state, addresses, violations[state.n] ?? []));
+    }
     const byHost = (a: CrawlerRow, b: CrawlerRow) => (a.host === b.host ? 0 : (a.host ?? '') < (b.host ?? '') ? -1 : 1);
     return rows.sort(
       (a, b) => byHost(a, b) || b.disallowed - a.disallowed || b.requests - a.requests || (a.name < b.name ? -1 : 1),
     );
   }
 
+  /**
+   * Every row's requests by what their addresses' verification said, and why for the first address of each answer: one
+   * walk of the (row, address) pairs in the order first seen (a row's own in its order), no read of memory per pair
+   * elsewhere. With `perVersion`, each row's address ids in that order too.
+   */
+  private async addressesByRow(): Promise<RowAddresses> {
+    const states = [...this.crawlers.values()];
+    const requests = new Float64Array(4 * states.length);
+    const reasons = new Array<string | undefined>(3 * states.length);
+    const ids: number[][] = [];
+    const verifier = this.options.verifier;
+    // The answers read, per crawler name and address id: rows of many hosts share them. An array as long as the address
+    // table (with holes for those not read, never a sparse one's dictionary).
+    const answers = new Map<string, Verification[]>();
+    const { pairs, size } = this.rowAddresses;
+    const counts = this.rowAddresses.countsInOrder();
+    for (let k = 0; k < size; k++) {
+      const n = pairs[2 * k]!;
+      const id = pairs[2 * k + 1]!;
+      if (this.perVersion) {
+        const list = ids[n] ?? [];
+        list.push(id);
+        ids[n] = list;
+      }
+      if (verifier === null) {
+        requests[4 * n + UNCHECKED]! += counts[k]!;
+        continue;
+      }
+      const s = states[n]!;
+      let known = answers.get(s.identity.name);
+      if (known === undefined) {
+        known = new Array<Verification>(this.addressText.length);
+        answers.set(s.identity.name, known);
+      }
+      const ip = this.addressText[id]!;
+      // Most answers are in by now: only those still to come are awaited.
+      let answer = known[id];
+      if (answer === undefined) {
+        answer = verifier.settled(s.identity, ip) ?? (await verifier.verify(s.identity, ip));
+        known[id] = answer;
+      }
+      const status = STATUSES.indexOf(answer.status);
+      requests[4 * n + status]! += counts[k]!;
+      reasons[3 * n + status] ??= `${ip}: ${answer.reason}`;
+    }
+    return { requests, reasons, ids };
+  }
+
+  /** Each row's violations (by row number) with their version index, in the order first seen. */
+  private violationsByRow(): RowViolation[][] {
+    const byRow: RowViolation[][] = [];
+    const { pairs, size } = this.violationCounts;
+    const counts = this.violationCounts.countsInOrder();
+    for (let k = 0; k < size; k++) {
+      const id = pairs[2 * k]!;
+      const line = pairs[2 * k + 1]!;
+      const n = this.idRow[id]!;
+      const v = this.idVersion[id]!;
+      const version = this.versions[v]!;
+      const list = byRow[n] ?? [];
+      list.push({
+        v,
+        hit: { version: version.label, line, rule: lineText(version.robots, line), requests: counts[k]! },
+      });
+      byRow[n] = list;
+    }
+    return byRow;
+  }
+
   /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
-  private async versionRows(s: CrawlerState): Promise<VersionActivity[]> {
+  private async versionRows(
+    s: CrawlerState,
+    addressIds: readonly number[],
+    violations: readonly RowViolation[],
+  ): Promise<VersionActivity[]> {
     const rows: VersionActivity[] = [];
     const verifier = this.options.verifier;
     for (const [v, requests] of s.byVersion.entries()) {
       if (requests === undefined) continue;
       let disallowed = 0;
-      for (const [key, hit] of s.violations) if (Math.floor(key / 0x100000) === v) disallowed += hit.requests;
+      for (const hit of violations) if (hit.v === v) disallowed += hit.hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
-      const set = s.addresses;
-      for (let pos = 0; pos < set.size; pos++) {
-        const count = s.addressVersions.get(set.ids[pos]!)?.[v];
+      for (const id of addressIds) {
+        const count = s.addressVersions.get(id)?.[v];
         if (count === undefined || verifier === null) continue;
-        verification[(await verifier.verify(s.identity, this.addressText[set.ids[pos]!]!)).status] += count;
+        verification[(await verifier.verify(s.identity, this.addressText[id]!)).status] += count;
         verification.unchecked -= count;
       }
       rows.push({ version: this.versions[v]!.label, requests, disallowed, verification });
@@ -678,31 +827,24 @@ export class LogAnalysis {
     return rows;
   }
 
-  private async rowOf(s: CrawlerState, answers: Map<string, Verification[]>): Promise<CrawlerRow> {
-    const requests = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: s.uncheckedRequests };
+  private async rowOf(
+    s: CrawlerState,
+    addresses: RowAddresses,
+    violations: readonly RowViolation[],
+  ): Promise<CrawlerRow> {
+    const at = 4 * s.n;
+    const requests = {
+      verified: addresses.requests[at]!,
+      spoofed: addresses.requests[at + 1]!,
+      unverifiable: addresses.requests[at + 2]!,
+      unchecked: s.uncheckedRequests + addresses.requests[at + UNCHECKED]!,
+    };
     const reasons: Partial<Record<VerificationStatus, string>> = {};
+    STATUSES.forEach((name, i) => {
+      const reason = addresses.reasons[3 * s.n + i];
+      if (reason !== undefined) reasons[name] = reason;
+    });
     const verifier = this.options.verifier;
-    const set = s.addresses;
-    let known = answers.get(s.identity.name);
-    if (known === undefined) {
-      known = [];
-      answers.set(s.identity.name, known);
-    }
-    for (let pos = 0; pos < set.size; pos++) {
-      const count = set.counts[pos]!;
-      if (verifier === null) {
-        requests.unchecked += count;
-        continue;
-      }
-      const id = set.ids[pos]!;
-      const ip = this.addressText[id]!;
-      // Most answers are in by now: only those still to come are awaited.
-      let answer = known[id] ?? verifier.settled(s.identity, ip);
-      if (answer === undefined) answer = await verifier.verify(s.identity, ip);
-      known[id] = answer;
-      requests[answer.status] += count;
-      reasons[answer.status] ??= `${ip}: ${answer.reason}`;
-    }
     const status: VerificationStatus | 'unchecked' =
       verifier === null
         ? 'unchecked'
@@ -720,7 +862,7 @@ export class LogAnalysis {
       requests: s.requests,
       unjudged: s.unjudged,
       disallowed: s.disallowed,
-      violations: [...s.violations.values()].sort((a, b) => b.requests - a.requests),
+      violations: violations.map((e) => e.hit).sort((a, b) => b.requests - a.requests),
       robotsTxt: { fetches: s.robotsFetches, fetchedFirst: s.fetchedFirst },
       crawlDelay:
         delay === null
@@ -735,9 +877,9 @@ export class LogAnalysis {
       meanIntervalSeconds: s.intervals === 0 ? null : s.intervalSum / s.intervals / 1000,
       firstSeen: new Date(s.first).toISOString(),
       lastSeen: new Date(s.last).toISOString(),
-      addresses: s.addresses.size,
+      addresses: s.addresses,
       verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
-      ...(this.perVersion ? { versions: await this.versionRows(s) } : {}),
+      ...(this.perVersion ? { versions: await this.versionRows(s, addresses.ids[s.n] ?? [], violations) } : {}),
     };
   }
 }
