@@ -6,7 +6,7 @@
  */
 
 import { spawn as spawnChild } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -104,5 +104,14 @@ describe('robotskit logs - (standard input as a process)', () => {
     const script = ['--input-type=module', '-e', NON_BLOCKING, 'logs', '-', ...args];
     const piped = await runWith(script, Buffer.from(text));
     expect({ code: piped.code, report: report(piped) }).toEqual({ code: 1, report: report(byPath) });
+  });
+
+  it('writes every violation to a --violations file, waiting on the disk without piling up listeners', async () => {
+    const violations = join(dir, 'violations.ndjson');
+    const written = await runWith([BIN, 'logs', log, '--robots', robots, '--violations', violations], Buffer.alloc(0));
+    expect(written.code).toBe(1);
+    // Node warns on standard error when a stream holds more than ten listeners of one event.
+    expect(written.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(readFileSync(violations, 'utf8').trim().split('\n')).toHaveLength(4_000);
   });
 });

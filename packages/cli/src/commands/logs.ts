@@ -12,6 +12,7 @@
  * bad option, a log none of whose lines could be read).
  */
 
+import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import {
@@ -97,12 +98,8 @@ function violationSink(io: Io, path: string | undefined): Sink | null {
   return {
     async write(text) {
       if (failure !== null) throw failure;
-      if (!stream.write(text)) {
-        await new Promise<void>((resolve) => {
-          stream.once('drain', resolve);
-          stream.once('error', () => resolve());
-        });
-      }
+      // `once` takes its listeners off again, whichever event comes (one left per wait grew without bound).
+      if (!stream.write(text)) await once(stream, 'drain').catch(() => {});
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
