@@ -8,9 +8,11 @@
 
 import type { RetrievalResult } from 'robotskit/fetch';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AnalysisMemoryError } from '../src/analysis/threads.js';
 import { claimDueFiles } from '../src/storage/claim.js';
 import type { DatabaseConfig } from '../src/storage/config.js';
 import { type Database, openDatabase } from '../src/storage/connect.js';
+import { LintThread } from '../src/worker/lint-thread.js';
 import type { RobotsRetrieval } from '../src/worker/retrieval.js';
 import { Worker } from '../src/worker/worker.js';
 import { testDatabases } from './databases.js';
@@ -250,6 +252,60 @@ describe.each(testDatabases)('workers on $dialect', (target) => {
           error_message: 'the retrieval failed: bug in the retrieval',
         });
       } finally {
+        await database!.close();
+      }
+    });
+
+    it('records a fetch whose lint runs out of memory, unlinted, and does not fetch it again that round', async () => {
+      const config = target.config();
+      const [database] = await openMany(config, 1);
+      const lint = new LintThread({ maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 });
+      const errors: unknown[] = [];
+      try {
+        const clock = new ManualClock(10 * DAY);
+        const [id] = await seedFiles(database!, 1, clock.now());
+        // 500 KB of misspelled lines: 50,000 findings, far more than 8 MB of heap in the lint thread.
+        const noisy = new TextEncoder().encode(
+          `User-agent: *\nDisallow: /new-rule/\n${Array.from({ length: 60_000 }, (_, i) => `Disalow: /x${i}`).join('\n')}`.slice(
+            0,
+            512_000,
+          ),
+        );
+        const calls = new Map<number, number>();
+        const retrieve = countingRetrieval(clock, calls, { n: 0 });
+        const worker = new Worker({
+          db: database!.db,
+          dialect: database!.dialect,
+          retrieve: async (file, options) => ({
+            ...(await retrieve(file, options)),
+            body: noisy,
+            size: noisy.byteLength,
+          }),
+          now: clock.now,
+          lintThread: lint,
+          onError: (error) => errors.push(error),
+        });
+        expect(await worker.runUntilIdle()).toBe(1);
+        // Idle after one fetch: the file is no longer due (before, it went back still due and was fetched again).
+        expect(await worker.runUntilIdle()).toBe(0);
+        expect(calls.get(id!)).toBe(1);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toBeInstanceOf(AnalysisMemoryError);
+        const fetches = await database!.db.selectFrom('fetches').selectAll().execute();
+        expect(fetches).toHaveLength(1);
+        expect(fetches[0]).toMatchObject({ outcome: 'rules', error_kind: null });
+        // The version is stored, unlinted.
+        const bodies = await database!.db.selectFrom('bodies').select(['lint_errors', 'lint_json']).execute();
+        expect(bodies).toEqual([{ lint_errors: null, lint_json: null }]);
+        const file = await database!.db
+          .selectFrom('robots_files')
+          .selectAll()
+          .where('id', '=', id!)
+          .executeTakeFirstOrThrow();
+        expect(file.consecutive_failures).toBe(0);
+        expect(file.next_fetch_at).toBeGreaterThan(clock.now());
+      } finally {
+        await lint.close();
         await database!.close();
       }
     });

@@ -230,7 +230,7 @@ export class Worker {
       const parsed = body === null ? undefined : () => (robots ??= parseRobotsTxt(body));
       let analysis: BodyAnalysis | undefined;
       if (body !== null && parsed && result.bodyHash !== null && !(await bodyIsAnalysed(o.db, result.bodyHash))) {
-        analysis = await analyzeFetchedBody(body, this.#lint, parsed);
+        analysis = await this.#lintOrNone(body, parsed);
       }
       // Work the alerts need from the network (the sitemap URLs an edit changes) runs now, outside the transaction;
       // it is bounded, and a failure only leaves the alert without it.
@@ -259,6 +259,22 @@ export class Worker {
       if (!(error instanceof LintThreadClosedError)) o.onError?.(error);
       // The database failed us; let another round (or worker) take the file rather than waiting for the lease.
       await releaseClaim(o.db, file).catch(() => {});
+    }
+  }
+
+  /**
+   * The body's lint; none when the lint fails (past the thread's memory bound, or the thread died): the fetch is
+   * recorded all the same, its version unlinted ("not linted" in the API), and the body is linted again when a later
+   * fetch brings it. Before, the failure gave the file back still due, so the same lint ran out of memory every round
+   * and the site's new rules were never recorded. A lint cut short by the service stopping still gives the file back.
+   */
+  async #lintOrNone(body: Uint8Array, parsed: () => RobotsTxt): Promise<BodyAnalysis | undefined> {
+    try {
+      return await analyzeFetchedBody(body, this.#lint, parsed);
+    } catch (error) {
+      if (error instanceof LintThreadClosedError) throw error;
+      this.#options.onError?.(error);
+      return undefined;
     }
   }
 
