@@ -61,9 +61,20 @@ export function SitemapShareNote({ file, class: className }: { file: Pick<Robots
   );
 }
 
-/** The effective policy in two words, its reason as the tooltip. */
+/**
+ * The effective policy in two words, its reason as the tooltip. Before the first fetch the engine's policy is
+ * disallow-all (a crawler waits for robots.txt), which is no fact about the site: said as "Not fetched yet", not as a
+ * red "Disallow all" a site owner would read as the file blocking everything.
+ */
 export function PolicyBadge({ policy }: { policy: FilePolicy | null }) {
   if (policy === null) return <span class="muted">—</span>;
+  if (policy.reason === 'not-fetched') {
+    return (
+      <span class="badge badge-neutral" title={policy.message}>
+        Not fetched yet
+      </span>
+    );
+  }
   const { label, tone } = POLICY[policy.mode];
   return (
     <span class={`badge badge-${tone}`} title={policy.message}>

@@ -69,6 +69,12 @@ describe.skipIf(missingChromium !== null)('access as crawlers in Chromium', () =
     const page = await h.open(`/properties/${propertyId}`);
     await expect.poll(() => textOf(page.getByRole('heading', { level: 1 })), EVENTUALLY).toBe(`${origin}/`);
     expect(await page.getByLabel('Crawlers').inputValue()).toBe('Googlebot, GPTBot, ClaudeBot');
+    // This service fetches nothing by itself: the file's policy is the engine's "not fetched yet", not a red "Disallow all".
+    const policy = page.locator('td[data-label="Policy now"]');
+    expect(await textOf(policy)).toBe('Not fetched yet');
+    expect(await policy.locator('.badge').getAttribute('title')).toBe(
+      'robots.txt not fetched yet: nothing may be crawled until it is',
+    );
     expect(await axeAtBothSizes(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Check access' }).click();
