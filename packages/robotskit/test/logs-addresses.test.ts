@@ -1,6 +1,7 @@
 /**
- * A crawler row's addresses (`IdCounts`: ids in typed arrays, found by an open-addressing index; IPv4 addresses found
- * by their number): members in the order first added, each counted, through growth; and through `LogAnalysis`, an
+ * The analysis' sets of ids (`IdCounts`: ids in typed arrays, found by an open-addressing index, as IPv4 addresses are
+ * found by their number): members in the order first added, each counted, through growth; and through `LogAnalysis`
+ * (a crawler row's addresses counted in its pair table, `PairCounts`), an
  * address counted by its text exactly as written (`01.2.3.4` is not `1.2.3.4`; `255.255.255.255` and IPv6 by text),
  * the limit per row kept, each address verified once per crawler and its answer counted in every row it is in.
  */

@@ -52,7 +52,6 @@ function portFromEnvironment(text: string): number {
   }
 }
 
-/** Runs the service until SIGINT/SIGTERM; returns the exit code. */
 /** The range errors name `--ranges`, as `logs` takes them; here the option is `--log-ranges`. */
 function asServeOption(error: unknown): unknown {
   return error instanceof CliError ? new CliError(error.message.replaceAll('--ranges', '--log-ranges'), 2) : error;
@@ -76,12 +75,14 @@ async function rangeSource(io: Io, args: readonly string[]): Promise<(() => Prom
     try {
       last = await read();
     } catch (error) {
-      warn(`${(asServeOption(error) as Error).message}; the ranges read before are used`);
+      // `warn` says the option as `serve` takes it.
+      warn(`${error instanceof Error ? error.message : String(error)}; the ranges read before are used`);
     }
     return last;
   };
 }
 
+/** Runs the service until SIGINT/SIGTERM; returns the exit code. */
 export async function runServe(io: Io, options: ServeCliOptions, version: string): Promise<number> {
   const port =
     options.port !== undefined || io.env.PORT === undefined || io.env.PORT === ''

@@ -10,7 +10,7 @@ import { type FileReportRow, getBody, getFileReport, latestGoodVersion, versionB
 import { type FilePolicy as FilePolicyRow, headersFromJson } from '../storage/rows.js';
 import { sitemapShareOfVersion } from '../storage/sitemap-shares.js';
 import type { ApiContext } from './context.js';
-import { reportStatusOf } from './json.js';
+import { lastFetchFacts, reportStatusOf } from './json.js';
 
 /** What each watched crawler gets from the file now, in one line (`analysis/headline.ts`). */
 export const Headline = Type.Object(
@@ -99,17 +99,8 @@ export async function headlineOfFile(context: ApiContext, row: FileReportRow, po
       bytes: async () => (await getBody(db, hash))?.content,
     };
   }
-  const facts =
-    row.fetch_outcome === null
-      ? null
-      : reportStatusOf({
-          outcome: row.fetch_outcome,
-          http_status: row.fetch_http_status,
-          error_kind: row.fetch_error_kind,
-          error_code: row.fetch_error_code,
-          error_phase: row.fetch_error_phase,
-          error_message: row.fetch_error_message,
-        });
+  const last = lastFetchFacts(row);
+  const facts = last === null ? null : reportStatusOf(last);
   return headlineOf(
     {
       policy,

@@ -62,7 +62,7 @@ function errorJson(facts: StoredFacts) {
 }
 
 /** The last fetch of a file row as stored facts, or null before the first fetch. */
-function lastFetchFacts(row: FileReportRow): StoredFacts | null {
+export function lastFetchFacts(row: FileReportRow): StoredFacts | null {
   if (row.fetch_outcome === null) return null;
   return {
     outcome: row.fetch_outcome,

@@ -10,6 +10,7 @@
 import { isHtmlContentType } from '../../parse/html.js';
 import { describeFetchOutcome } from '../retrieval/outcome-words.js';
 import type { AnyFetchLike, RetrievalError } from '../shared/types.js';
+import { concat } from '../transport/body.js';
 import { type HttpGetTimeouts, httpGet } from '../transport/http-get.js';
 import { CHALLENGE_CHARS, mitigatedChallenge } from './edge.js';
 
@@ -79,12 +80,7 @@ export function pageGetOver(options: PageGetOptions = {}): PageGet {
     }
     const broken = got.bodyError();
     if (broken !== null) return { error: `broken body: ${words(broken)}` };
-    const body = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.length;
-    }
+    const body = concat(chunks, size);
     return { ...answer, html: new TextDecoder('utf-8').decode(body.subarray(0, PAGE_HEAD_BYTES)) };
   };
 }

@@ -82,7 +82,8 @@ export function releaseBody(body: BodySource | null): void {
   }
 }
 
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+/** The chunks as one array of `size` bytes (the one chunk itself when it is all). */
+export function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1 && chunks[0]!.length === size) return chunks[0]!;
   const out = new Uint8Array(size);
   let at = 0;
