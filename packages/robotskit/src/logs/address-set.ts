@@ -1,9 +1,9 @@
 /**
- * Sets and counts of 32-bit integers in typed arrays, no object per member. `IdCounts`: a set (the analysis' IPv4
- * addresses by their number, the addresses verified per crawler) in the order first added, each with a number kept
- * beside it. `PairCounts`: a count per pair (a crawler row's number and an address id; a row's version and a line) in
- * one table for all rows (a log of 100 sites has thousands of rows with hundreds of addresses each: a map of counter
- * objects per row was a third of the analysis' time, a set per row still several reads of memory per request).
+ * Sets and counts of 32-bit integers in typed arrays, no object per member. `IdCounts`: a set (a crawler's IPv4
+ * addresses by their number, each with its slot: `AddressTally`) in the order first added, each with a number kept
+ * beside it. `PairCounts`: a count per pair (a row's version and a line; an address slot and a site, past 256 sites) in
+ * one table for all rows (a log of 100 sites has thousands of rows: a map of counter objects per row was a third of the
+ * analysis' time, a set per row still several reads of memory per request).
  */
 export class IdCounts {
   /** The members in the order first added (the first {@link size} slots). */
@@ -78,7 +78,7 @@ export class IdCounts {
 }
 
 /**
- * Counts per pair of 32-bit integers (a crawler row's number and an address id): one open-addressing table for all
+ * Counts per pair of 32-bit integers (a row's (row, version) id and a line): one open-addressing table for all
  * rows, each slot four numbers side by side (the pair, its count, 0: empty, and when it was added), so that counting a
  * request is one read of memory where a set per row took several (its object, its index, its arrays: a log of 100 sites
  * has thousands of rows, and their sets did not stay in the processor's cache). The pairs are also kept in the order
@@ -114,6 +114,11 @@ export class PairCounts {
     if (this.table[i + 2] === 0) return false;
     this.table[i + 2]!++;
     return true;
+  }
+
+  /** Whether the pair has a count. */
+  has(a: number, b: number): boolean {
+    return this.table[this.at(a, b) + 2] !== 0;
   }
 
   /** Gives the pair (which has none) a count of 1. */

@@ -5,12 +5,12 @@
  * length: per crawler a few counters, the (version, line) pairs its violations hit and at most `maxAddresses`
  * addresses; the caches are bounded too (strings found by a fingerprint before a map: see `StringCache`). A target's
  * verdict is cached per version and the groups that govern the crawler there (shared by the crawlers the same groups
- * govern: most fall to a file's `*` group); an address is one id of one table for all rows (a dotted IPv4 address
- * found by its number, no string hashed; each (row number, id) pair counted in one table for all rows, `PairCounts`,
- * which keeps the pairs in the order first seen: one walk of them reads the rows' verification at the end), verified
- * once per crawler, and its answer read once per crawler when the rows are made. A row's violations are counted the
- * same way, per ((row, version) id, line) pair in one table for all rows. A row is found by the User-Agent's entry and
- * the site's number (an array, no map).
+ * govern: most fall to a file's `*` group); a row's addresses are counted through `AddressTally`: each (crawler,
+ * address) pair is one slot (a dotted IPv4 address found by its number, no string hashed) that marks the sites that
+ * saw it and keeps its verification's answer, asked once when the slot is made; a request is counted under its
+ * answer at once, or aside until the answer comes. A row's violations are counted per ((row, version) id, line) pair in
+ * one table for all rows (`PairCounts`, which keeps the pairs in the order first seen: one walk at the end makes the
+ * rows' lists). A row is found by the User-Agent's entry and the site's number (an array, no map).
  *
  * A log of several sites (`sites`: each host's versions): each request is judged by its own host's robots.txt (the
  * host the line carries, read by `logHost`), and the rows are per host and crawler. A request whose host has no
@@ -21,9 +21,10 @@
 import { type IdentifiedCrawler, identifyCrawler } from '../crawlers/identify.js';
 import type { CrawlDelay } from '../model/types.js';
 import type { RobotsTxt } from '../robots-txt/robots-txt.js';
-import { IdCounts, PairCounts } from './address-set.js';
+import { PairCounts } from './address-set.js';
+import { AddressTally, type CrawlerSlots, PENDING, STATUSES, UNCHECKED } from './address-tally.js';
 import { type LogRequest, logHost } from './parse.js';
-import type { Verification, VerificationStatus, Verifier } from './verify.js';
+import type { VerificationStatus, Verifier } from './verify.js';
 import { type RobotsVersion, VersionIndex } from './versions.js';
 
 /** One disallowed request, as `--violations` writes it (NDJSON). */
@@ -189,9 +190,18 @@ class CrawlerState {
   /** The version of its last violation and that (row, version) id (versions change seldom: no map read). */
   idVersion = -1;
   versionId = -1;
-  /** Its distinct addresses (their ids and counts are the analysis': `rowAddresses`). */
+  /** Its distinct addresses (each (crawler, address) slot marks the sites that saw it: `AddressTally`). */
   addresses = 0;
-  /** With `perVersion`: per address id, its requests per version index. */
+  /** Its crawler's slots, the analysis' {@link AddressTally}'s. */
+  slots: CrawlerSlots | null = null;
+  /** Its requests by what their addresses' verification said (`STATUSES`, then unchecked); those still to come aside. */
+  readonly statusRequests = [0, 0, 0, 0];
+  /** Per answer, the slot of its first address in the row's order (-1: none yet) and that address' ordinal. */
+  readonly reasonSlot = [-1, -1, -1];
+  readonly reasonOrdinal = [0, 0, 0];
+  /** With `perVersion`: its addresses (their slots) in the order first seen. */
+  readonly ids: number[] = [];
+  /** With `perVersion`: per address (its slot), its requests per version index. */
   readonly addressVersions = new Map<number, number[]>();
   uncheckedRequests = 0;
   /** Requests per version index (those in a version's time). */
@@ -296,17 +306,6 @@ class StringCache<V> {
   }
 }
 
-/** Verification answers, by their index in a row's counts (`RowAddresses`); the requests of no answer after them. */
-const STATUSES: readonly VerificationStatus[] = ['verified', 'spoofed', 'unverifiable'];
-const UNCHECKED = 3;
-
-/** Per row number: its requests by answer (four numbers: {@link STATUSES}, then unchecked), why (three), its ids. */
-interface RowAddresses {
-  readonly requests: Float64Array;
-  readonly reasons: readonly (string | undefined)[];
-  readonly ids: readonly (number[] | undefined)[];
-}
-
 /** The row of the bots beyond `maxCrawlers`. */
 const OTHER_BOTS: IdentifiedCrawler = { name: '(other bots)', profile: null, token: '' };
 
@@ -379,18 +378,8 @@ export class LogAnalysis {
   private readonly hostCache = new StringCache<Site | null>(4096, 50_000);
   private readonly unknown = new Map<string | null, UnknownHost>();
   private readonly perVersion: boolean;
-  /**
-   * Every address a row keeps → a small id (one copy of its text for all rows; bounded as the rows' addresses are:
-   * only an address a row takes gets one), and each id's text.
-   */
-  private readonly addressIds = new Map<string, number>();
-  /** The same for dotted IPv4 addresses (most logs'), by their number (see {@link ipv4Key}): no string hashed. */
-  private readonly ipv4Ids = new IdCounts();
-  private readonly addressText: string[] = [];
-  /** Requests per row (its number) and address id. */
-  private readonly rowAddresses = new PairCounts();
-  /** Per crawler (by name, as the verifier keys it), the address ids whose verification was started (bounded). */
-  private readonly asked = new Map<string, IdCounts>();
+  /** Which sites each (crawler, address) saw, and its verification (see {@link AddressTally}). */
+  private readonly tally: AddressTally;
   /** Verdict caches by version and the groups that govern a crawler there (see {@link sharedVerdicts}). */
   private readonly verdictCaches = new Map<string, StringCache<number>>();
 
@@ -402,6 +391,7 @@ export class LogAnalysis {
     if (options.versions !== undefined) {
       this.versions = options.versions;
       this.single = { host: null, n: 0, offset: 0, index: new VersionIndex(options.versions) };
+      this.tally = new AddressTally(1, options.verifier);
       return;
     }
     const all: RobotsVersion[] = [];
@@ -412,6 +402,7 @@ export class LogAnalysis {
     }
     this.versions = all;
     this.single = null;
+    this.tally = new AddressTally(this.sites.size, options.verifier);
   }
 
   /** The site of a logged host; null when the line names none or its host has no robots.txt here. */
@@ -478,6 +469,7 @@ export class LogAnalysis {
       // Beyond the limit, one row more (per host): the bots not counted in a row of their own.
       if (this.crawlers.size >= this.maxCrawlers && identity !== OTHER_BOTS) return this.stateOf(OTHER_BOTS, host);
       state = new CrawlerState(identity, host, this.crawlers.size);
+      state.slots = this.tally.tableOf(identity.name);
       this.crawlers.set(key, state);
     }
     return state;
@@ -528,14 +520,14 @@ export class LogAnalysis {
     state.requests++;
     if (time < state.first) state.first = time;
     if (time > state.last) state.last = time;
-    const id = this.countAddress(state, request.ip);
+    const slot = this.countAddress(state, site.n, request.ip);
     if (v >= 0 && this.perVersion) {
       state.byVersion[v] = (state.byVersion[v] ?? 0) + 1;
-      if (id >= 0) {
-        let byVersion = state.addressVersions.get(id);
+      if (slot >= 0) {
+        let byVersion = state.addressVersions.get(slot);
         if (byVersion === undefined) {
           byVersion = [];
-          state.addressVersions.set(id, byVersion);
+          state.addressVersions.set(slot, byVersion);
         }
         byVersion[v] = (byVersion[v] ?? 0) + 1;
       }
@@ -677,56 +669,53 @@ export class LogAnalysis {
     return delay;
   }
 
-  /** Counts a request from `ip` in `state`'s row; the address' id, or -1 when the row keeps no more addresses. */
-  private countAddress(state: CrawlerState, ip: string): number {
+  /**
+   * Counts a request from `ip` in `state`'s row (at site number `site`); the address' id, or -1 when the row keeps no
+   * more addresses.
+   */
+  private countAddress(state: CrawlerState, site: number, ip: string): number {
     const key = ipv4Key(ip);
-    let id: number | undefined;
-    if (key === -1) id = this.addressIds.get(ip);
-    else {
-      const at = this.ipv4Ids.find(key);
-      if (at >= 0) id = this.ipv4Ids.counts[at]!;
+    const tally = this.tally;
+    const slots = state.slots!;
+    let slot = tally.slotOf(slots, key, ip);
+    if (slot >= 0 && tally.seen(slot, site)) {
+      this.countStatus(state, slot, -1);
+      return slot;
     }
-    if (id !== undefined && this.rowAddresses.increment(state.n, id)) return id;
     if (state.addresses >= this.options.maxAddresses) {
       state.uncheckedRequests++;
       return -1;
     }
-    if (id === undefined) {
-      // One string per address for all rows (a log of many sites sees each address in many).
-      id = this.addressText.length;
-      const own = detached(ip);
-      this.addressText.push(own);
-      if (key === -1) this.addressIds.set(own, id);
-      else this.ipv4Ids.add(key, id);
+    // Verified once per crawler and address, from here (the verifier caches it for the violations that ask too).
+    if (slot < 0) slot = tally.addSlot(slots, key, state.identity, detached(ip));
+    tally.mark(slot, site);
+    if (this.perVersion) state.ids.push(slot);
+    this.countStatus(state, slot, state.addresses++);
+    return slot;
+  }
+
+  /** Counts a request of `state`'s row from `slot` under its answer, or aside while it is to come. */
+  private countStatus(state: CrawlerState, slot: number, ordinal: number): void {
+    const status = this.tally.statusOf(slot);
+    if (status === PENDING) {
+      this.tally.countPending(state.n, slot, ordinal);
+      return;
     }
-    state.addresses++;
-    this.rowAddresses.add(state.n, id);
-    // Started now, awaited by `rows()`; the verifier caches it for the violations that ask too. Asked once per
-    // crawler and address while it is remembered here (the verifier keeps the answer for its time).
-    const verifier = this.options.verifier;
-    if (verifier !== null) {
-      let asked = this.asked.get(state.identity.name);
-      if (asked === undefined) {
-        if (this.asked.size >= 20_000) this.asked.clear();
-        asked = new IdCounts();
-        this.asked.set(state.identity.name, asked);
-      }
-      if (asked.find(id) < 0) {
-        if (asked.size >= 4096) asked.clear();
-        asked.add(id);
-        void verifier.verify(state.identity, this.addressText[id]!);
-      }
+    state.statusRequests[status]!++;
+    // The first address of each answer in the row's order says why (one whose answer was to come may come before).
+    if (ordinal >= 0 && status !== UNCHECKED && state.reasonSlot[status]! < 0) {
+      state.reasonSlot[status] = slot;
+      state.reasonOrdinal[status] = ordinal;
     }
-    return id;
   }
 
   /** The rows, by host (a log of several sites), then crawlers with violations first, then by requests; verified. */
   async rows(): Promise<CrawlerRow[]> {
     const rows: CrawlerRow[] = [];
-    const addresses = await this.addressesByRow();
+    await this.settlePending();
     const violations = this.violationsByRow();
     for (const state of this.crawlers.values()) {
-      rows.push(await this.rowOf(state, addresses, violations[state.n] ?? []));
+      rows.push(await this.rowOf(state, violations[state.n] ?? []));
     }
     const byHost = (a: CrawlerRow, b: CrawlerRow) => (a.host === b.host ? 0 : (a.host ?? '') < (b.host ?? '') ? -1 : 1);
     return rows.sort(
@@ -735,51 +724,27 @@ export class LogAnalysis {
   }
 
   /**
-   * Every row's requests by what their addresses' verification said, and why for the first address of each answer: one
-   * walk of the (row, address) pairs in the order first seen (a row's own in its order), no read of memory per pair
-   * elsewhere. With `perVersion`, each row's address ids in that order too.
+   * The requests counted while their address' answer was to come, added to their rows under the answer (awaited when
+   * still to come), and the rows' reasons where such an address came first. Once: the table is emptied.
    */
-  private async addressesByRow(): Promise<RowAddresses> {
+  private async settlePending(): Promise<void> {
+    const tally = this.tally;
+    const { pairs, size } = tally.pending;
+    if (size === 0) return;
     const states = [...this.crawlers.values()];
-    const requests = new Float64Array(4 * states.length);
-    const reasons = new Array<string | undefined>(3 * states.length);
-    const ids: number[][] = [];
-    const verifier = this.options.verifier;
-    // The answers read, per crawler name and address id: rows of many hosts share them. An array as long as the address
-    // table (with holes for those not read, never a sparse one's dictionary).
-    const answers = new Map<string, Verification[]>();
-    const { pairs, size } = this.rowAddresses;
-    const counts = this.rowAddresses.countsInOrder();
+    const counts = tally.pending.countsInOrder();
     for (let k = 0; k < size; k++) {
-      const n = pairs[2 * k]!;
-      const id = pairs[2 * k + 1]!;
-      if (this.perVersion) {
-        const list = ids[n] ?? [];
-        list.push(id);
-        ids[n] = list;
+      const state = states[pairs[2 * k]!]!;
+      const slot = pairs[2 * k + 1]!;
+      const status = tally.statusOf(slot) === PENDING ? await tally.settle(slot) : tally.statusOf(slot);
+      state.statusRequests[status]! += counts[k]!;
+      const ordinal = tally.pendingOrdinals[k]!;
+      if (status !== UNCHECKED && (state.reasonSlot[status]! < 0 || ordinal < state.reasonOrdinal[status]!)) {
+        state.reasonSlot[status] = slot;
+        state.reasonOrdinal[status] = ordinal;
       }
-      if (verifier === null) {
-        requests[4 * n + UNCHECKED]! += counts[k]!;
-        continue;
-      }
-      const s = states[n]!;
-      let known = answers.get(s.identity.name);
-      if (known === undefined) {
-        known = new Array<Verification>(this.addressText.length);
-        answers.set(s.identity.name, known);
-      }
-      const ip = this.addressText[id]!;
-      // Most answers are in by now: only those still to come are awaited.
-      let answer = known[id];
-      if (answer === undefined) {
-        answer = verifier.settled(s.identity, ip) ?? (await verifier.verify(s.identity, ip));
-        known[id] = answer;
-      }
-      const status = STATUSES.indexOf(answer.status);
-      requests[4 * n + status]! += counts[k]!;
-      reasons[3 * n + status] ??= `${ip}: ${answer.reason}`;
     }
-    return { requests, reasons, ids };
+    tally.clearPending();
   }
 
   /** Each row's violations (by row number) with their version index, in the order first seen. */
@@ -804,11 +769,7 @@ export class LogAnalysis {
   }
 
   /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
-  private async versionRows(
-    s: CrawlerState,
-    addressIds: readonly number[],
-    violations: readonly RowViolation[],
-  ): Promise<VersionActivity[]> {
+  private async versionRows(s: CrawlerState, violations: readonly RowViolation[]): Promise<VersionActivity[]> {
     const rows: VersionActivity[] = [];
     const verifier = this.options.verifier;
     for (const [v, requests] of s.byVersion.entries()) {
@@ -816,10 +777,10 @@ export class LogAnalysis {
       let disallowed = 0;
       for (const hit of violations) if (hit.v === v) disallowed += hit.hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
-      for (const id of addressIds) {
-        const count = s.addressVersions.get(id)?.[v];
+      for (const slot of s.ids) {
+        const count = s.addressVersions.get(slot)?.[v];
         if (count === undefined || verifier === null) continue;
-        verification[(await verifier.verify(s.identity, this.addressText[id]!)).status] += count;
+        verification[(await verifier.verify(s.identity, this.tally.addressOf(slot))).status] += count;
         verification.unchecked -= count;
       }
       rows.push({ version: this.versions[v]!.label, requests, disallowed, verification });
@@ -827,22 +788,18 @@ export class LogAnalysis {
     return rows;
   }
 
-  private async rowOf(
-    s: CrawlerState,
-    addresses: RowAddresses,
-    violations: readonly RowViolation[],
-  ): Promise<CrawlerRow> {
-    const at = 4 * s.n;
+  private async rowOf(s: CrawlerState, violations: readonly RowViolation[]): Promise<CrawlerRow> {
+    const counts = s.statusRequests;
     const requests = {
-      verified: addresses.requests[at]!,
-      spoofed: addresses.requests[at + 1]!,
-      unverifiable: addresses.requests[at + 2]!,
-      unchecked: s.uncheckedRequests + addresses.requests[at + UNCHECKED]!,
+      verified: counts[0]!,
+      spoofed: counts[1]!,
+      unverifiable: counts[2]!,
+      unchecked: s.uncheckedRequests + counts[UNCHECKED]!,
     };
     const reasons: Partial<Record<VerificationStatus, string>> = {};
     STATUSES.forEach((name, i) => {
-      const reason = addresses.reasons[3 * s.n + i];
-      if (reason !== undefined) reasons[name] = reason;
+      const slot = s.reasonSlot[i]!;
+      if (slot >= 0) reasons[name] = this.tally.reasonOf(slot);
     });
     const verifier = this.options.verifier;
     const status: VerificationStatus | 'unchecked' =
@@ -879,7 +836,7 @@ export class LogAnalysis {
       lastSeen: new Date(s.last).toISOString(),
       addresses: s.addresses,
       verification: { status, requests, reason: status === 'unchecked' ? null : (reasons[status] ?? null) },
-      ...(this.perVersion ? { versions: await this.versionRows(s, addresses.ids[s.n] ?? [], violations) } : {}),
+      ...(this.perVersion ? { versions: await this.versionRows(s, violations) } : {}),
     };
   }
 }
