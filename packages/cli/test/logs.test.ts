@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { identifyCrawler } from 'robotskit';
+import { type IdentifiedCrawler, identifyCrawler } from 'robotskit';
 import {
   arpaName,
   clfTime,
@@ -195,6 +195,27 @@ describe('the verifier', () => {
     expect((await verifier.verify(identifyCrawler('ExampleCrawler/1')!, '1.2.3.4')).status).toBe('unverifiable');
     expect((await verifier.verify(identifyCrawler('ClaudeBot/1.0')!, '1.2.3.4')).reason).toMatch(/documents no way/);
     expect((await verifier.verify(googlebot, '-')).reason).toBe("'-' is not an IP address");
+  });
+
+  it('answers at once, as verify does, what needs no DNS question; null for what needs one', async () => {
+    const cases: [IdentifiedCrawler, string][] = [
+      [gptbot, '20.171.206.9'],
+      [gptbot, '20.171.207.1'],
+      [gptbot, '2001:db8:1::7'],
+      [identifyCrawler('ExampleCrawler/1')!, '1.2.3.4'],
+      [identifyCrawler('ClaudeBot/1.0')!, '1.2.3.4'],
+      [googlebot, '-'],
+    ];
+    const before = asked.length;
+    for (const [crawler, ip] of cases)
+      expect(verifier.verifyNow(crawler, ip)).toEqual(await verifier.verify(crawler, ip));
+    expect(asked.length).toBe(before);
+    expect(verifier.verifyNow(googlebot, '66.249.66.1')).toBeNull();
+    const noDns = new Verifier({ dns: null, ranges, ttl: 1000, timeout: 1000, hints: { dns: ': give --verify' } });
+    expect(noDns.verifyNow(googlebot, '66.249.66.1')).toEqual({
+      status: 'unverifiable',
+      reason: 'reverse DNS is off: give --verify',
+    });
   });
 
   it('asks at most `concurrency` DNS questions at once', async () => {

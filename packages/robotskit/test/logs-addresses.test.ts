@@ -57,6 +57,12 @@ describe("LogAnalysis' addresses", () => {
       asked.push(`${crawler.name} ${ip}`);
       return verify(crawler, ip);
     };
+    // An answer that needs no DNS question (as here: no DNS, no ranges) is asked for at once.
+    const verifyNow = verifier.verifyNow.bind(verifier);
+    verifier.verifyNow = (crawler, ip) => {
+      asked.push(`${crawler.name} ${ip}`);
+      return verifyNow(crawler, ip);
+    };
     const version = { label: 'robots.txt', since: Number.NEGATIVE_INFINITY, robots };
     const analysis = new LogAnalysis({
       sites: new Map([
@@ -70,7 +76,7 @@ describe("LogAnalysis' addresses", () => {
     for (const host of ['a.invalid', 'b.invalid'])
       for (const ip of ips) analysis.add(request(ip, 'FirstBot/1.0', host));
     analysis.add(request('255.255.255.255', 'SecondBot/1.0', 'a.invalid'));
-    // Asked as the requests came (rows() then awaits an answer not in yet, asking the verifier's cache again).
+    // Asked as the requests came, once per crawler and address.
     const askedByAdd = asked.slice().sort();
     const rows = await analysis.rows();
     expect(rows.map((r) => [r.host, r.name, r.requests, r.addresses, r.verification.requests])).toEqual([
@@ -96,11 +102,31 @@ describe("LogAnalysis' addresses", () => {
 describe("LogAnalysis' address tally", () => {
   const robots = parseRobotsTxt('User-agent: *\nDisallow: /private/\n');
   const version = { label: 'robots.txt', since: Number.NEGATIVE_INFINITY, robots };
-  /** A verifier with Google's ranges as one /27 (Googlebot's addresses in it verified, the rest spoofed), no DNS. */
+  /**
+   * A verifier with Google's ranges as one /27 (Googlebot's addresses in it verified at once) and a DNS of the test's,
+   * answered after a turn of the event loop: an IPv4 address whose last number is not a multiple of 3 has names under
+   * googlebot.com and search.msn.com that resolve back (Googlebot outside the range and bingbot verified), any other
+   * none (spoofed). FirstBot is no crawler of the catalogue (unverifiable at once).
+   */
   const verifierOf = () => {
     const parsed = parseRanges(JSON.stringify({ prefixes: [{ ipv4Prefix: '66.249.64.0/27' }] }), 'google.json');
     const ranges = new Map(rangesFor(parsed, 'Googlebot').map(([name, file]) => [name, [file]]));
-    return new Verifier({ dns: null, ranges, ttl: 60_000, timeout: 1000 });
+    const later = () => new Promise((resolve) => setImmediate(resolve));
+    const resolvePtr = async (name: string) => {
+      await later();
+      const parts = name.split('.');
+      if (!name.endsWith('.in-addr.arpa') || Number(parts[0]) % 3 === 0) {
+        throw Object.assign(new Error('no such name'), { code: 'ENOTFOUND' });
+      }
+      const dashed = parts.slice(0, 4).reverse().join('-');
+      return [`crawl-${dashed}.googlebot.com`, `msnbot-${dashed}.search.msn.com`];
+    };
+    const resolve4 = async (name: string) => {
+      await later();
+      return [name.slice(name.indexOf('-') + 1, name.indexOf('.')).replaceAll('-', '.')];
+    };
+    const dns = { resolvePtr, resolve4, resolve6: resolve4 };
+    return new Verifier({ dns, ranges, ttl: 60_000, timeout: 1000 });
   };
   /** A deterministic generator (31-bit LCG). */
   const generator = (seed: number) => () => {
@@ -192,12 +218,21 @@ describe("LogAnalysis' address tally", () => {
   }
 
   it("names the row's first address of an answer even when a later address' answer came first", async () => {
+    // Googlebot verified by reverse DNS (a DNS of the test's: names under googlebot.com resolving back), the question
+    // about 192.0.2.1 held until released.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const verifier = new Verifier({ dns: null, ranges: new Map(), ttl: 60_000, timeout: 1000 });
-    const verify = verifier.verify.bind(verifier);
-    verifier.verify = (crawler, ip) =>
-      ip === '192.0.2.1' ? held.then(() => verify(crawler, ip)) : verify(crawler, ip);
+    const ptr = async (name: string) => {
+      if (name === '1.2.0.192.in-addr.arpa') await held;
+      return [`crawl-${name.split('.').slice(0, 4).reverse().join('-')}.googlebot.com`];
+    };
+    const forward = async (name: string) => [name.slice(6, name.indexOf('.')).replaceAll('-', '.')];
+    const verifier = new Verifier({
+      dns: { resolvePtr: ptr, resolve4: forward, resolve6: forward },
+      ranges: new Map(),
+      ttl: 60_000,
+      timeout: 1000,
+    });
     const analysis = new LogAnalysis({
       sites: new Map([
         ['a.invalid', [version]],
@@ -212,21 +247,22 @@ describe("LogAnalysis' address tally", () => {
       method: 'GET',
       target: '/x',
       status: 200,
-      userAgent: 'FirstBot/1.0',
+      userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       host,
     });
     // 192.0.2.2's answer is in once a.invalid saw it; b.invalid then sees 192.0.2.1 (answer held) before it.
     analysis.add(at('192.0.2.2', 'a.invalid'));
     await new Promise((resolve) => setImmediate(resolve));
+    expect(verifier.settled(identifyCrawler(at('', '').userAgent)!, '192.0.2.2')?.status).toBe('verified');
     analysis.add(at('192.0.2.1', 'b.invalid'));
     analysis.add(at('192.0.2.2', 'b.invalid'));
     analysis.add(at('192.0.2.1', 'b.invalid'));
     setTimeout(release, 20);
     const rows = await analysis.rows();
     const b = rows.find((r) => r.host === 'b.invalid')!;
-    expect(b.verification.requests).toEqual({ verified: 0, spoofed: 0, unverifiable: 3, unchecked: 0 });
-    expect(b.verification.reason).toBe('192.0.2.1: not a crawler of the catalogue');
+    expect(b.verification.requests).toEqual({ verified: 3, spoofed: 0, unverifiable: 0, unchecked: 0 });
+    expect(b.verification.reason).toBe('192.0.2.1: crawl-192-0-2-1.googlebot.com (resolves back)');
     // Asked again, the rows say the same (the requests counted while an answer was to come are counted once).
-    expect((await analysis.rows()).find((r) => r.host === 'b.invalid')!.verification.requests.unverifiable).toBe(3);
+    expect((await analysis.rows()).find((r) => r.host === 'b.invalid')!.verification.requests.verified).toBe(3);
   });
 });

@@ -100,6 +100,13 @@ export class AddressTally {
       this.status[slot] = UNCHECKED;
       return slot;
     }
+    // Most answers need no DNS question (a range file, or nothing can verify the crawler): counted under at once.
+    const now = verifier.verifyNow(crawler, own);
+    if (now !== null) {
+      this.status[slot] = STATUSES.indexOf(now.status);
+      this.reasons[slot] = now.reason;
+      return slot;
+    }
     this.status[slot] = PENDING;
     this.answers[slot] = verifier.verify(crawler, own).then(
       (answer) => {

@@ -78,6 +78,9 @@ function errorCode(error: unknown): string {
 
 class DnsTimeout extends Error {}
 
+/** What `checkNow` says of an answer that takes reverse DNS. */
+const DNS = Symbol('dns');
+
 export class Verifier {
   private readonly cache = new Map<
     string,
@@ -153,7 +156,31 @@ export class Verifier {
     }
   }
 
+  /**
+   * The verdict for a request from `ip` in the name of `crawler` when reaching it asks no DNS question (a range file
+   * decides it, or nothing can): the same answer {@link verify} gives, at once and not cached (it costs a lookup in
+   * the ranges). Null when the answer needs reverse DNS: ask {@link verify}.
+   */
+  verifyNow(crawler: IdentifiedCrawler, ip: string): Verification | null {
+    const answer = this.checkNow(crawler, ip);
+    return answer === DNS ? null : answer;
+  }
+
   private async check(crawler: IdentifiedCrawler, ip: string): Promise<Verification> {
+    const answer = this.checkNow(crawler, ip);
+    if (answer !== DNS) return answer;
+    const how = crawlerVerification(crawler.profile!)!;
+    const address = addressOf(ip)!;
+    const dns = this.options.dns!;
+    return this.limited(() =>
+      this.reverseDns(dns, address.address, address.family, how.hostnames, how.operator, (name) =>
+        isOperatorHostname(name, how),
+      ),
+    );
+  }
+
+  /** The verdict without DNS, or {@link DNS} when it takes reverse DNS. */
+  private checkNow(crawler: IdentifiedCrawler, ip: string): Verification | typeof DNS {
     if (crawler.profile === null) return { status: 'unverifiable', reason: 'not a crawler of the catalogue' };
     const how = crawlerVerification(crawler.profile);
     const address = addressOf(ip);
@@ -174,11 +201,7 @@ export class Verifier {
       }
       return { status: 'unverifiable', reason: `reverse DNS is off${this.options.hints?.dns ?? ''}` };
     }
-    return this.limited(() =>
-      this.reverseDns(dns, address.address, address.family, how.hostnames, how.operator, (name) =>
-        isOperatorHostname(name, how),
-      ),
-    );
+    return DNS;
   }
 
   private async reverseDns(
