@@ -17,20 +17,22 @@
  * verifies nothing, keeps no times, addresses, versions or crawl-delays.
  *
  * Measured (`ROBOTSKIT_CORPUS=/work/shared/corpus node bench/run.js logs`, node 20, a shared 2-core machine whose speed
- * varied by half from minute to minute, 2026-11-29): 100 sites, 2.42x and 2.46x in two runs (robotskit 4.95 s and
- * 4.88 s of CPU against the loop's 11.99 s and 12.02 s; the goal of 3x is NOT met), 2.02x and 2.07x the session before.
- * What did it: a row's addresses are no longer counted per (row, address) pair (556,000 pairs in one table, a read of
- * memory the processor's cache did not hold at each request) but through one slot per (crawler, address), 12,000 here,
- * each marking the sites that saw it with one bit per site and keeping its verification's answer, so that a request is
- * counted under its answer at once (`AddressTally`); a row's times side by side in one typed array. Peak RSS 140 MB at
- * 1 M lines and 144-147 MB at 10 M (187 MB before). One site 0.97x to 1.30x.
- * Where the rest goes: the 10 M-line run costs 3.0 us of CPU a line, the 1 M-line run 4.9 us: about 1.8 s of the 1 M
- * run does not grow with the log. Of it, V8 compiling the hot functions on its background threads is 0.7 to 0.9 s (per
+ * varied by half from minute to minute, 2026-11-29): 100 sites, 2.42x, 2.46x and 2.40x in three runs (robotskit 4.95 s,
+ * 4.88 s and 4.53 s of CPU against the loop's 11.99 s, 12.02 s and 10.87 s; the goal of 3x at 1 M lines is NOT met),
+ * 2.02x and 2.07x the session before. On 10 M lines (one round each): 3.45x (31.8 s against 109.5 s). What did it: a
+ * row's addresses are no longer counted per (row, address) pair (556,000 pairs in one table, a read of memory the
+ * processor's cache did not hold at each request) but through one slot per (crawler, address), 12,000 here, each
+ * marking the sites that saw it with one bit per site and keeping its verification's answer, so that a request is
+ * counted under its answer at once (`AddressTally`; an answer that needs no DNS question is reached at once,
+ * `Verifier.verifyNow`); a row's times side by side in one typed array. Peak RSS 134-141 MB at 1 M lines and 138-147 MB
+ * at 10 M (187 MB before). One site 0.97x to 1.30x.
+ * Where the rest goes: the 10 M-line run costs 3.0-3.2 us of CPU a line, the 1 M-line run 4.5-4.9 us: about 1.5-1.8 s
+ * of the 1 M run does not grow with the log. Of it, V8 compiling the hot functions on its background threads is 0.7 to 0.9 s (per
  * thread from /proc: 0.84-1.01 s off the main thread at 1 M lines, 0.67-0.87 s at 200,000 lines; `perf` says
  * compilation is 17% of all samples and the collector 2%), start-up 0.4 s (node, the modules, 100 robots.txt parsed),
- * the rows and their JSON 0.25 s (3,100 rows, 10.6 MB of JSON). The loop starts in 0.2-0.3 s (a 1,000-line log), so a
- * line costs it about 11.8 us: per line robotskit is about 3.9x faster (an estimate from the two runs, not a 10 M-line
- * run of the loop); at 1 M lines its fixed part keeps the ratio under 3x. Reading and judging alone
+ * the rows and their JSON 0.25 s (3,100 rows, 10.6 MB of JSON). From the 1 M and 10 M runs of the same bench: a line
+ * costs robotskit 3.0 us and the loop 11.0 us (3.6x), and robotskit has 1.5 s that do not grow with the log where the
+ * loop has about 0.2 s; so 3x is passed a little past 2 M lines, not at 1 M. Reading and judging alone
  * (`LogReader` in one process, warm, blocks in memory; self time): the three string caches (User-Agent, host, target:
  * each hit compares a cut of the block, which V8 does in its runtime, about 60 ns) 13%, the request's bookkeeping 13%,
  * the address slots 17%, the target's verdict 9%, reading the lines 20%, the collector 6%. Taking a part out (the code
