@@ -184,8 +184,6 @@ class CrawlerState {
   versionId = -1;
   /** Its distinct addresses (each (crawler, address) slot marks the sites that saw it: `AddressTally`). */
   addresses = 0;
-  /** Its crawler's slots, the analysis' {@link AddressTally}'s. */
-  slots: CrawlerSlots | null = null;
   /** Its requests by what their addresses' verification said (`STATUSES`, then unchecked); those still to come aside. */
   readonly statusRequests = [0, 0, 0, 0];
   /** Per answer, the slot of its first address in the row's order (-1: none yet) and that address' ordinal. */
@@ -217,6 +215,8 @@ class CrawlerState {
     readonly host: string | null,
     /** The row's number, with which the analysis counts its addresses. */
     readonly n: number,
+    /** Its crawler's slots, the analysis' {@link AddressTally}'s. */
+    readonly slots: CrawlerSlots,
   ) {}
 }
 
@@ -476,9 +476,8 @@ export class LogAnalysis {
     if (state === undefined) {
       // Beyond the limit, one row more (per host): the bots not counted in a row of their own.
       if (this.crawlers.size >= this.maxCrawlers && identity !== OTHER_BOTS) return this.stateOf(OTHER_BOTS, host);
-      state = new CrawlerState(identity, host, this.crawlers.size);
+      state = new CrawlerState(identity, host, this.crawlers.size, this.tally.tableOf(identity.name));
       this.timesFor(state.n);
-      state.slots = this.tally.tableOf(identity.name);
       this.crawlers.set(key, state);
     }
     return state;
@@ -689,7 +688,7 @@ export class LogAnalysis {
   private countAddress(state: CrawlerState, site: number, ip: string): number {
     const key = ipv4Key(ip);
     const tally = this.tally;
-    const slots = state.slots!;
+    const slots = state.slots;
     let slot = tally.slotOf(slots, key, ip);
     if (slot >= 0 && tally.seen(slot, site)) {
       this.countStatus(state, slot, -1);
