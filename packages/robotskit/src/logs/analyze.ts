@@ -190,7 +190,7 @@ class CrawlerState {
   readonly reasonSlot = [-1, -1, -1];
   readonly reasonOrdinal = [0, 0, 0];
   /** With `perVersion`: its addresses (their slots) in the order first seen. */
-  readonly ids: number[] = [];
+  readonly slotOrder: number[] = [];
   /** With `perVersion`: per address (its slot), its requests per version index. */
   readonly addressVersions = new Map<number, number[]>();
   uncheckedRequests = 0;
@@ -682,7 +682,7 @@ export class LogAnalysis {
   }
 
   /**
-   * Counts a request from `ip` in `state`'s row (at site number `site`); the address' id, or -1 when the row keeps no
+   * Counts a request from `ip` in `state`'s row (at site number `site`); the address' slot, or -1 when the row keeps no
    * more addresses.
    */
   private countAddress(state: CrawlerState, site: number, ip: string): number {
@@ -701,7 +701,7 @@ export class LogAnalysis {
     // Verified once per crawler and address, from here (the verifier caches it for the violations that ask too).
     if (slot < 0) slot = tally.addSlot(slots, key, state.identity, detached(ip));
     tally.mark(slot, site);
-    if (this.perVersion) state.ids.push(slot);
+    if (this.perVersion) state.slotOrder.push(slot);
     this.countStatus(state, slot, state.addresses++);
     return slot;
   }
@@ -783,16 +783,18 @@ export class LogAnalysis {
   /** Per version the crawler made requests under: its requests, disallowed ones, and their addresses' verification. */
   private async versionRows(s: CrawlerState, violations: readonly RowViolation[]): Promise<VersionActivity[]> {
     const rows: VersionActivity[] = [];
-    const verifier = this.options.verifier;
     for (const [v, requests] of s.byVersion.entries()) {
       if (requests === undefined) continue;
       let disallowed = 0;
       for (const hit of violations) if (hit.v === v) disallowed += hit.hit.requests;
       const verification = { verified: 0, spoofed: 0, unverifiable: 0, unchecked: requests };
-      for (const slot of s.ids) {
+      for (const slot of s.slotOrder) {
         const count = s.addressVersions.get(slot)?.[v];
-        if (count === undefined || verifier === null) continue;
-        verification[(await verifier.verify(s.identity, this.tally.addressOf(slot))).status] += count;
+        if (count === undefined) continue;
+        // The slot's answer, the one its requests are counted under in the row.
+        const status = await this.tally.settle(slot);
+        if (status === UNCHECKED) continue;
+        verification[STATUSES[status]!] += count;
         verification.unchecked -= count;
       }
       rows.push({ version: this.versions[v]!.label, requests, disallowed, verification });
