@@ -17,9 +17,10 @@
  * verifies nothing, keeps no times, addresses, versions or crawl-delays.
  *
  * Measured (`ROBOTSKIT_CORPUS=/work/shared/corpus node bench/run.js logs`, node 20, a shared 2-core machine whose speed
- * varied by half from minute to minute, 2026-11-29): 100 sites, 2.42x, 2.46x and 2.40x in three runs (robotskit 4.95 s,
- * 4.88 s and 4.53 s of CPU against the loop's 11.99 s, 12.02 s and 10.87 s; the goal of 3x at 1 M lines is NOT met),
- * 2.02x and 2.07x the session before. On 10 M lines (one round each): 3.45x (31.8 s against 109.5 s). What did it: a
+ * varied by half from minute to minute, 2026-11-29): 100 sites, 2.42x, 2.46x, 2.40x and 2.50x in four runs (robotskit
+ * 4.95 s, 4.88 s, 4.53 s and 3.52 s of CPU against the loop's 11.99 s, 12.02 s, 10.87 s and 8.79 s; the goal of 3x at
+ * 1 M lines is NOT met), 2.02x and 2.07x the session before. On 10 M lines (one round each): 3.45x and 3.94x (31.8 s
+ * against 109.5 s, 24.6 s against 97.0 s). What did it: a
  * row's addresses are no longer counted per (row, address) pair (556,000 pairs in one table, a read of memory the
  * processor's cache did not hold at each request) but through one slot per (crawler, address), 12,000 here, each
  * marking the sites that saw it with one bit per site and keeping its verification's answer, so that a request is
