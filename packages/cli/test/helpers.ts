@@ -72,6 +72,17 @@ export function spawn(argv: string[], input?: string, env: Record<string, string
   });
 }
 
+/**
+ * Stops a child with SIGTERM and waits for it to exit (so that a service's database files are closed before its folder
+ * is removed); nothing when it never started or has exited already.
+ */
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** The URL a `robotskit serve` child prints once it listens ("service on http://… "); rejects if it exits first. */
 export function serviceUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -17,7 +17,7 @@ import { DEFAULT_JSON_FIELDS, LogAnalysis, logHost, parseClf, parseJsonLine } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogsReport } from '../src/logs/report.js';
 import { tempDir } from './cleanup.js';
-import { BIN, plainEnv, run, serviceUrl, spawn } from './helpers.js';
+import { BIN, plainEnv, run, serviceUrl, spawn, stopChild } from './helpers.js';
 
 const dir = tempDir('logs-hosts');
 const logs = { first: join(dir, 'first.log'), last: join(dir, 'last.log'), json: join(dir, 'access.ndjson') };
@@ -345,11 +345,7 @@ describe('logs --service without --property: the property chosen by each request
   }, 60_000);
 
   afterAll(async () => {
-    if (serve !== undefined && serve.exitCode === null) {
-      const exited = new Promise((resolve) => serve.once('exit', resolve));
-      serve.kill('SIGTERM');
-      await exited;
-    }
+    await stopChild(serve);
     for (const origin of origins) {
       origin.closeAllConnections();
       await new Promise((resolve) => origin.close(resolve));

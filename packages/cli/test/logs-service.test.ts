@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type PolicyPeriod, policyPeriods, type StoredFetch } from 'robotskit/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, tracked } from './cleanup.js';
-import { BIN, plainEnv, run, serviceUrl, spawn } from './helpers.js';
+import { BIN, plainEnv, run, serviceUrl, spawn, stopChild } from './helpers.js';
 
 const TOKEN = 'logs-service-token-1';
 const A = ['User-agent: *', 'Disallow: /private/', '', 'User-agent: GPTBot', 'Disallow: /members/', ''].join('\n');
@@ -124,11 +124,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Stopped and waited for, so its database files are closed before the folder is removed.
-  if (serve !== undefined && serve.exitCode === null) {
-    const exited = new Promise((resolve) => serve.once('exit', resolve));
-    serve.kill('SIGTERM');
-    await exited;
-  }
+  await stopChild(serve);
   origin?.closeAllConnections();
   await new Promise((resolve) => origin?.close(resolve));
 });

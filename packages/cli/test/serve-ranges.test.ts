@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './cleanup.js';
-import { BIN, plainEnv, serviceUrl } from './helpers.js';
+import { BIN, plainEnv, serviceUrl, stopChild } from './helpers.js';
 
 const TOKEN = 'serve-ranges-token-1';
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
@@ -114,11 +114,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (serve !== undefined && serve.exitCode === null) {
-    const exited = new Promise((resolve) => serve.once('exit', resolve));
-    serve.kill('SIGTERM');
-    await exited;
-  }
+  await stopChild(serve);
   for (const server of [publisher, origin]) {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));

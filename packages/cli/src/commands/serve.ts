@@ -52,9 +52,9 @@ function portFromEnvironment(text: string): number {
   }
 }
 
-/** The range errors name `--ranges`, as `logs` takes them; here the option is `--log-ranges`. */
-function asServeOption(error: unknown): unknown {
-  return error instanceof CliError ? new CliError(error.message.replaceAll('--ranges', '--log-ranges'), 2) : error;
+/** The range messages name `--ranges`, as `logs` takes them; here the option is `--log-ranges`. */
+function asServeOption(message: string): string {
+  return message.replaceAll('--ranges', '--log-ranges');
 }
 
 /**
@@ -65,11 +65,10 @@ function asServeOption(error: unknown): unknown {
  */
 async function rangeSource(io: Io, args: readonly string[]): Promise<(() => Promise<RangesByCrawler>) | null> {
   if (args.length === 0) return null;
-  const warn = (message: string) =>
-    void io.stderr.write(`robotskit: ${message.replaceAll('--ranges', '--log-ranges')}\n`);
+  const warn = (message: string) => void io.stderr.write(`robotskit: ${asServeOption(message)}\n`);
   const read = () => loadRanges(args, { dir: userCacheDir(io.env), offline: false, timeoutMs: 10_000, warn });
   let last = await read().catch((error: unknown) => {
-    throw asServeOption(error);
+    throw error instanceof CliError ? new CliError(asServeOption(error.message), 2) : error;
   });
   return async () => {
     try {
