@@ -57,9 +57,7 @@ describe('robotskit diff on AI usage preferences', () => {
     );
     const result = await robotskit(['diff', a, b, '--ua', '*,GPTBot']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(
-      'no crawler decides differently and no AI usage preference changed at the paths the rules name (2 compared)\n',
-    );
+    expect(result.stdout).toBe('no crawler decides differently and no AI usage preference changed (2 compared)\n');
   });
 
   // Each case: the two files as bytes, and the crawlers asked about.
@@ -81,6 +79,14 @@ describe('robotskit diff on AI usage preferences', () => {
       before: 'User-agent: *\nContent-Usage: /a%2fb ai-use=y\nContent-Usage: /%7euser/*.pdf$ train-ai=y\n',
       after: 'User-agent: *\nContent-Usage: /a%2fb ai-use=n\nContent-Usage: /%7euser/*.pdf$ train-ai=n\n',
       ua: 'ClaudeBot,*',
+    },
+    {
+      name: 'a change only between the rules’ own paths (at /ac: /*c became /*cc under /a)',
+      before:
+        'User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\nContent-Usage: /a train-ai=n\nContent-Usage: /*c train-ai=y\n',
+      after:
+        'User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\nContent-Usage: /a train-ai=n\nContent-Usage: /*cc train-ai=y\n',
+      ua: '*',
     },
     {
       name: 'a crawler newly blocked, and Content-Signal',

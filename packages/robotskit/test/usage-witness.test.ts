@@ -54,6 +54,17 @@ const CASES: { name: string; before: Uint8Array; after: Uint8Array; crawlers: st
     least: 3,
   },
   {
+    name: 'a change only between the rules’ own paths (/*c became /*cc under /a: at /ac)',
+    before: bytes(
+      'User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\nContent-Usage: /a train-ai=n\nContent-Usage: /*c train-ai=y\n',
+    ),
+    after: bytes(
+      'User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\nContent-Usage: /a train-ai=n\nContent-Usage: /*cc train-ai=y\n',
+    ),
+    crawlers: ['*', 'GPTBot'],
+    least: 2,
+  },
+  {
     name: 'Content-Signal keys, mapped and unmapped',
     before: bytes('User-agent: *\nContent-Signal: search=yes, ai-train=yes, ai-input=yes\nAllow: /\n'),
     after: bytes('User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no, use=reference\nAllow: /\n'),

@@ -70,7 +70,7 @@ export async function runDiff(io: Io, oldFile: string, newFile: string, options:
       f.groups.some((g) => g.extensions.some((e) => e.name === 'content-usage' || e.name === 'content-signal')),
     );
     out.push(
-      `no crawler decides differently${usage ? ' and no AI usage preference changed at the paths the rules name' : ''} (${diff.crawlers.length} compared)`,
+      `no crawler decides differently${usage ? ' and no AI usage preference changed' : ''} (${diff.crawlers.length} compared)`,
     );
   } else if (!changed) {
     out.push(

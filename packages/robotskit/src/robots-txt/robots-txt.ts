@@ -99,6 +99,14 @@ export let sourceOf: (robots: RobotsTxt) => SourceText;
  */
 export let matcherOf: (robots: RobotsTxt, crawler: CrawlerInput) => PoolMatcher | null;
 export let explainPath: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => Explanation;
+/**
+ * @internal For the exact comparison of usage preferences (`semantics/usage-change.ts`): what the crawler's groups
+ * state for a path to match (taken as it is, not read from a URL: `//a` is that path, not a host), its deciding
+ * `Content-Usage` rules and the groups' `Content-Signal`, as {@link RobotsTxt.usage} reads them, whether or not the
+ * crawler may fetch it (`crawlable` is the real answer; the preferences are not emptied when it is false). Set by the
+ * class's static block, like {@link sourceOf}.
+ */
+export let statedUsage: (robots: RobotsTxt, path: string, crawler: CrawlerInput) => UsageAnswer;
 
 /** A parsed robots.txt. Create one with {@link parseRobotsTxt}. */
 export class RobotsTxt {
@@ -106,6 +114,11 @@ export class RobotsTxt {
     sourceOf = (robots) => robots.text;
     matcherOf = (robots, crawler) => robots.plan(crawler).matcher;
     explainPath = (robots, path, crawler) => robots.explainFor(path, crawler);
+    statedUsage = (robots, path, crawler) => {
+      const plan = robots.plan(crawler);
+      const answer = robots.usagePool(plan.selection).answer(path, true);
+      return plan.matcher === null || plan.matcher.allows(path) ? answer : { ...answer, crawlable: false };
+    };
   }
 
   /** The dialect the file was read with. */

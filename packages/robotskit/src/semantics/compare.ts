@@ -17,8 +17,9 @@
  * hold this one to through {@link compareRobotsWith}. Google's dialect only (the 1994 convention matches differently).
  *
  * With `usage: true`, a change of AI usage preferences (`Content-Usage`, `Content-Signal`) is a change in meaning too:
- * each crawler's comparison then lists where its preferences differ (`usageChanges`, each at a witness path that
- * `RobotsTxt.usage` answers differently in the two files), and a crawler with any is not equivalent.
+ * each crawler's comparison then lists where its preferences differ (`usageComparison`, each at a witness path that
+ * `RobotsTxt.usage` answers differently in the two files), found exactly by a product exploration of its own
+ * (`usage-explore.ts`, bounded like this one: `complete` covers both), and a crawler with any is not equivalent.
  *
  * Cost: linear matching stays the rule for checks; this comparison is bounded by `maxStates` product states per rule
  * set, by the memory its states take, and by `timeoutMs` overall, and says `complete: false` when a bound cut it short.
@@ -31,8 +32,8 @@ import type { RobotsRule } from '../model/types.js';
 import type { RobotsInput } from '../parse/input.js';
 import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
-import type { ChangedRegion, Outcome } from './product.js';
-import { type UsageChange, usageChanges } from './usage-change.js';
+import { type ChangedRegion, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT_MS, type Outcome } from './product.js';
+import { type UsageChange, type UsageComparison, usageComparison } from './usage-change.js';
 
 export type { ChangedRegion, RegionRule } from './product.js';
 
@@ -109,9 +110,6 @@ type Explorer = (
   deadline: number,
 ) => Outcome;
 
-const DEFAULT_MAX_STATES = 200_000;
-const DEFAULT_TIMEOUT_MS = 10_000;
-
 /** The catalogue, the tokens either file names that no catalogue crawler carries, and `*`. */
 function defaultCrawlers(
   files: readonly RobotsTxt[],
@@ -164,7 +162,7 @@ export function compareRobotsWith(
   const crawlers = options?.crawlers ?? defaultCrawlers(files, options?.catalogue ?? CRAWLERS);
   const usage = options?.usage === true;
   // Preferences depend on the groups chosen only, so crawlers with the same groups share one answer too.
-  const usageDone = new Map<string, UsageWitness[]>();
+  const usageDone = new Map<string, UsageComparison>();
   const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
   const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   // Crawlers whose groups are the same in both files share one exploration.
@@ -177,8 +175,8 @@ export function compareRobotsWith(
     const ag = a.selectGroups(crawler).groups;
     const key = `${bg.map((g) => g.index).join(',')}|${ag.map((g) => g.index).join(',')}`;
     let outcome = done.get(key);
+    const rules = (groups: typeof bg): RobotsRule[] => groups.flatMap((g) => g.rules).sort((x, y) => x.line - y.line);
     if (outcome === undefined) {
-      const rules = (groups: typeof bg): RobotsRule[] => groups.flatMap((g) => g.rules).sort((x, y) => x.line - y.line);
       outcome =
         Date.now() > deadline
           ? { regions: [], complete: false, states: 0 }
@@ -196,17 +194,31 @@ export function compareRobotsWith(
       });
       continue;
     }
-    let witnesses = usageDone.get(key);
-    if (witnesses === undefined) {
-      witnesses = usageChanges(b, a, [crawler]).map(({ crawler: _, ...witness }) => witness);
-      usageDone.set(key, witnesses);
+    let found = usageDone.get(key);
+    if (found === undefined) {
+      found =
+        Date.now() > deadline
+          ? { changes: [], complete: false, states: 0 }
+          : usageComparison(
+              b,
+              a,
+              crawler,
+              rules(bg),
+              rules(ag),
+              outcome.regions.map((r) => r.witness),
+              maxStates,
+              deadline,
+            );
+      usageDone.set(key, found);
     }
+    const witnesses = found.changes.map(({ crawler: _, ...witness }) => witness);
+    const complete = outcome.complete && found.complete;
     results.push({
       crawler: crawlerName(crawler),
-      equivalent: same && witnesses.length === 0,
-      complete: outcome.complete,
+      equivalent: same && complete && witnesses.length === 0,
+      complete,
       regions: outcome.regions,
-      states: outcome.states,
+      states: outcome.states + found.states,
       usage: witnesses,
     });
   }

@@ -52,6 +52,22 @@ const STAND_INS = (() => {
   return [...`${preferred}${rest}*`].map((c) => c.charCodeAt(0));
 })();
 
+/** Product states explored per comparison of one crawler's rule sets before giving up (`complete: false`). */
+export const DEFAULT_MAX_STATES = 200_000;
+/** Time for a whole comparison, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** A character none of the normalised patterns contains (see {@link STAND_INS}), standing for all such characters. */
+export function standInFor(sources: readonly string[]): number {
+  const codes = new Set<number>();
+  for (const source of sources) {
+    const body = source.endsWith('$') ? source.slice(0, -1) : source;
+    for (let i = 0; i < body.length; i++) if (body[i] !== '*') codes.add(body.charCodeAt(i));
+  }
+  // `*` is never written in a pattern's body as a character, so the search always ends.
+  return STAND_INS.find((c) => !codes.has(c))!;
+}
+
 /** One rule of one file, on a pattern automaton. */
 export interface Rule {
   /** The pattern's automaton (shared by every rule, in either file, written with the same pattern). */
@@ -173,13 +189,7 @@ export function productOf(beforeRules: readonly RobotsRule[], afterRules: readon
   for (const r of before) use[r.pid]! |= r.allow ? 1 : 2;
   for (const r of after) use[r.pid]! |= r.allow ? 4 : 8;
 
-  const codes = new Set<number>();
-  for (const a of automata) {
-    const body = a.source.endsWith('$') ? a.source.slice(0, -1) : a.source;
-    for (let i = 0; i < body.length; i++) if (body[i] !== '*') codes.add(body.charCodeAt(i));
-  }
-  // `*` is never written in a pattern's body as a character, so the search always ends.
-  const standIn = STAND_INS.find((c) => !codes.has(c))!;
+  const standIn = standInFor(automata.map((a) => a.source));
 
   const usersBefore: Rule[][] = automata.map(() => []);
   const usersAfter: Rule[][] = automata.map(() => []);

@@ -1,16 +1,17 @@
 /**
- * What an edit changes in AI usage preferences (`Content-Usage`, `Content-Signal`), per crawler: for each crawler
- * asked about, at `/` and at a path each `Content-Usage` rule of either file matches (from the rule's pattern as the
- * matcher reads it, so the path is ASCII; its wildcards matching nothing; one character past the end of a rule anchored
- * with `$`), the preference of each category before and after (`RobotsTxt.usage`, so the groups are chosen and the
- * rules matched exactly as the engine reads them: each path is a witness), and the `Content-Signal` keys that apply.
- * A rule added, removed or changed is so seen at a path of its own; a change that only shows between two rules' paths
- * (a shorter rule now winning somewhere under a longer one's path) is not looked for. Whether a crawler may fetch a
- * URL at all is `compareRobots`'s question, exact; this one is about what fetched content may be used for.
+ * What an edit changes in AI usage preferences (`Content-Usage`, `Content-Signal`), per crawler: each category whose
+ * preference differs before and after (`RobotsTxt.usage`, so the groups are chosen and the rules matched exactly as the
+ * engine reads them), at a witness path, and the `Content-Signal` keys that apply. The paths are found exactly
+ * (`usage-explore.ts`): every way the two files' answers differ on a path both let the crawler fetch is shown, at a
+ * shortest path where it does, as long as the exploration stays within its bounds (`complete`). Where the crawler's
+ * access itself changed (`compareRobots`' regions), the preferences are also compared at each region's witness.
  */
 
-import { type CrawlerInput, type RobotsTxt, sourceOf } from '../robots-txt/robots-txt.js';
-import { readUsageLines } from '../usage/lines.js';
+import type { RobotsRule } from '../model/types.js';
+import { type CrawlerInput, type RobotsTxt, statedUsage } from '../robots-txt/robots-txt.js';
+import { explore } from './explore.js';
+import { DEFAULT_MAX_STATES, DEFAULT_TIMEOUT_MS } from './product.js';
+import { exploreUsage } from './usage-explore.js';
 
 /** One category whose preference differs for a crawler at a path. */
 export interface UsageChange {
@@ -57,17 +58,6 @@ export function pathOfPattern(pattern: string | null): string | null {
   return pathsOfPattern(pattern)[0] ?? null;
 }
 
-/** `/` and every path a `Content-Usage` rule of either file names (read from the file's bytes), in order of first appearance. */
-function pathsOf(files: readonly RobotsTxt[]): string[] {
-  const paths = new Set<string>(['/']);
-  for (const file of files) {
-    for (const rule of readUsageLines(sourceOf(file)).usage.values()) {
-      if (rule.pattern !== null) for (const path of pathsOfPattern(rule.pattern)) paths.add(path);
-    }
-  }
-  return [...paths];
-}
-
 interface Stated {
   readonly value: string;
   readonly lines: readonly number[];
@@ -75,8 +65,10 @@ interface Stated {
 
 /** What one file states for a crawler at a path, by category. */
 function statedAt(file: RobotsTxt, path: string, crawler: CrawlerInput): Map<string, Stated> {
-  const answer = file.usage(path, crawler);
   const stated = new Map<string, Stated>();
+  // As `RobotsTxt.usage` answers for the path (taken as a path: `//a` is not a host): nothing where it may not fetch.
+  const answer = statedUsage(file, path, crawler);
+  if (!answer.crawlable) return stated;
   const ruleLines = answer.rules.map((r) => r.line);
   for (const [category, preference] of Object.entries(answer.preferences)) {
     stated.set(category, { value: preference, lines: ruleLines });
@@ -99,38 +91,104 @@ function hasUsageLines(file: RobotsTxt): boolean {
   return file.groups.some((g) => g.extensions.some((e) => e.name === 'content-usage' || e.name === 'content-signal'));
 }
 
+/** The usage preferences that differ for one crawler, and whether the search for them ran to its end. */
+export interface UsageComparison {
+  readonly changes: readonly UsageChange[];
+  /** False when a bound (states explored, time) stopped the search: there may be more. */
+  readonly complete: boolean;
+  /** Product states explored. */
+  readonly states: number;
+}
+
+/** The crawler's name in a {@link UsageChange}. */
+function crawlerName(crawler: CrawlerInput): string {
+  return typeof crawler === 'string' ? crawler : 'name' in crawler ? crawler.name : crawler.join(',');
+}
+
+/**
+ * The usage preferences that differ for one crawler (see the header): at the paths the exploration finds, then at
+ * `regionWitnesses` (the witnesses of the regions where the crawler's access changed). Each change once: a category
+ * changing the same way under the same lines at a later path is not repeated. `beforeRules`, `afterRules`: the
+ * Allow/Disallow rules of the groups each file selects for the crawler, in line order.
+ */
+export function usageComparison(
+  before: RobotsTxt,
+  after: RobotsTxt,
+  crawler: CrawlerInput,
+  beforeRules: readonly RobotsRule[],
+  afterRules: readonly RobotsRule[],
+  regionWitnesses: readonly string[],
+  maxStates: number,
+  deadline: number,
+): UsageComparison {
+  if (!hasUsageLines(before) && !hasUsageLines(after)) return { changes: [], complete: true, states: 0 };
+  const explored = exploreUsage(before, after, crawler, beforeRules, afterRules, maxStates, deadline);
+  const name = crawlerName(crawler);
+  const changes: UsageChange[] = [];
+  const seen = new Set<string>();
+  for (const path of new Set([...explored.paths, ...regionWitnesses])) {
+    const was = statedAt(before, path, crawler);
+    const now = statedAt(after, path, crawler);
+    for (const category of new Set([...was.keys(), ...now.keys()])) {
+      const a = was.get(category) ?? null;
+      const b = now.get(category) ?? null;
+      if (a?.value === b?.value) continue;
+      const change = {
+        crawler: name,
+        path,
+        category,
+        before: a?.value ?? null,
+        after: b?.value ?? null,
+        linesBefore: a?.lines ?? [],
+        linesAfter: b?.lines ?? [],
+      };
+      const key = JSON.stringify([category, change.before, change.after, change.linesBefore, change.linesAfter]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      changes.push(change);
+    }
+  }
+  return { changes, complete: explored.complete, states: explored.states };
+}
+
+/** Options of {@link usageChanges}: the bounds of `compareRobots`, per crawler and overall. */
+export interface UsageChangesOptions {
+  /** @default 200000 */
+  readonly maxStates?: number;
+  /** @default 10000 */
+  readonly timeoutMs?: number;
+}
+
 /**
  * The usage preferences that differ between `before` and `after` for each of `crawlers` (names, tokens, profiles,
- * `*`), at `/` and at every `Content-Usage` rule's path of either file. Empty when neither file states any.
+ * `*`), found exactly (see the header; within the bounds of `options`, as `compareRobots`, which answers whether the
+ * search ran to its end). Empty when neither file states any.
  *
  * @example
  * usageChanges(parseRobotsTxt(old), parseRobotsTxt(now), ['*', 'GPTBot'])
  * // [{ crawler: 'GPTBot', path: '/', category: 'train-ai', before: 'allow', after: 'disallow', … }]
  */
-export function usageChanges(before: RobotsTxt, after: RobotsTxt, crawlers: readonly CrawlerInput[]): UsageChange[] {
+export function usageChanges(
+  before: RobotsTxt,
+  after: RobotsTxt,
+  crawlers: readonly CrawlerInput[],
+  options?: UsageChangesOptions,
+): UsageChange[] {
   if (!hasUsageLines(before) && !hasUsageLines(after)) return [];
+  const maxStates = options?.maxStates ?? DEFAULT_MAX_STATES;
+  const deadline = Date.now() + (options?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const [b, a] = [before.inDialect('google'), after.inDialect('google')];
   const changes: UsageChange[] = [];
-  const paths = pathsOf([before, after]);
   for (const crawler of crawlers) {
-    const name = typeof crawler === 'string' ? crawler : 'name' in crawler ? crawler.name : crawler.join(',');
-    for (const path of paths) {
-      const was = statedAt(before, path, crawler);
-      const now = statedAt(after, path, crawler);
-      for (const category of new Set([...was.keys(), ...now.keys()])) {
-        const a = was.get(category) ?? null;
-        const b = now.get(category) ?? null;
-        if (a?.value === b?.value) continue;
-        changes.push({
-          crawler: name,
-          path,
-          category,
-          before: a?.value ?? null,
-          after: b?.value ?? null,
-          linesBefore: a?.lines ?? [],
-          linesAfter: b?.lines ?? [],
-        });
-      }
-    }
+    const rules = (file: RobotsTxt): RobotsRule[] =>
+      file
+        .selectGroups(crawler)
+        .groups.flatMap((g) => g.rules)
+        .sort((x, y) => x.line - y.line);
+    const [rb, ra] = [rules(b), rules(a)];
+    const regions = explore(rb, ra, maxStates, deadline).regions;
+    const witnesses = regions.map((r) => r.witness);
+    changes.push(...usageComparison(b, a, crawler, rb, ra, witnesses, maxStates, deadline).changes);
   }
   return changes;
 }

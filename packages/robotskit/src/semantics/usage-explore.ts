@@ -1,0 +1,197 @@
+/**
+ * Where two files' AI usage preferences differ for one crawler, exactly: the paths `usageChanges` shows them at.
+ *
+ * What a file states for a path (`RobotsTxt.usage`: the longest matching `Content-Usage` rules, and the groups'
+ * `Content-Signal` lines, the same everywhere) depends only on which of the crawler's `Content-Usage` patterns match
+ * the path; whether the crawler may fetch it, only on which of its Allow/Disallow patterns do. As for the verdicts
+ * (`compare.ts`), each pattern is a small automaton (`automaton.ts`), and the tuple of their states is a state of a
+ * product automaton: every path that reaches one state gets the same answers. Characters no pattern tells apart all
+ * lead alike, so one stand-in is tried for all of them. Two explorations, breadth-first from `/`:
+ *
+ * 1. Over the `Content-Usage` patterns alone (few): every combination of them that a path reaches, and at its first
+ *    (shortest) path what each file states there, whether or not the crawler may fetch it. A combination where the two
+ *    differ is a class of paths where they differ. A branch ends when every pattern is settled (it matches every longer
+ *    path, or none: nothing changes below), or when every pattern still alive is used alike by both files (the same
+ *    preferences) and the two state the same signals (nothing can differ below).
+ * 2. Where the crawler may not fetch a class' first path in one of the files, over every pattern: the first path of
+ *    the class that both files let it fetch, if any (a branch ends once its `Content-Usage` patterns are all settled in
+ *    another class, or every pattern is). A class with none has no difference a crawler could see: where only one file
+ *    lets it fetch, its access changed, which is `compareRobots`' regions.
+ *
+ * Every answer is the engine's own (`statedUsage`, `RobotsTxt.usage` for a path); the product only says which paths
+ * stand for all the others. Both explorations are bounded (`maxStates`, the deadline): `complete: false` when one was
+ * cut short.
+ */
+
+import { compilePattern } from '../match/pattern.js';
+import type { RobotsRule, UsageAnswer } from '../model/types.js';
+import { type CrawlerInput, type RobotsTxt, sourceOf, statedUsage } from '../robots-txt/robots-txt.js';
+import { readUsageLines } from '../usage/lines.js';
+import { preferencesOf } from '../usage/preferences.js';
+import { ACCEPT, DEAD, PatternAutomaton } from './automaton.js';
+import { productOf, standInFor } from './product.js';
+
+/** The paths found (each class' first path both files let the crawler fetch), and whether the search ran to its end. */
+export interface UsageExploration {
+  readonly paths: readonly string[];
+  readonly complete: boolean;
+  readonly states: number;
+}
+
+/** `/`: every path starts with it. */
+const SLASH = 0x2f;
+
+/** The `Content-Usage` rules of the groups `file` selects for `crawler`: normalised pattern → what each states. */
+function usageRules(file: RobotsTxt, crawler: CrawlerInput): Map<string, string[]> {
+  const rules = new Map<string, string[]>();
+  const { groups } = file.selectGroups(crawler);
+  if (!groups.some((g) => g.extensions.some((e) => e.name === 'content-usage'))) return rules;
+  const lines = readUsageLines(sourceOf(file)).usage;
+  for (const group of groups) {
+    for (const extension of group.extensions) {
+      const rule = lines.get(extension.line);
+      if (rule === undefined || rule.pattern === null) continue;
+      const source = compilePattern(rule.pattern).source;
+      const stated = rules.get(source) ?? [];
+      stated.push(JSON.stringify(preferencesOf(rule.parsed)));
+      rules.set(source, stated);
+    }
+  }
+  return rules;
+}
+
+/** What an answer states (its values, not its lines), as one string: equal strings state the same. */
+function statedKey(answer: UsageAnswer): string {
+  const signal = answer.contentSignal;
+  return JSON.stringify([answer.preferences, signal === null ? null : [signal.preferences, signal.unmapped]]);
+}
+
+/** What the groups' `Content-Signal` lines state (the same for every path). */
+function signalKey(answer: UsageAnswer): string {
+  const signal = answer.contentSignal;
+  return JSON.stringify(signal === null ? null : [signal.preferences, signal.unmapped]);
+}
+
+const settled = (state: number): boolean => state === DEAD || state === ACCEPT;
+
+/**
+ * The paths where the crawler may fetch in both files and `RobotsTxt.usage` answers differently, one for each
+ * combination of `Content-Usage` patterns where the two state different things (see the header), within `maxStates`
+ * states per exploration and the `deadline` (ms since the epoch). `beforeRules`, `afterRules`: the Allow/Disallow rules
+ * of the groups each file selects for the crawler.
+ */
+export function exploreUsage(
+  before: RobotsTxt,
+  after: RobotsTxt,
+  crawler: CrawlerInput,
+  beforeRules: readonly RobotsRule[],
+  afterRules: readonly RobotsRule[],
+  maxStates: number,
+  deadline: number,
+): UsageExploration {
+  const was = usageRules(before, crawler);
+  const now = usageRules(after, crawler);
+  const usage = [...new Set([...was.keys(), ...now.keys()])].map((source) => new PatternAutomaton(source));
+  /** Per usage pattern: whether both files state the same with it (whatever its rules' lines). */
+  const alike = usage.map((a) => {
+    const key = (rules: Map<string, string[]>) => JSON.stringify([...(rules.get(a.source) ?? [])].sort());
+    return key(was) === key(now);
+  });
+  const access = productOf(beforeRules, afterRules).automata;
+  const standIn = standInFor([...usage, ...access].map((a) => a.source));
+  const stated = (file: RobotsTxt, path: string) => statedUsage(file, path, crawler);
+  const sameSignals = signalKey(stated(before, '/')) === signalKey(stated(after, '/'));
+  let states = 0;
+  let complete = true;
+  const spent = () => states >= maxStates || (states % 16 === 0 && Date.now() > deadline);
+
+  // 1. The classes: combinations of the usage patterns' states where the two files state different things.
+  const classes = new Map<string, string>();
+  const seen = new Set<string>();
+  const start = Int32Array.from(usage, (a) => a.step(a.start, SLASH));
+  let queue: { states: Int32Array; path: string }[] = [{ states: start, path: '/' }];
+  seen.add(start.join(','));
+  first: while (queue.length > 0) {
+    const next: typeof queue = [];
+    for (const node of queue) {
+      if (spent()) {
+        complete = false;
+        break first;
+      }
+      states++;
+      if (statedKey(stated(before, node.path)) !== statedKey(stated(after, node.path)))
+        classes.set(node.states.join(','), node.path);
+      if (node.states.every(settled)) continue;
+      if (sameSignals && node.states.every((s, k) => s === DEAD || alike[k])) continue;
+      for (const child of children(usage, node, standIn)) {
+        const key = child.states.join(',');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        next.push(child);
+      }
+    }
+    queue = next;
+  }
+
+  // Each class' first path, when both files let the crawler fetch it; else the class is looked for further (2).
+  const paths: string[] = [];
+  const open = new Set<string>();
+  for (const [key, path] of classes) {
+    if (stated(before, path).crawlable && stated(after, path).crawlable) paths.push(path);
+    else open.add(key);
+  }
+  if (open.size === 0 || !complete) return { paths, complete, states };
+
+  // 2. The first path of each open class that both files let the crawler fetch, over every pattern.
+  const all = [...usage, ...access];
+  const u = usage.length;
+  const keyOf = (s: Int32Array) => s.subarray(0, u).join(',');
+  const seenAll = new Set<string>();
+  const startAll = Int32Array.from(all, (a) => a.step(a.start, SLASH));
+  queue = [{ states: startAll, path: '/' }];
+  seenAll.add(startAll.join(','));
+  second: while (queue.length > 0 && open.size > 0) {
+    const next: typeof queue = [];
+    for (const node of queue) {
+      if (spent()) {
+        complete = false;
+        break second;
+      }
+      states++;
+      const key = keyOf(node.states);
+      if (open.has(key) && stated(before, node.path).crawlable && stated(after, node.path).crawlable) {
+        open.delete(key);
+        paths.push(node.path);
+        if (open.size === 0) break second;
+      }
+      if (node.states.every(settled)) continue;
+      // Its usage patterns all settled: every longer path stays in its class.
+      if (!open.has(key) && node.states.subarray(0, u).every(settled)) continue;
+      for (const child of children(all, node, standIn)) {
+        const childKey = child.states.join(',');
+        if (seenAll.has(childKey)) continue;
+        seenAll.add(childKey);
+        next.push(child);
+      }
+    }
+    queue = next;
+  }
+  return { paths, complete, states };
+}
+
+/** A node's children: one per character a live pattern tells apart, and the stand-in for all others; in code order. */
+function children(
+  automata: readonly PatternAutomaton[],
+  node: { states: Int32Array; path: string },
+  standIn: number,
+): { states: Int32Array; path: string }[] {
+  const codes = new Set<number>([standIn]);
+  for (let k = 0; k < automata.length; k++)
+    for (const code of automata[k]!.significant(node.states[k]!)) codes.add(code);
+  return [...codes]
+    .sort((x, y) => x - y)
+    .map((code) => ({
+      states: node.states.map((state, k) => automata[k]!.step(state, code)),
+      path: node.path + String.fromCharCode(code),
+    }));
+}
