@@ -101,37 +101,16 @@ export function exploreUsage(
   const standIn = standInFor([...usage, ...access].map((a) => a.source));
   const stated = (file: RobotsTxt, path: string) => statedUsage(file, path, crawler);
   const sameSignals = signalKey(stated(before, '/')) === signalKey(stated(after, '/'));
-  let states = 0;
-  let complete = true;
-  const spent = () => states >= maxStates || (states % 16 === 0 && Date.now() > deadline);
+  const budget = { states: 0, maxStates, deadline };
 
   // 1. The classes: combinations of the usage patterns' states where the two files state different things.
   const classes = new Map<string, string>();
-  const seen = new Set<string>();
-  const start = Int32Array.from(usage, (a) => a.step(a.start, SLASH));
-  let queue: { states: Int32Array; path: string }[] = [{ states: start, path: '/' }];
-  seen.add(start.join(','));
-  first: while (queue.length > 0) {
-    const next: typeof queue = [];
-    for (const node of queue) {
-      if (spent()) {
-        complete = false;
-        break first;
-      }
-      states++;
-      if (statedKey(stated(before, node.path)) !== statedKey(stated(after, node.path)))
-        classes.set(node.states.join(','), node.path);
-      if (node.states.every(settled)) continue;
-      if (sameSignals && node.states.every((s, k) => s === DEAD || alike[k])) continue;
-      for (const child of children(usage, node, standIn)) {
-        const key = child.states.join(',');
-        if (seen.has(key)) continue;
-        seen.add(key);
-        next.push(child);
-      }
-    }
-    queue = next;
-  }
+  let complete = breadthFirst(usage, standIn, budget, (node) => {
+    if (statedKey(stated(before, node.path)) !== statedKey(stated(after, node.path)))
+      classes.set(node.states.join(','), node.path);
+    if (node.states.every(settled)) return LEAF;
+    return sameSignals && node.states.every((s, k) => s === DEAD || alike[k]) ? LEAF : EXPAND;
+  });
 
   // Each class' first path, when both files let the crawler fetch it; else the class is looked for further (2).
   const paths: string[] = [];
@@ -140,51 +119,71 @@ export function exploreUsage(
     if (stated(before, path).crawlable && stated(after, path).crawlable) paths.push(path);
     else open.add(key);
   }
-  if (open.size === 0 || !complete) return { paths, complete, states };
+  if (open.size === 0 || !complete) return { paths, complete, states: budget.states };
 
   // 2. The first path of each open class that both files let the crawler fetch, over every pattern.
-  const all = [...usage, ...access];
   const u = usage.length;
-  const keyOf = (s: Int32Array) => s.subarray(0, u).join(',');
-  const seenAll = new Set<string>();
-  const startAll = Int32Array.from(all, (a) => a.step(a.start, SLASH));
-  queue = [{ states: startAll, path: '/' }];
-  seenAll.add(startAll.join(','));
-  second: while (queue.length > 0 && open.size > 0) {
-    const next: typeof queue = [];
+  complete = breadthFirst([...usage, ...access], standIn, budget, (node) => {
+    const key = node.states.subarray(0, u).join(',');
+    if (open.has(key) && stated(before, node.path).crawlable && stated(after, node.path).crawlable) {
+      open.delete(key);
+      paths.push(node.path);
+      if (open.size === 0) return STOP;
+    }
+    if (node.states.every(settled)) return LEAF;
+    // Its usage patterns all settled: every longer path stays in its class.
+    return !open.has(key) && node.states.subarray(0, u).every(settled) ? LEAF : EXPAND;
+  });
+  return { paths, complete, states: budget.states };
+}
+
+/** A node of an exploration: each automaton's state after a path, and the path (the first found to get there). */
+interface Node {
+  readonly states: Int32Array;
+  readonly path: string;
+}
+
+/** What a visit says of a node: look below it, not below it, or end the exploration. */
+const EXPAND = 0;
+const LEAF = 1;
+const STOP = 2;
+
+/**
+ * Visits every state of the product of `automata` that a path reaches, breadth-first from `/` (each at its first path,
+ * in character order), below the nodes `visit` expands; false when the budget (states visited, shared by the
+ * explorations of one comparison, and the deadline) ran out first.
+ */
+function breadthFirst(
+  automata: readonly PatternAutomaton[],
+  standIn: number,
+  budget: { states: number; readonly maxStates: number; readonly deadline: number },
+  visit: (node: Node) => typeof EXPAND | typeof LEAF | typeof STOP,
+): boolean {
+  const start = Int32Array.from(automata, (a) => a.step(a.start, SLASH));
+  const seen = new Set<string>([start.join(',')]);
+  let queue: Node[] = [{ states: start, path: '/' }];
+  while (queue.length > 0) {
+    const next: Node[] = [];
     for (const node of queue) {
-      if (spent()) {
-        complete = false;
-        break second;
-      }
-      states++;
-      const key = keyOf(node.states);
-      if (open.has(key) && stated(before, node.path).crawlable && stated(after, node.path).crawlable) {
-        open.delete(key);
-        paths.push(node.path);
-        if (open.size === 0) break second;
-      }
-      if (node.states.every(settled)) continue;
-      // Its usage patterns all settled: every longer path stays in its class.
-      if (!open.has(key) && node.states.subarray(0, u).every(settled)) continue;
-      for (const child of children(all, node, standIn)) {
-        const childKey = child.states.join(',');
-        if (seenAll.has(childKey)) continue;
-        seenAll.add(childKey);
+      if (budget.states >= budget.maxStates || (budget.states % 16 === 0 && Date.now() > budget.deadline)) return false;
+      budget.states++;
+      const what = visit(node);
+      if (what === STOP) return true;
+      if (what === LEAF) continue;
+      for (const child of children(automata, node, standIn)) {
+        const key = child.states.join(',');
+        if (seen.has(key)) continue;
+        seen.add(key);
         next.push(child);
       }
     }
     queue = next;
   }
-  return { paths, complete, states };
+  return true;
 }
 
 /** A node's children: one per character a live pattern tells apart, and the stand-in for all others; in code order. */
-function children(
-  automata: readonly PatternAutomaton[],
-  node: { states: Int32Array; path: string },
-  standIn: number,
-): { states: Int32Array; path: string }[] {
+function children(automata: readonly PatternAutomaton[], node: Node, standIn: number): Node[] {
   const codes = new Set<number>([standIn]);
   for (let k = 0; k < automata.length; k++)
     for (const code of automata[k]!.significant(node.states[k]!)) codes.add(code);
