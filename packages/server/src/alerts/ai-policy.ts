@@ -4,8 +4,8 @@
  * assistants, control tokens such as Google-Extended) that either file names in a group of their own now decide some
  * URL differently (the meaning check's exact
  * comparison, `compareRobots`), and which AI usage preferences changed (`usageChanges`: `Content-Usage` rules and
- * `Content-Signal` lines, per crawler, at `/` and at each rule's path). A blocked AI search crawler takes the site
- * out of that product's answers: a warning; every other AI policy change is information.
+ * `Content-Signal` lines, per crawler, found exactly within the meaning check's bounds). A blocked AI search crawler
+ * takes the site out of that product's answers: a warning; every other AI policy change is information.
  */
 
 import {
@@ -17,7 +17,7 @@ import {
   resolveCrawler,
 } from 'robotskit';
 import { type UsageChange, usageChanges } from 'robotskit/semantics';
-import type { MeaningChange } from '../analysis/meaning.js';
+import { MEANING_MAX_STATES, MEANING_TIMEOUT_MS, type MeaningChange } from '../analysis/meaning.js';
 import type { AlertSeverity } from '../storage/alert-kinds.js';
 
 /** The purposes whose crawlers an AI policy is about (the engine's list). */
@@ -84,7 +84,8 @@ export function aiPolicyChange(
     .filter((c) => own.has(c.crawler.toLowerCase()))
     .map((c) => ({ ...c, purpose: aiPurposeOf(c.crawler) }))
     .filter((c): c is typeof c & { purpose: CrawlerPurpose } => c.purpose !== null);
-  const usage = usageChanges(before, after, named);
+  // Within the meaning check's bounds: an alert is made while the fetch that brought the file is being recorded.
+  const usage = usageChanges(before, after, named, { maxStates: MEANING_MAX_STATES, timeoutMs: MEANING_TIMEOUT_MS });
   if (crawlers.length === 0 && usage.length === 0) return null;
   const said = [
     ...crawlers.map((c) => {
