@@ -113,6 +113,18 @@ describe('usageChanges', () => {
     ).toEqual([['/ab', 'content-signal:ai-input', 'yes', 'no']]);
   });
 
+  it('proves an edit that only rewrites what is stated, even where nothing may be fetched', () => {
+    // Two rules of one length made one rule, and the signal's keys in the other order: the same statements, in
+    // another order. Were they compared as written, the search for a path both files let the crawler fetch (under
+    // `Disallow: /`, only `/*x*y*z`) would run out of its 5 states.
+    const text = (rules: string[], signal: string) =>
+      `User-agent: *\nDisallow: /\nAllow: /*x*y*z\n${rules.join('\n')}\nContent-Signal: ${signal}\n`;
+    const before = text(['Content-Usage: /a search=y', 'Content-Usage: /a train-ai=n'], 'search=yes, ai-train=no');
+    const after = text(['Content-Usage: /a train-ai=n, search=y'], 'ai-train=no, search=yes');
+    const result = compareRobots(before, after, { crawlers: ['*'], usage: true, maxStates: 5 }).crawlers[0]!;
+    expect(result).toMatchObject({ equivalent: true, complete: true, usage: [] });
+  });
+
   it('says when a bound cut the search short', () => {
     const before = file('User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*a*b*c train-ai=n\n');
     const after = file('User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*a*b*cd train-ai=n\n');

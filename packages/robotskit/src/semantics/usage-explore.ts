@@ -53,23 +53,27 @@ function usageRules(file: RobotsTxt, crawler: CrawlerInput): Map<string, string[
       if (rule === undefined || rule.pattern === null) continue;
       const source = compilePattern(rule.pattern).source;
       const stated = rules.get(source) ?? [];
-      stated.push(JSON.stringify(preferencesOf(rule.parsed)));
+      stated.push(JSON.stringify(entries(preferencesOf(rule.parsed))));
       rules.set(source, stated);
     }
   }
   return rules;
 }
 
-/** What an answer states (its values, not its lines), as one string: equal strings state the same. */
-function statedKey(answer: UsageAnswer): string {
-  const signal = answer.contentSignal;
-  return JSON.stringify([answer.preferences, signal === null ? null : [signal.preferences, signal.unmapped]]);
+/** An object's entries by key: the same for objects with the same members, in whatever order they were set. */
+function entries(values: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** What the groups' `Content-Signal` lines state (the same for every path). */
+/** What the groups' `Content-Signal` lines state (the same for every path), as one string. */
 function signalKey(answer: UsageAnswer): string {
   const signal = answer.contentSignal;
-  return JSON.stringify(signal === null ? null : [signal.preferences, signal.unmapped]);
+  return JSON.stringify(signal === null ? null : [entries(signal.preferences), entries(signal.unmapped)]);
+}
+
+/** What an answer states (its values, not its lines), as one string: equal strings state the same. */
+function statedKey(answer: UsageAnswer): string {
+  return `${JSON.stringify(entries(answer.preferences))}${signalKey(answer)}`;
 }
 
 const settled = (state: number): boolean => state === DEAD || state === ACCEPT;
