@@ -16,7 +16,7 @@ import { runLintBench } from './lint.js';
 import { runLogsBench } from './logs.js';
 import { runPeersBench } from './peers.js';
 import { runScaleBench } from './scale.js';
-import { runFormatBench, runSemanticsBench } from './semantics.js';
+import { runFormatBench, runSemanticsBench, runUsageBench } from './semantics.js';
 import { runServerBench } from './server.js';
 import { runSitemapsBench } from './sitemaps.js';
 import { runStoresBench } from './stores.js';
@@ -47,5 +47,6 @@ if (only.has('typing')) await runTypingBench();
 if (only.has('semantics')) {
   runSemanticsBench();
   runFormatBench();
+  runUsageBench();
 }
 printGoals();

@@ -6,7 +6,7 @@
  * cannot prove (printed as nothing), and, checked apart from its own proof, how many formatted files decide some URL
  * otherwise (an exact comparison for the catalogue, the file's tokens and `*`) and how many have a byte >= 0x80 that is
  * not the input's (outside a leading BOM; the layout only writes ASCII and drops lines and keys). Run
- * `node bench/semantics.js [compare|format]` after `npm run build`.
+ * `node bench/semantics.js [compare|format|usage]` after `npm run build` (`usage`: {@link runUsageBench}).
  *
  * `node bench/semantics.js ab <build a> <build b>` compares two builds of the engine (two `dist` folders, or copies of
  * one) on the same workload in one process, each file's comparison run by both in turn (who goes first alternates),
@@ -19,6 +19,73 @@ import { pathToFileURL } from 'node:url';
 import { CRAWLERS, parseRobotsTxt } from 'robotskit';
 import { compareRobots, formatRobots } from 'robotskit/semantics';
 import { corpusDir, fmt, table, timeOnce } from './harness.js';
+
+/** Usage lines appended to every corpus file (a `*` group of its own: Google merges it with the file's `*` group). */
+const USAGE_BEFORE = 'User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*.pdf train-ai=n\n';
+/** The same with the PDF rule anchored: `/.pdfx` and every path that goes on past `.pdf` change (disallow → allow). */
+const USAGE_AFTER = 'User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*.pdf$ train-ai=n\n';
+
+/**
+ * The exact comparison of usage preferences (`compareRobots` with `usage: true`) on the corpus: every file with
+ * {@link USAGE_BEFORE} appended against the same with {@link USAGE_AFTER}, for the default crawlers (the catalogue, the
+ * file's tokens, `*`); its time beside the verdicts-only comparison of the same pair, how many hit a bound, and for how
+ * many `*` sees the planted change (not where the file keeps it from every path the change touches).
+ *
+ * Measured (`ROBOTSKIT_CORPUS=/work/shared/corpus node bench/semantics.js usage`, 2026-11-29): 3,709 files, median
+ * 0.43 ms (0.12 ms for the verdicts alone), p99 6.4 ms, worst 128 ms (www.mofa.go.kr), none cut short; `*` sees the
+ * change in 3,643. Before a class whose change is shown already was left unsearched, 6 files ran into the 10 s budget
+ * (msdn.microsoft.com: past `/.pdf`, every path ending in `.` is a class of its own that `Disallow: /*.$` keeps the
+ * crawler from, and proving it walked the states of 230 wildcard rules); before a file that disallows every longer
+ * path ended a branch, 6 as well.
+ */
+export function runUsageBench(timeoutMs = Number(process.env.SEMANTICS_TIMEOUT_MS ?? 10_000)) {
+  const dir = join(corpusDir(), 'robots');
+  const rows = [];
+  const encoder = new TextEncoder();
+  for (const name of readdirSync(dir).sort()) {
+    const bytes = new Uint8Array(readFileSync(join(dir, name)));
+    const withTail = (tail) => {
+      const out = new Uint8Array(bytes.length + 1 + tail.length);
+      out.set(bytes);
+      out[bytes.length] = 0x0a;
+      out.set(encoder.encode(tail), bytes.length + 1);
+      return parseRobotsTxt(out);
+    };
+    const before = withTail(USAGE_BEFORE);
+    const after = withTail(USAGE_AFTER);
+    let usage;
+    const ms = timeOnce(() => {
+      usage = compareRobots(before, after, { timeoutMs, usage: true });
+    });
+    const verdictsMs = timeOnce(() => compareRobots(before, after, { timeoutMs }));
+    const any = usage.crawlers.find((c) => c.crawler === '*');
+    rows.push({ name, ms, verdictsMs, complete: usage.complete, seen: (any?.usage?.length ?? 0) > 0 });
+  }
+  const sorted = (key) => rows.map((r) => r[key]).sort((a, b) => a - b);
+  const times = sorted('ms');
+  const verdicts = sorted('verdictsMs');
+  table(
+    'compareRobots with usage: true: each corpus file with two Content-Usage rules appended, one of them made anchored ($)',
+    ['files', 'median ms', 'p99 ms', 'worst ms', 'verdicts only: median ms', 'incomplete', '* sees the change'],
+    [
+      [
+        rows.length,
+        fmt(times[times.length >> 1], 2),
+        fmt(times[Math.floor(times.length * 0.99)], 1),
+        fmt(times[times.length - 1], 1),
+        fmt(verdicts[verdicts.length >> 1], 2),
+        rows.filter((r) => !r.complete).length,
+        rows.filter((r) => r.seen).length,
+      ],
+    ],
+  );
+  const worst = [...rows].sort((a, b) => b.ms - a.ms).slice(0, 5);
+  table(
+    'slowest usage comparisons',
+    ['file', 'ms', 'verdicts only ms', 'complete'],
+    worst.map((r) => [r.name, fmt(r.ms, 1), fmt(r.verdictsMs, 1), r.complete]),
+  );
+}
 
 /** The file's bytes without line `line` (1-based), line breaks kept as they were. */
 function withoutLine(bytes, line) {
@@ -240,7 +307,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const { differ } = await runSemanticsAb(process.argv[3], process.argv[4]);
     process.exitCode = differ.length > 0 ? 1 : 0;
   } else {
-    if (only !== 'format') runSemanticsBench();
-    if (only !== 'compare') runFormatBench();
+    if (only === 'usage') runUsageBench();
+    else {
+      if (only !== 'format') runSemanticsBench();
+      if (only !== 'compare') runFormatBench();
+    }
   }
 }

@@ -125,6 +125,23 @@ describe('usageChanges', () => {
     expect(result).toMatchObject({ equivalent: true, complete: true, usage: [] });
   });
 
+  it('does not search for a path to show a change already shown', () => {
+    // Past `/.pdf`, every path that ends in `.` stands apart for the anchored rule, and `Disallow: /*.$` keeps the
+    // crawler from all of them; the change there (the same lines, the same values) shows at `/.pdfx`. Proving that no
+    // such path may be fetched would walk every combination of the wildcard rules' states.
+    const rules = [
+      'Disallow: /*.$',
+      ...['a', 'b', 'c', 'd', 'e', 'f'].map((w, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /*/${w}*/`),
+    ];
+    const text = (pdf: string) =>
+      `User-agent: *\n${rules.join('\n')}\nContent-Usage: / train-ai=y\nContent-Usage: ${pdf} train-ai=n\n`;
+    const result = compareRobots(text('/*.pdf'), text('/*.pdf$'), { crawlers: ['*'], usage: true, maxStates: 40 });
+    expect(result.crawlers[0]).toMatchObject({ equivalent: false, complete: true });
+    expect(result.crawlers[0]!.usage!.map((w) => [w.category, w.before, w.after])).toEqual([
+      ['train-ai', 'disallow', 'allow'],
+    ]);
+  });
+
   it('says when a bound cut the search short', () => {
     const before = file('User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*a*b*c train-ai=n\n');
     const after = file('User-agent: *\nContent-Usage: / train-ai=y\nContent-Usage: /*a*b*cd train-ai=n\n');

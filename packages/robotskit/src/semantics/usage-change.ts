@@ -11,7 +11,7 @@ import type { RobotsRule } from '../model/types.js';
 import { type CrawlerInput, type RobotsTxt, statedUsage } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
 import { DEFAULT_MAX_STATES, DEFAULT_TIMEOUT_MS } from './product.js';
-import { exploreUsage } from './usage-explore.js';
+import { changeKey, changesBetween, exploreUsage, type Stated, statementsOf } from './usage-explore.js';
 
 /** One category whose preference differs for a crawler at a path. */
 export interface UsageChange {
@@ -58,32 +58,11 @@ export function pathOfPattern(pattern: string | null): string | null {
   return pathsOfPattern(pattern)[0] ?? null;
 }
 
-interface Stated {
-  readonly value: string;
-  readonly lines: readonly number[];
-}
-
-/** What one file states for a crawler at a path, by category. */
+/** What one file states for a crawler at a path, by category: nothing where it may not fetch the path. */
 function statedAt(file: RobotsTxt, path: string, crawler: CrawlerInput): Map<string, Stated> {
-  const stated = new Map<string, Stated>();
-  // As `RobotsTxt.usage` answers for the path (taken as a path: `//a` is not a host): nothing where it may not fetch.
+  // As `RobotsTxt.usage` answers for the path (taken as a path: `//a` is not a host).
   const answer = statedUsage(file, path, crawler);
-  if (!answer.crawlable) return stated;
-  const ruleLines = answer.rules.map((r) => r.line);
-  for (const [category, preference] of Object.entries(answer.preferences)) {
-    stated.set(category, { value: preference, lines: ruleLines });
-  }
-  const signal = answer.contentSignal;
-  if (signal !== null) {
-    for (const [category, preference] of Object.entries(signal.preferences)) {
-      // A Content-Usage rule's own statement is the one that decides the category; the signal fills the gaps.
-      if (!stated.has(category)) stated.set(category, { value: preference, lines: signal.lines });
-    }
-    for (const [key, value] of Object.entries(signal.unmapped)) {
-      stated.set(`content-signal:${key}`, { value, lines: signal.lines });
-    }
-  }
-  return stated;
+  return answer.crawlable ? statementsOf(answer) : new Map();
 }
 
 /** Whether either file has a line that states usage preferences. */
@@ -127,25 +106,11 @@ export function usageComparison(
   const changes: UsageChange[] = [];
   const seen = new Set<string>();
   for (const path of new Set([...explored.paths, ...regionWitnesses])) {
-    const was = statedAt(before, path, crawler);
-    const now = statedAt(after, path, crawler);
-    for (const category of new Set([...was.keys(), ...now.keys()])) {
-      const a = was.get(category) ?? null;
-      const b = now.get(category) ?? null;
-      if (a?.value === b?.value) continue;
-      const change = {
-        crawler: name,
-        path,
-        category,
-        before: a?.value ?? null,
-        after: b?.value ?? null,
-        linesBefore: a?.lines ?? [],
-        linesAfter: b?.lines ?? [],
-      };
-      const key = JSON.stringify([category, change.before, change.after, change.linesBefore, change.linesAfter]);
+    for (const change of changesBetween(statedAt(before, path, crawler), statedAt(after, path, crawler))) {
+      const key = changeKey(change);
       if (seen.has(key)) continue;
       seen.add(key);
-      changes.push(change);
+      changes.push({ crawler: name, path, ...change });
     }
   }
   return { changes, complete: explored.complete, states: explored.states };

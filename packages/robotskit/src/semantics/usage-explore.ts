@@ -15,7 +15,8 @@
  *    preferences) and the two state the same signals (nothing can differ below).
  * 2. Where the crawler may not fetch a class' first path in one of the files, over every pattern: the first path of
  *    the class that both files let it fetch, if any (a branch ends once its `Content-Usage` patterns are all settled in
- *    another class, or every pattern is). A class with none has no difference a crawler could see: where only one file
+ *    another class, or every pattern is, or a file disallows every longer path: a Disallow that matches whatever
+ *    follows is longer than every Allow that still could). A class with none has no difference a crawler could see: where only one file
  *    lets it fetch, its access changed, which is `compareRobots`' regions.
  *
  * Every answer is the engine's own (`statedUsage`, `RobotsTxt.usage` for a path); the product only says which paths
@@ -29,7 +30,7 @@ import { type CrawlerInput, type RobotsTxt, sourceOf, statedUsage } from '../rob
 import { readUsageLines } from '../usage/lines.js';
 import { preferencesOf } from '../usage/preferences.js';
 import { ACCEPT, DEAD, PatternAutomaton } from './automaton.js';
-import { productOf, standInFor } from './product.js';
+import { productOf, type Rule, standInFor } from './product.js';
 
 /** The paths found (each class' first path both files let the crawler fetch), and whether the search ran to its end. */
 export interface UsageExploration {
@@ -71,9 +72,65 @@ function signalKey(answer: UsageAnswer): string {
   return JSON.stringify(signal === null ? null : [entries(signal.preferences), entries(signal.unmapped)]);
 }
 
-/** What an answer states (its values, not its lines), as one string: equal strings state the same. */
-function statedKey(answer: UsageAnswer): string {
-  return `${JSON.stringify(entries(answer.preferences))}${signalKey(answer)}`;
+/** What a file states for a category: the value, and the lines that state it. */
+export interface Stated {
+  readonly value: string;
+  readonly lines: readonly number[];
+}
+
+/**
+ * What an answer states, by category (a vocabulary label, or `content-signal:<key>` for a signal key with no category of
+ * the same use): the deciding `Content-Usage` rules' preferences, and the signal's where no rule states the category.
+ */
+export function statementsOf(answer: UsageAnswer): Map<string, Stated> {
+  const stated = new Map<string, Stated>();
+  const ruleLines = answer.rules.map((r) => r.line);
+  for (const [category, preference] of Object.entries(answer.preferences)) {
+    stated.set(category, { value: preference, lines: ruleLines });
+  }
+  const signal = answer.contentSignal;
+  if (signal !== null) {
+    for (const [category, preference] of Object.entries(signal.preferences)) {
+      // A Content-Usage rule's own statement is the one that decides the category; the signal fills the gaps.
+      if (!stated.has(category)) stated.set(category, { value: preference, lines: signal.lines });
+    }
+    for (const [key, value] of Object.entries(signal.unmapped)) {
+      stated.set(`content-signal:${key}`, { value, lines: signal.lines });
+    }
+  }
+  return stated;
+}
+
+/** One category stated differently: its values and lines before and after (null, []: not stated). */
+export interface StatementChange {
+  readonly category: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly linesBefore: readonly number[];
+  readonly linesAfter: readonly number[];
+}
+
+/** The categories `was` and `now` state differently, in the order `was` then `now` names them. */
+export function changesBetween(was: Map<string, Stated>, now: Map<string, Stated>): StatementChange[] {
+  const changes: StatementChange[] = [];
+  for (const category of new Set([...was.keys(), ...now.keys()])) {
+    const a = was.get(category) ?? null;
+    const b = now.get(category) ?? null;
+    if (a?.value === b?.value) continue;
+    changes.push({
+      category,
+      before: a?.value ?? null,
+      after: b?.value ?? null,
+      linesBefore: a?.lines ?? [],
+      linesAfter: b?.lines ?? [],
+    });
+  }
+  return changes;
+}
+
+/** A change as one string: the same category changing the same way under the same lines is the same change. */
+export function changeKey(c: StatementChange): string {
+  return JSON.stringify([c.category, c.before, c.after, c.linesBefore, c.linesAfter]);
 }
 
 const settled = (state: number): boolean => state === DEAD || state === ACCEPT;
@@ -101,28 +158,43 @@ export function exploreUsage(
     const key = (rules: Map<string, string[]>) => JSON.stringify([...(rules.get(a.source) ?? [])].sort());
     return key(was) === key(now);
   });
-  const access = productOf(beforeRules, afterRules).automata;
+  const product = productOf(beforeRules, afterRules);
+  const access = product.automata;
   const standIn = standInFor([...usage, ...access].map((a) => a.source));
   const stated = (file: RobotsTxt, path: string) => statedUsage(file, path, crawler);
   const sameSignals = signalKey(stated(before, '/')) === signalKey(stated(after, '/'));
   const budget = { states: 0, maxStates, deadline };
 
   // 1. The classes: combinations of the usage patterns' states where the two files state different things.
-  const classes = new Map<string, string>();
+  const classes = new Map<string, { path: string; keys: string[] }>();
   let complete = breadthFirst(usage, standIn, budget, (node) => {
-    if (statedKey(stated(before, node.path)) !== statedKey(stated(after, node.path)))
-      classes.set(node.states.join(','), node.path);
+    const changes = changesBetween(statementsOf(stated(before, node.path)), statementsOf(stated(after, node.path)));
+    if (changes.length > 0) classes.set(node.states.join(','), { path: node.path, keys: changes.map(changeKey) });
     if (node.states.every(settled)) return LEAF;
     return sameSignals && node.states.every((s, k) => s === DEAD || alike[k]) ? LEAF : EXPAND;
   });
 
-  // Each class' first path, when both files let the crawler fetch it; else the class is looked for further (2).
+  // Each class' first path, when both files let the crawler fetch it; else the class is looked for further (2), unless
+  // every change it would show is shown already (by another class: the same categories, values and lines).
   const paths: string[] = [];
-  const open = new Set<string>();
-  for (const [key, path] of classes) {
-    if (stated(before, path).crawlable && stated(after, path).crawlable) paths.push(path);
-    else open.add(key);
+  const shown = new Set<string>();
+  const pending = new Map<string, string[]>();
+  for (const [key, { path, keys }] of classes) {
+    if (stated(before, path).crawlable && stated(after, path).crawlable) {
+      paths.push(path);
+      for (const k of keys) shown.add(k);
+    } else pending.set(key, keys);
   }
+  const open = new Set<string>();
+  const settle = () => {
+    for (const [key, keys] of pending) {
+      if (keys.every((k) => shown.has(k))) {
+        pending.delete(key);
+        open.delete(key);
+      } else open.add(key);
+    }
+  };
+  settle();
   if (open.size === 0 || !complete) return { paths, complete, states: budget.states };
 
   // 2. The first path of each open class that both files let the crawler fetch, over every pattern.
@@ -130,15 +202,36 @@ export function exploreUsage(
   complete = breadthFirst([...usage, ...access], standIn, budget, (node) => {
     const key = node.states.subarray(0, u).join(',');
     if (open.has(key) && stated(before, node.path).crawlable && stated(after, node.path).crawlable) {
-      open.delete(key);
       paths.push(node.path);
+      for (const k of pending.get(key)!) shown.add(k);
+      settle();
       if (open.size === 0) return STOP;
     }
     if (node.states.every(settled)) return LEAF;
     // Its usage patterns all settled: every longer path stays in its class.
-    return !open.has(key) && node.states.subarray(0, u).every(settled) ? LEAF : EXPAND;
+    if (!open.has(key) && node.states.subarray(0, u).every(settled)) return LEAF;
+    // A file that keeps the crawler from every longer path: no path below can show a difference.
+    return blockedBelow(node.states, u, product.before) || blockedBelow(node.states, u, product.after) ? LEAF : EXPAND;
   });
   return { paths, complete, states: budget.states };
+}
+
+/**
+ * Whether one file's Allow/Disallow `rules` (their patterns at `offset` among the node's states) disallow every path
+ * longer than the node's: a Disallow whose pattern matches whatever follows is longer than every Allow that could still
+ * match (as the verdicts read rules: the longest wins, an Allow when as long). A pattern that matches this path and no
+ * longer one (`$`) no longer counts.
+ */
+function blockedBelow(states: Int32Array, offset: number, rules: readonly Rule[]): boolean {
+  let disallow = 0;
+  let allow = 0;
+  for (const rule of rules) {
+    const state = states[offset + rule.pid]!;
+    if (rule.allow) {
+      if ((state >= 0 || state === ACCEPT) && rule.priority > allow) allow = rule.priority;
+    } else if (state === ACCEPT && rule.priority > disallow) disallow = rule.priority;
+  }
+  return disallow > 0 && disallow > allow;
 }
 
 /** A node of an exploration: each automaton's state after a path, and the path (the first found to get there). */
