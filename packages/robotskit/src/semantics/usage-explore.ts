@@ -13,11 +13,12 @@
  *    differ is a class of paths where they differ. A branch ends when every pattern is settled (it matches every longer
  *    path, or none: nothing changes below), or when every pattern still alive is used alike by both files (the same
  *    preferences) and the two state the same signals (nothing can differ below).
- * 2. Where the crawler may not fetch a class' first path in one of the files, over every pattern: the first path of
- *    the class that both files let it fetch, if any (a branch ends once its `Content-Usage` patterns are all settled in
- *    another class, or every pattern is, or a file disallows every longer path: a Disallow that matches whatever
- *    follows is longer than every Allow that still could). A class with none has no difference a crawler could see: where only one file
- *    lets it fetch, its access changed, which is `compareRobots`' regions.
+ * 2. Where the crawler may not fetch a class' first path in one of the files, and the changes the class would show
+ *    (categories, values and lines) are not all shown by another class already: over every pattern, the first path of
+ *    the class that both files let it fetch, if any. A branch ends once its `Content-Usage` patterns are all settled
+ *    in another class, or every pattern is, or a file disallows every longer path (a Disallow that matches whatever
+ *    follows is longer than every Allow that still could). A class with no such path has no difference a crawler could
+ *    see: where only one file lets it fetch, its access changed, which is `compareRobots`' regions.
  *
  * Every answer is the engine's own (`statedUsage`, `RobotsTxt.usage` for a path); the product only says which paths
  * stand for all the others. Both explorations are bounded (`maxStates`, the deadline): `complete: false` when one was
@@ -137,7 +138,8 @@ const settled = (state: number): boolean => state === DEAD || state === ACCEPT;
 
 /**
  * The paths where the crawler may fetch in both files and `RobotsTxt.usage` answers differently, one for each
- * combination of `Content-Usage` patterns where the two state different things (see the header), within `maxStates`
+ * combination of `Content-Usage` patterns where the two state different things, but for one whose changes another
+ * already shows (see the header), within `maxStates`
  * states per exploration and the `deadline` (ms since the epoch). `beforeRules`, `afterRules`: the Allow/Disallow rules
  * of the groups each file selects for the crawler.
  */
