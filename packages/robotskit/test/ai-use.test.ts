@@ -108,6 +108,22 @@ describe('aiUse', () => {
     expect(use.statesPreferences).toBe(true);
   });
 
+  it('reads Content-Signal where the crawler may fetch, even where no rule names such a path', () => {
+    // `/` is disallowed, and `/x` (the only path the rules name) too: `/*x$` is longer than `/*x`. `/xy` is allowed.
+    const use = aiUse(
+      parseRobotsTxt(
+        'User-agent: *\nDisallow: /\nAllow: /*x\nDisallow: /*x$\nContent-Signal: ai-train=no, search=yes\n',
+      ),
+      { purposes: ['ai-training'] },
+    );
+    const [set] = use.purposes[0]!.sets;
+    expect(set!.access).toBe('some');
+    expect(set!.statements.map((s) => [s.source, s.category, s.value, s.lines])).toEqual([
+      ['content-signal', 'train-ai', 'disallow', [5]],
+      ['content-signal', 'search', 'allow', [5]],
+    ]);
+  });
+
   it('says what a control token’s group asks of the uses it governs, and a blocked crawler has no preferences', () => {
     const use = aiUse(
       parseRobotsTxt(

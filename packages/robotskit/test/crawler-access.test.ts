@@ -22,6 +22,17 @@ describe('crawlerAccess', () => {
     expect(googlebot?.complete).toBe(true);
   });
 
+  it('names a shortest path the crawler may fetch, where no rule names one too', () => {
+    const open = (text: string) => crawlerAccess(parseRobotsTxt(text), ['*']).map((a) => [a.access, a.open]);
+    expect(open('User-agent: *\nDisallow: /\n')).toEqual([['nothing', null]]);
+    expect(open('')).toEqual([['everything', '/']]);
+    expect(open('User-agent: *\nDisallow: /\nAllow: /$\n')).toEqual([['some', '/']]);
+    // `/x`, the only path the rules name, is disallowed (`/*x$` is longer than `/*x`); one character more is not.
+    const [[, path]] = open('User-agent: *\nDisallow: /\nAllow: /*x\nDisallow: /*x$\n') as [[string, string]];
+    expect(path).toMatch(/^\/x.$/);
+    expect(parseRobotsTxt('User-agent: *\nDisallow: /\nAllow: /*x\nDisallow: /*x$\n').isAllowed(path, '*')).toBe(true);
+  });
+
   it('is exact where a rule looks like Disallow: / but is not', () => {
     // The home page stays open: not everything is blocked.
     expect(access('User-agent: *\nDisallow: /\nAllow: /$\n', ['*'])).toEqual([['*', 'some']]);

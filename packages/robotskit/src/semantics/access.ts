@@ -21,6 +21,11 @@ export interface CrawlerAccess {
   readonly blocked: readonly ChangedRegion[];
   /** False when a bound cut a comparison short (the regions may be incomplete, and `some` may be either extreme). */
   readonly complete: boolean;
+  /**
+   * A shortest path the crawler may fetch (the first witness of the paths the file does not keep it from), as a path to
+   * match (`//a` is a path, not a host); null when it may fetch nothing, or a bound cut the search short first.
+   */
+  readonly open: string | null;
 }
 
 const ALLOW_ALL = parseRobotsTxt('');
@@ -64,6 +69,7 @@ export function crawlerAccess(
     // Against "everything allowed", a region that changes to allowed is one this file disallows.
     const blocked = (a?.regions ?? []).filter((r) => r.change === 'allowed');
     const access = b.equivalent ? 'nothing' : a?.equivalent ? 'everything' : 'some';
-    return { crawler: b.crawler, access, blocked, complete };
+    // Against "everything disallowed", every region is one this file lets the crawler fetch.
+    return { crawler: b.crawler, access, blocked, complete, open: b.regions[0]?.witness ?? null };
   });
 }

@@ -15,7 +15,7 @@ import { controlToken } from '../crawlers/control-tokens.js';
 import type { CrawlerProfile } from '../crawlers/profile.js';
 import { type CrawlerPurpose, PURPOSE_WORDS } from '../crawlers/purposes.js';
 import type { GroupMatch, UsageAnswer } from '../model/types.js';
-import { type RobotsTxt, sourceOf } from '../robots-txt/robots-txt.js';
+import { type RobotsTxt, sourceOf, statedUsage } from '../robots-txt/robots-txt.js';
 import { type ContentUsageLine, readUsageLines } from '../usage/lines.js';
 import { contentSignalKey, vocabularyLabel } from '../usage/vocabulary.js';
 import { type CrawlerAccess, crawlerAccess } from './access.js';
@@ -320,9 +320,9 @@ export function aiUse(robots: RobotsTxt, options: AiUseOptions = {}): AiUse {
     const statements: UsageStatement[] = [];
     if (statesPreferences && access.access !== 'nothing') {
       statements.push(...contentUsage(robots, usageLines, crawler, notes));
-      // The signal is the same for every path the crawler may fetch: read it at `/`, else at a path it may fetch.
-      const open = witnessOpen(robots, usageLines, crawler);
-      statements.push(...contentSignal(open === null ? null : robots.usage(open, crawler)));
+      // The signal is the same for every path the crawler may fetch: read it at a shortest one (the comparison's), else
+      // (a bound cut it short) at `/` or a path the rules name that it may fetch.
+      statements.push(...contentSignal(signalAnswer(robots, usageLines, crawler, access)));
     }
     if (crawler.purpose === 'control-token') statements.push(...controlStatements(crawler, access));
     const { match, groups } = robots.selectGroups(crawler);
@@ -379,6 +379,18 @@ export function aiUse(robots: RobotsTxt, options: AiUseOptions = {}): AiUse {
     };
   });
   return { purposes: result, statesPreferences, complete: [...accessOf.values()].every((a) => a.complete) };
+}
+
+/** What `usage` answers at a path the crawler may fetch (where the groups' signal applies); null when none is known. */
+function signalAnswer(
+  robots: RobotsTxt,
+  usageLines: UsageLinesByLine,
+  crawler: CrawlerProfile,
+  access: CrawlerAccess,
+): UsageAnswer | null {
+  if (access.open !== null) return statedUsage(robots, access.open, crawler);
+  const open = witnessOpen(robots, usageLines, crawler);
+  return open === null ? null : robots.usage(open, crawler);
 }
 
 /** A path the crawler may fetch, among `/` and the paths the file's rules name; null when none is. */
