@@ -20,7 +20,6 @@ import { type ContentUsageLine, readUsageLines } from '../usage/lines.js';
 import { contentSignalKey, vocabularyLabel } from '../usage/vocabulary.js';
 import { type CrawlerAccess, crawlerAccess } from './access.js';
 import type { CompareOptions } from './compare.js';
-import { pathOfPattern } from './usage-change.js';
 
 /** The purposes the section shows, in its order: the AI ones, then search engines for contrast. */
 export const AI_USE_PURPOSES: readonly CrawlerPurpose[] = Object.freeze([
@@ -130,6 +129,17 @@ function where(pattern: string | null): string {
 
 /** The file's `Content-Usage` lines by line number, read once per file (their patterns as the matcher reads them). */
 type UsageLinesByLine = ReadonlyMap<number, ContentUsageLine>;
+
+/**
+ * A path a normalised pattern (a rule's `pattern`, a Content-Usage line's `pattern`) matches, its wildcards matching
+ * nothing (`/blog/*.html$` → `/blog/.html`; non-ASCII bytes and escapes percent-encoded as the matcher reads them, so the
+ * path is ASCII); null for an empty pattern or one that is not a path.
+ */
+function pathOfPattern(pattern: string | null): string | null {
+  if (pattern === null || !pattern.startsWith('/')) return null;
+  const path = (pattern.endsWith('$') ? pattern.slice(0, -1) : pattern).replaceAll('*', '');
+  return path === '' ? null : path;
+}
 
 /** The `Content-Usage` statements for one crawler: at each rule's path, what `usage` answers. */
 function contentUsage(

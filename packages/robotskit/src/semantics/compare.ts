@@ -30,10 +30,16 @@ import type { CrawlerProfile } from '../crawlers/profile.js';
 import { ANY_CRAWLER } from '../crawlers/resolve.js';
 import type { RobotsRule } from '../model/types.js';
 import type { RobotsInput } from '../parse/input.js';
-import { parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
+import { type CrawlerInput, parseRobotsTxt, RobotsTxt } from '../robots-txt/robots-txt.js';
 import { explore } from './explore.js';
 import { type ChangedRegion, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT_MS, type Outcome } from './product.js';
-import { type UsageChange, type UsageComparison, usageComparison } from './usage-change.js';
+import {
+  hasUsageLines,
+  type UsageChange,
+  type UsageComparison,
+  type UsageWitness,
+  usageComparison,
+} from './usage-change.js';
 
 export type { ChangedRegion, RegionRule } from './product.js';
 
@@ -56,8 +62,7 @@ export interface CrawlerComparison {
   readonly usage?: readonly UsageWitness[];
 }
 
-/** A usage preference that differs for a crawler, at a witness path. */
-export type UsageWitness = Omit<UsageChange, 'crawler'>;
+export type { UsageWitness } from './usage-change.js';
 
 /** The whole comparison. */
 export interface RobotsComparison {
@@ -128,8 +133,9 @@ function defaultCrawlers(
   return [...catalogue, ...extra.values(), ANY_CRAWLER];
 }
 
-function crawlerName(c: string | CrawlerProfile): string {
-  return typeof c === 'string' ? c : c.name;
+/** A crawler's name in a comparison: as given, a profile's name, or a list of names joined by commas. */
+function crawlerName(c: CrawlerInput): string {
+  return typeof c === 'string' ? c : Array.isArray(c) ? c.join(',') : (c as CrawlerProfile).name;
 }
 
 /**
@@ -155,7 +161,8 @@ export function compareRobotsWith(
   run: Explorer,
   before: RobotsInput | RobotsTxt,
   after: RobotsInput | RobotsTxt,
-  options?: CompareOptions,
+  // `usageChanges` also names a crawler by a list of names, as `RobotsTxt` takes it.
+  options?: Omit<CompareOptions, 'crawlers'> & { readonly crawlers?: readonly CrawlerInput[] },
 ): RobotsComparison {
   const files = [before, after].map((f) => (f instanceof RobotsTxt ? f.inDialect('google') : parseRobotsTxt(f)));
   const [b, a] = files as [RobotsTxt, RobotsTxt];
@@ -211,7 +218,7 @@ export function compareRobotsWith(
             );
       usageDone.set(key, found);
     }
-    const witnesses = found.changes.map(({ crawler: _, ...witness }) => witness);
+    const witnesses = found.changes;
     const complete = outcome.complete && found.complete;
     results.push({
       crawler: crawlerName(crawler),
@@ -227,4 +234,33 @@ export function compareRobotsWith(
     complete: results.every((r) => r.complete),
     crawlers: results,
   };
+}
+
+/** Options of {@link usageChanges}: the bounds of {@link compareRobots}. */
+export interface UsageChangesOptions {
+  /** @default 200000 */
+  readonly maxStates?: number;
+  /** @default 10000 */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The usage preferences that differ between `before` and `after` for each of `crawlers` (names, tokens, profiles,
+ * `*`), found exactly (`usage-change.ts`): the usage part of {@link compareRobots} with `usage: true`, crawler by
+ * crawler, within the bounds of `options` (`compareRobots` also answers whether the search ran to its end). Empty when
+ * neither file states any.
+ *
+ * @example
+ * usageChanges(parseRobotsTxt(old), parseRobotsTxt(now), ['*', 'GPTBot'])
+ * // [{ crawler: 'GPTBot', path: '/', category: 'train-ai', before: 'allow', after: 'disallow', … }]
+ */
+export function usageChanges(
+  before: RobotsTxt,
+  after: RobotsTxt,
+  crawlers: readonly CrawlerInput[],
+  options?: UsageChangesOptions,
+): UsageChange[] {
+  if (!hasUsageLines(before) && !hasUsageLines(after)) return [];
+  const { crawlers: results } = compareRobotsWith(explore, before, after, { ...options, crawlers, usage: true });
+  return results.flatMap((c) => (c.usage ?? []).map((witness) => ({ crawler: c.crawler, ...witness })));
 }

@@ -30,7 +30,9 @@ export {
   compareRobots,
   type RegionRule,
   type RobotsComparison,
+  type UsageChangesOptions,
   type UsageWitness,
+  usageChanges,
 } from './compare.js';
 export { type FormatResult, formatRobots } from './format.js';
 export {
@@ -44,4 +46,4 @@ export {
   type RobotsPolicy,
   type UsageMismatch,
 } from './generate.js';
-export { type UsageChange, usageChanges } from './usage-change.js';
+export type { UsageChange } from './usage-change.js';

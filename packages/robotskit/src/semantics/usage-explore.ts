@@ -139,9 +139,8 @@ const settled = (state: number): boolean => state === DEAD || state === ACCEPT;
 /**
  * The paths where the crawler may fetch in both files and `RobotsTxt.usage` answers differently, one for each
  * combination of `Content-Usage` patterns where the two state different things, but for one whose changes another
- * already shows (see the header), within `maxStates`
- * states per exploration and the `deadline` (ms since the epoch). `beforeRules`, `afterRules`: the Allow/Disallow rules
- * of the groups each file selects for the crawler.
+ * already shows (see the header), within `maxStates` states (both explorations together) and the `deadline` (ms since
+ * the epoch). `beforeRules`, `afterRules`: the Allow/Disallow rules of the groups each file selects for the crawler.
  */
 export function exploreUsage(
   before: RobotsTxt,
@@ -152,13 +151,15 @@ export function exploreUsage(
   maxStates: number,
   deadline: number,
 ): UsageExploration {
-  const was = usageRules(before, crawler);
-  const now = usageRules(after, crawler);
-  const usage = [...new Set([...was.keys(), ...now.keys()])].map((source) => new PatternAutomaton(source));
+  const rulesBefore = usageRules(before, crawler);
+  const rulesAfter = usageRules(after, crawler);
+  const usage = [...new Set([...rulesBefore.keys(), ...rulesAfter.keys()])].map(
+    (source) => new PatternAutomaton(source),
+  );
   /** Per usage pattern: whether both files state the same with it (whatever its rules' lines). */
   const alike = usage.map((a) => {
     const key = (rules: Map<string, string[]>) => JSON.stringify([...(rules.get(a.source) ?? [])].sort());
-    return key(was) === key(now);
+    return key(rulesBefore) === key(rulesAfter);
   });
   const product = productOf(beforeRules, afterRules);
   const access = product.automata;
@@ -168,10 +169,15 @@ export function exploreUsage(
   const budget = { states: 0, maxStates, deadline };
 
   // 1. The classes: combinations of the usage patterns' states where the two files state different things.
-  const classes = new Map<string, { path: string; keys: string[] }>();
+  const classes = new Map<string, { path: string; keys: string[]; fetched: boolean }>();
   let complete = breadthFirst(usage, standIn, budget, (node) => {
-    const changes = changesBetween(statementsOf(stated(before, node.path)), statementsOf(stated(after, node.path)));
-    if (changes.length > 0) classes.set(node.states.join(','), { path: node.path, keys: changes.map(changeKey) });
+    const was = stated(before, node.path);
+    const now = stated(after, node.path);
+    const changes = changesBetween(statementsOf(was), statementsOf(now));
+    if (changes.length > 0) {
+      const fetched = was.crawlable && now.crawlable;
+      classes.set(node.states.join(','), { path: node.path, keys: changes.map(changeKey), fetched });
+    }
     if (node.states.every(settled)) return LEAF;
     return sameSignals && node.states.every((s, k) => s === DEAD || alike[k]) ? LEAF : EXPAND;
   });
@@ -181,8 +187,8 @@ export function exploreUsage(
   const paths: string[] = [];
   const shown = new Set<string>();
   const pending = new Map<string, string[]>();
-  for (const [key, { path, keys }] of classes) {
-    if (stated(before, path).crawlable && stated(after, path).crawlable) {
+  for (const [key, { path, keys, fetched }] of classes) {
+    if (fetched) {
       paths.push(path);
       for (const k of keys) shown.add(k);
     } else pending.set(key, keys);
