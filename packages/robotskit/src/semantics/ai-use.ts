@@ -20,6 +20,7 @@ import { type ContentUsageLine, readUsageLines } from '../usage/lines.js';
 import { contentSignalKey, vocabularyLabel } from '../usage/vocabulary.js';
 import { type CrawlerAccess, crawlerAccess } from './access.js';
 import type { CompareOptions } from './compare.js';
+import { hasUsageLines } from './usage-change.js';
 
 /** The purposes the section shows, in its order: the AI ones, then search engines for contrast. */
 export const AI_USE_PURPOSES: readonly CrawlerPurpose[] = Object.freeze([
@@ -312,9 +313,7 @@ export function aiUse(robots: RobotsTxt, options: AiUseOptions = {}): AiUse {
   crawlerAccess(robots, representatives, bounds).forEach((access, i) => {
     accessOf.set(keys[i] as string, access);
   });
-  const statesPreferences = robots.groups.some((g) =>
-    g.extensions.some((e) => e.name === 'content-usage' || e.name === 'content-signal'),
-  );
+  const statesPreferences = hasUsageLines(robots);
   const usageLines: UsageLinesByLine = statesPreferences ? readUsageLines(sourceOf(robots)).usage : new Map();
 
   const sets = new Map<string, AiUseSet>();
